@@ -1,0 +1,76 @@
+# Build/test entry points for taolong_lab.  GNU make; recipes run under /bin/sh.
+
+VENV   ?= .venv
+PY      = $(VENV)/bin/python
+PYTHON ?= python3
+PIP     = $(PY) -m pip
+
+DEV_STAMP = $(VENV)/.installed-dev
+LAB_STAMP = $(VENV)/.installed-lab
+
+# Reinstall when the packaging config or the version string changes
+# (the installed metadata carries the version read from __init__.py).
+INSTALL_DEPS = pyproject.toml taolong_lab/__init__.py
+
+.DEFAULT_GOAL := help
+
+.PHONY: help setup test test-full lab lint fmt bench golden clean
+
+help:
+	@echo "Targets:"
+	@echo "  make test       ruff check + pytest (not slow), 2 xdist workers"
+	@echo "  make test-full  ruff check + pytest, all tests incl. slow"
+	@echo "  make lab        install lab extras and start jupyter lab in notebooks/"
+	@echo "  make lint       ruff check ."
+	@echo "  make fmt        ruff check --fix ."
+	@echo "  make bench      run bench/run.py"
+	@echo "  make golden     regenerate golden files (taolong_lab.tools.golden)"
+	@echo "  make setup      create $(VENV) and install '.[dev]'"
+	@echo "  make clean      remove $(VENV), caches and build artefacts"
+	@echo "Variables: VENV=$(VENV) PYTHON=$(PYTHON)"
+
+setup: $(DEV_STAMP)
+
+$(DEV_STAMP): $(INSTALL_DEPS)
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install --upgrade pip
+	@# hatchling's force-include of data/ fails if the directory is missing
+	@# (git does not keep empty directories).
+	mkdir -p data
+	$(PIP) install -e '.[dev]'
+	touch $@
+
+$(LAB_STAMP): $(INSTALL_DEPS)
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install --upgrade pip
+	mkdir -p data
+	$(PIP) install -e '.[dev,lab]'
+	touch $@ $(DEV_STAMP)
+
+test: $(DEV_STAMP)
+	$(VENV)/bin/ruff check .
+	$(PY) -m pytest -m "not slow" -n 2
+
+test-full: $(DEV_STAMP)
+	$(VENV)/bin/ruff check .
+	$(PY) -m pytest -n 2
+
+lab: $(LAB_STAMP)
+	$(VENV)/bin/jupyter lab notebooks/
+
+lint: $(DEV_STAMP)
+	$(VENV)/bin/ruff check .
+
+fmt: $(DEV_STAMP)
+	$(VENV)/bin/ruff check --fix .
+
+bench: $(DEV_STAMP)
+	$(PY) bench/run.py
+
+golden: $(DEV_STAMP)
+	$(PY) -m taolong_lab.tools.golden
+
+clean:
+	rm -rf $(VENV) build dist .pytest_cache .ruff_cache .hypothesis
+	rm -rf *.egg-info
+	find . -path ./.git -prune -o -type d -name __pycache__ -prune -exec rm -rf {} +

@@ -1,0 +1,288 @@
+"""The position value type, ``State``: immutable, hashable, with its legal turns."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..errors import IllegalTurnError, InvariantError
+from ..rules.data import COLOURS, game_data
+from ..rules.options import Rules
+from .core import WHITE, Dragon, Env, damage, env_for, executions, sow
+from .geometry import DIRECTIONS, cell_name
+from .turns import Phase, Turn, parse_turn
+
+
+class Result(NamedTuple):
+    """How a finished game ended."""
+
+    winner: str  # "white" or "black"
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.winner} wins: {self.reason}"
+
+
+def _phases(env: Env, dragons, bagua, water, fire, colour):
+    """Every (Phase, dragons, bagua, water, fire, grants_extra) of one Spirit+Matter phase.
+
+    A space whose element has no legal execution is forbidden, unless every space is: then
+    any non-empty space may be sown, the Matter phase is skipped and the dragon loses 1 life.
+    """
+    xy = env.xy
+    sown = []
+    possible = False
+    for space in range(env.ring_size):
+        if not bagua[space]:
+            continue
+        new_bagua, element = sow(bagua, space)
+        outs = executions(env, dragons, water, fire, colour, element)
+        possible = possible or bool(outs)
+        sown.append((space, element, new_bagua, outs))
+    result = []
+    if not possible:
+        for space, element, new_bagua, _ in sown:
+            hurt, new_water = damage(dragons[colour], 1, water, env.cap)
+            pair = (hurt, dragons[1]) if colour == WHITE else (dragons[0], hurt)
+            result.append(
+                (Phase(space, element, penalty=True), pair, new_bagua, new_water, fire, False)
+            )
+        return result
+    for space, element, new_bagua, outs in sown:
+        extra = env.ring[element] in ("wind", "thunder")
+        for o in outs:
+            phase = Phase(space, element, tuple(xy[c] for c in o.path), o.effect)
+            result.append((phase, o.dragons, new_bagua, o.water, o.fire, extra))
+    return result
+
+
+class State:
+    """A Tao Long position. Immutable and hashable; equal positions have equal ``key()``.
+
+    ``State()`` is the start of the default game; ``State(tln)`` reads a TLN string.
+
+    >>> s = State()
+    >>> [str(t) for t in s.legal_turns()][:2]
+    ['He>Fi a3+', 'He>Fi a3x']
+    >>> s.play("Wa>He a3,a4").to_move
+    'black'
+    """
+
+    __slots__ = (
+        "_bagua",
+        "_dragons",
+        "_env",
+        "_fire",
+        "_hash",
+        "_key",
+        "_ply",
+        "_succ",
+        "_to_move",
+        "_water",
+        "rules",
+    )
+
+    def __init__(self, tln: str | None = None):
+        from .codec import from_tln, start_state
+
+        other = start_state(Rules()) if tln is None else from_tln(tln)
+        for slot in State.__slots__:
+            object.__setattr__(self, slot, getattr(other, slot))
+
+    @classmethod
+    def _make(cls, rules, dragons, bagua, water, fire, to_move, ply, env=None) -> State:
+        self = object.__new__(cls)
+        osa = object.__setattr__
+        osa(self, "rules", rules)
+        osa(self, "_env", env or env_for(rules))
+        osa(self, "_dragons", dragons)
+        osa(self, "_bagua", bagua)
+        osa(self, "_water", water)
+        osa(self, "_fire", fire)
+        osa(self, "_to_move", to_move)
+        osa(self, "_ply", ply)
+        osa(self, "_key", None)
+        osa(self, "_hash", None)
+        osa(self, "_succ", None)
+        return self
+
+    def __setattr__(self, name, value):
+        raise AttributeError("State is immutable; play() returns a new position")
+
+    # ---- read access -------------------------------------------------------------------
+    @property
+    def to_move(self) -> str:
+        return COLOURS[self._to_move]
+
+    @property
+    def ply(self) -> int:
+        """Turns played since the start."""
+        return self._ply
+
+    @property
+    def bagua(self) -> tuple[str, ...]:
+        """The eight stacks in ring order, each base first (``"W"`` white, ``"B"`` black)."""
+        return self._bagua
+
+    @property
+    def centre(self) -> tuple[int, int]:
+        """(water, fire) stones in the centre of the Ba Gua."""
+        return self._water, self._fire
+
+    def dragon(self, colour: str) -> Dragon:
+        return self._dragons[COLOURS.index(colour)]
+
+    def cells(self, colour: str) -> list[tuple[int, int]]:
+        """The dragon's cells as (x, y), head first."""
+        return [self._env.xy[c] for c in self.dragon(colour).cells]
+
+    def facing(self, colour: str) -> str:
+        """``"N"``, ``"E"``, ``"S"`` or ``"W"``: the direction from the neck to the head."""
+        d = self.dragon(colour)
+        return DIRECTIONS[self._env.facing(d.cells)] if d.alive else "-"
+
+    # ---- identity ------------------------------------------------------------------------
+    def key(self) -> tuple:
+        """Canonical identity: everything but the turn counter."""
+        if self._key is None:
+            object.__setattr__(
+                self,
+                "_key",
+                (self._dragons, self._bagua, self._water, self._fire, self._to_move),
+            )
+        return self._key
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            object.__setattr__(self, "_hash", hash(self.key()))
+        return self._hash
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self.key() == other.key() and self.rules == other.rules
+
+    def __repr__(self) -> str:
+        return f"State({self.to_tln()!r})"
+
+    def __str__(self) -> str:
+        from ..views.text import board_text
+
+        return board_text(self)
+
+    def _repr_svg_(self) -> str:
+        from ..views.svg import board_svg
+
+        return board_svg(self)
+
+    # ---- turns ---------------------------------------------------------------------------
+    def outcome(self) -> Result | None:
+        """``None`` while both dragons live, else who won and how."""
+        for colour, dragon in enumerate(self._dragons):
+            if not dragon.alive:
+                return Result(COLOURS[1 - colour], f"{COLOURS[colour]} lost its last segment")
+        return None
+
+    def is_over(self) -> bool:
+        return not (self._dragons[0].alive and self._dragons[1].alive)
+
+    def successors(self) -> list[tuple[Turn, State]]:
+        """Every legal turn with the position it leads to, in a deterministic order."""
+        if self._succ is None:
+            object.__setattr__(self, "_succ", self._expand())
+        return self._succ
+
+    def iter_successors(self):
+        """Like :meth:`successors` but computed afresh and not cached (for big searches)."""
+        return iter(self._succ if self._succ is not None else self._expand())
+
+    def legal_turns(self) -> list[Turn]:
+        """Every legal turn, in a deterministic order (ring order, then N/E/S/W, then
+        one step before two, absorb before expel)."""
+        return [turn for turn, _ in self.successors()]
+
+    def _expand(self) -> list[tuple[Turn, State]]:
+        if self.is_over():
+            return []
+        env, colour = self._env, self._to_move
+        rules, ply, nxt = self.rules, self._ply + 1, 1 - colour
+        out = []
+        for p1, d1, b1, w1, f1, extra in _phases(
+            env, self._dragons, self._bagua, self._water, self._fire, colour
+        ):
+            if extra and env.extra_phases and d1[0].alive and d1[1].alive:
+                for p2, d2, b2, w2, f2, _ in _phases(env, d1, b1, w1, f1, colour):
+                    out.append((Turn((p1, p2)), State._make(rules, d2, b2, w2, f2, nxt, ply, env)))
+            else:
+                out.append((Turn((p1,)), State._make(rules, d1, b1, w1, f1, nxt, ply, env)))
+        return out
+
+    def parse_turn(self, text: str | Turn) -> Turn:
+        """Read turn notation against this position; raise if it is not a legal turn."""
+        wanted = parse_turn(text) if isinstance(text, str) else text
+        for turn, _ in self.successors():
+            if turn.matches(wanted):
+                return turn
+        raise IllegalTurnError(str(wanted), self.explain_illegal(wanted))
+
+    def play(self, turn: str | Turn) -> State:
+        """The position after ``turn`` (a :class:`Turn` or its notation). ``self`` is unchanged."""
+        wanted = parse_turn(turn) if isinstance(turn, str) else turn
+        for candidate, after in self.successors():
+            if candidate == wanted or candidate.matches(wanted):
+                return after
+        raise IllegalTurnError(str(wanted), self.explain_illegal(wanted))
+
+    def explain_illegal(self, turn: Turn) -> str:
+        """Why ``turn`` is not legal here, in words (used by the errors)."""
+        from .explain import explain
+
+        return explain(self, turn)
+
+    # ---- invariants --------------------------------------------------------------------
+    def problems(self) -> list[str]:
+        """Every broken invariant, named; empty for a valid position."""
+        from .codec import invariant_problems
+
+        return invariant_problems(self)
+
+    def validate(self) -> None:
+        """Raise :class:`InvariantError` naming every broken invariant."""
+        found = self.problems()
+        if found:
+            raise InvariantError(found)
+
+    # ---- serialisation ---------------------------------------------------------------------
+    def to_tln(self) -> str:
+        from .codec import to_tln
+
+        return to_tln(self)
+
+    @classmethod
+    def from_tln(cls, text: str) -> State:
+        from .codec import from_tln
+
+        return from_tln(text)
+
+    def to_json(self) -> dict:
+        from .codec import to_json
+
+        return to_json(self)
+
+    @classmethod
+    def from_json(cls, doc: dict | str) -> State:
+        from .codec import from_json
+
+        return from_json(doc)
+
+    def describe_phase(self, phase: Phase) -> str:
+        """A sentence for a phase, e.g. 'sow Heaven -> Fire, step a3, expel'."""
+        ring = game_data().ring
+        words = f"sow {ring[phase.space].title()}"
+        if phase.element >= 0:
+            words += f" -> {ring[phase.element].title()}"
+        if phase.penalty:
+            return words + ": every action impossible, lose 1 life"
+        if not phase.path:
+            return words + ", stay"
+        words += ", step " + " ".join(cell_name(c) for c in phase.path)
+        return words + (f", {phase.effect}" if phase.effect else "")

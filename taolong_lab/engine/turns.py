@@ -1,0 +1,134 @@
+"""Turns and their notation.
+
+A turn is one or two phases: a Spirit choice (the Ba Gua space sown) and the Matter
+execution of the element it lands on; a Wind or Thunder may add a second phase.
+
+Notation of one phase: ``<sown>[><element>] <execution>``:
+
+- ``He>Fi c3x``: sow Heaven, the last stone lands on Fire, step to c3 and expel;
+- ``Wa>He a3,a4``: sow Water, land on Heaven, step to a3 then a4;
+- ``Fi>La =``: land on Lake while facing the other axis, stay put;
+- ``Fi>Ea -``: every choice was impossible, so skip the Matter phase and lose 1 life.
+
+Absorb is ``+``, expel is ``x``. Two phases are joined with ``" ; "``.
+
+>>> t = parse_turn("Wa>He a3,a4")
+>>> t.phases[0].path
+((0, 2), (0, 3))
+>>> str(t)
+'Wa>He a3,a4'
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from ..errors import NotationError
+from ..rules.data import game_data
+from .geometry import cell_name, parse_cell
+
+ABSORB, EXPEL = "absorb", "expel"
+_EFFECT_MARK = {ABSORB: "+", EXPEL: "x"}
+_PHASE_RE = re.compile(r"\s*([A-Za-z]+)\s*(?:>\s*([A-Za-z]+))?\s+(\S.*?)\s*\Z")
+
+
+def space_abbrev(space: int) -> str:
+    return game_data().abbrev[space]
+
+
+def space_index(text: str) -> int:
+    """Ring index of a space given by its abbreviation or its full name (any case)."""
+    data = game_data()
+    lowered = text.lower()
+    for i, (name, ab) in enumerate(zip(data.ring, data.abbrev, strict=True)):
+        if lowered in (name, ab.lower()):
+            return i
+    known = ", ".join(f"{ab} ({name})" for name, ab in zip(data.ring, data.abbrev, strict=True))
+    raise NotationError(f"{text!r} is not a Ba Gua space; spaces: {known}")
+
+
+class Phase(NamedTuple):
+    """One Spirit choice and its Matter execution.
+
+    ``element`` is the space that received the last stone (-1 when not yet known, as
+    after parsing notation that omits it). ``path`` lists the head's cells after each
+    step; an empty path is a Lake/Mountain stay, or a penalty when ``penalty`` is set.
+    """
+
+    space: int
+    element: int = -1
+    path: tuple[tuple[int, int], ...] = ()
+    effect: str | None = None
+    penalty: bool = False
+
+    def __str__(self) -> str:
+        head = space_abbrev(self.space)
+        if self.element >= 0:
+            head += ">" + space_abbrev(self.element)
+        if self.penalty:
+            return head + " -"
+        if not self.path:
+            return head + " ="
+        cells = ",".join(cell_name(c) for c in self.path)
+        return f"{head} {cells}{_EFFECT_MARK.get(self.effect, '')}"
+
+    def matches(self, other: Phase) -> bool:
+        """Equal, treating an unknown element (-1) on either side as a wildcard."""
+        same = self._replace(element=-1) == other._replace(element=-1)
+        return same and (self.element == other.element or -1 in (self.element, other.element))
+
+
+class Turn(NamedTuple):
+    """A whole turn: a tuple of one or two phases."""
+
+    phases: tuple[Phase, ...]
+
+    def __str__(self) -> str:
+        return " ; ".join(str(p) for p in self.phases)
+
+    def __repr__(self) -> str:
+        return f"Turn.parse({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> Turn:
+        """Read turn notation (no position needed). ``Turn.parse(str(t)) == t``."""
+        return parse_turn(text)
+
+    def matches(self, other: Turn) -> bool:
+        return len(self.phases) == len(other.phases) and all(
+            a.matches(b) for a, b in zip(self.phases, other.phases, strict=True)
+        )
+
+
+def parse_phase(text: str) -> Phase:
+    match = _PHASE_RE.match(text)
+    if not match:
+        raise NotationError(
+            f"cannot read phase {text!r}: expected '<space>[><element>] <execution>', "
+            "e.g. 'He>Fi c3x'"
+        )
+    space = space_index(match[1])
+    element = space_index(match[2]) if match[2] else -1
+    body = match[3].replace(" ", "")
+    if body == "-":
+        return Phase(space, element, penalty=True)
+    if body == "=":
+        return Phase(space, element)
+    effect = None
+    lowered = body.lower()
+    for word, eff in (("absorb", ABSORB), ("expel", EXPEL), ("+", ABSORB), ("x", EXPEL)):
+        if lowered.endswith(word):
+            effect, body = eff, body[: -len(word)]
+            break
+    if not body:
+        raise NotationError(f"phase {text!r} names no cell to move to")
+    path = tuple(parse_cell(part) for part in body.split(","))
+    return Phase(space, element, path, effect)
+
+
+def parse_turn(text: str) -> Turn:
+    """Parse turn notation without a position. See :meth:`State.parse_turn` to check it."""
+    if not isinstance(text, str) or not text.strip():
+        raise NotationError("empty turn notation")
+    return Turn(tuple(parse_phase(part) for part in text.split(";")))

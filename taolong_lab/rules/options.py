@@ -1,0 +1,150 @@
+"""Variants declared as data: the ``Rules`` value and the registry of named options.
+
+Each option is one reading of an ambiguity of the rulebook (``A1``–``A32`` in
+``shared/research/taolong-facts.md``). Its default is the reading adopted in
+``shared/design/rules-decisions.md``; ``docs/rules.md`` restates each one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import RulesError
+from .data import scenario_names
+
+MODES = ("grasshopper", "monk", "master", "chosen-one")
+EDITIONS = ("current", "earlier")
+IMPLEMENTED_MODES = ("grasshopper",)
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    default: Any
+    choices: tuple
+    source: str  # the ambiguity it resolves, e.g. "A7"
+    doc: str
+
+
+OPTIONS: dict[str, Option] = {
+    o.name: o
+    for o in (
+        Option(
+            "tail_vacates_first",
+            None,
+            (None, True, False),
+            "A2",
+            "Whether the tail is lifted before the head moves, so the head may enter the cell the "
+            "tail leaves. None follows the edition: False for 'current', True for 'earlier'.",
+        ),
+        Option(
+            "bite_on_stay",
+            True,
+            (True, False),
+            "A7",
+            "Whether a Lake or Mountain that leaves the dragon in place still ends with a bite "
+            "check (the literal text: 'at the end of any ... Lake, or Mountain action').",
+        ),
+        Option(
+            "extra_phases",
+            1,
+            (0, 1),
+            "A11",
+            "How many extra Spirit+Matter phases Wind and Thunder can grant in one turn.",
+        ),
+    )
+}
+
+
+def _check_option(name: str, value: Any) -> None:
+    if name not in OPTIONS:
+        raise RulesError(f"unknown option {name!r}; known options: {', '.join(sorted(OPTIONS))}")
+    choices = OPTIONS[name].choices
+    if not any(value is c or (type(value) is type(c) and value == c) for c in choices):
+        raise RulesError(f"option {name!r} takes one of {choices!r}, not {value!r}")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Everything that selects a variant of the game. Hashable and immutable.
+
+    >>> Rules().token()
+    'field/grasshopper/current'
+    >>> Rules.from_token('field/grasshopper/earlier+bite_on_stay=false').option('bite_on_stay')
+    False
+    """
+
+    scenario: str = "field"
+    mode: str = "grasshopper"
+    edition: str = "current"
+    solo: bool = False
+    options: tuple[tuple[str, Any], ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if self.edition not in EDITIONS:
+            raise RulesError(f"unknown edition {self.edition!r}; choose one of {EDITIONS}")
+        if self.mode not in MODES:
+            raise RulesError(f"unknown mode {self.mode!r}; choose one of {MODES}")
+        if self.mode not in IMPLEMENTED_MODES:
+            raise NotImplementedError(
+                f"mode {self.mode!r} is not implemented yet; implemented: {IMPLEMENTED_MODES}"
+            )
+        if self.solo:
+            raise NotImplementedError("the solo variant is not implemented yet")
+        known = scenario_names()
+        if self.scenario not in known:
+            raise RulesError(f"unknown scenario {self.scenario!r}; available: {', '.join(known)}")
+        for name, value in self.options:
+            _check_option(name, value)
+        canonical = tuple(sorted((n, v) for n, v in self.options if v != OPTIONS[n].default))
+        object.__setattr__(self, "options", canonical)
+
+    @classmethod
+    def make(cls, scenario="field", mode="grasshopper", solo=False, edition="current", **options):
+        return cls(scenario, mode, edition, solo, tuple(options.items()))
+
+    def option(self, name: str) -> Any:
+        if name not in OPTIONS:
+            raise RulesError(f"unknown option {name!r}")
+        return dict(self.options).get(name, OPTIONS[name].default)
+
+    @property
+    def tail_vacates_first(self) -> bool:
+        value = self.option("tail_vacates_first")
+        return self.edition == "earlier" if value is None else value
+
+    def token(self) -> str:
+        """The one-word form used as the first field of TLN."""
+        base = f"{self.scenario}/{self.mode}/{self.edition}" + ("/solo" if self.solo else "")
+        return base + "".join(f"+{n}={_fmt(v)}" for n, v in self.options)
+
+    @classmethod
+    def from_token(cls, token: str) -> Rules:
+        head, *opts = token.split("+")
+        parts = head.split("/")
+        if len(parts) not in (3, 4) or (len(parts) == 4 and parts[3] != "solo"):
+            raise RulesError(f"rules {token!r} must read scenario/mode/edition[/solo]")
+        options = {}
+        for opt in opts:
+            name, eq, raw = opt.partition("=")
+            if not eq:
+                raise RulesError(f"rules option {opt!r} must read name=value")
+            options[name] = _parse(raw)
+        return cls(parts[0], parts[1], parts[2], len(parts) == 4, tuple(options.items()))
+
+
+def _fmt(value: Any) -> str:
+    if value is True or value is False or value is None:
+        return str(value).lower()
+    return str(value)
+
+
+def _parse(raw: str) -> Any:
+    lowered = raw.lower()
+    if lowered in ("true", "false", "none"):
+        return {"true": True, "false": False, "none": None}[lowered]
+    try:
+        return int(raw)
+    except ValueError:
+        return raw

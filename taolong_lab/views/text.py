@@ -1,0 +1,58 @@
+"""A unicode picture of a position, for terminals and doctests."""
+
+from __future__ import annotations
+
+from ..rules.data import COLOURS, game_data
+
+# Heads point the way the dragon faces: N, E, S, W. White is hollow, black is solid.
+HEADS = (("△", "▷", "▽", "◁"), ("▲", "▶", "▼", "◀"))
+BODY = ("○", "●")
+DEFEATED = ("⊗", "⊗")
+EMPTY = "·"
+
+
+def board_text(state, *, labels: bool = True) -> str:
+    """The Board of Human, the Ba Gua stacks, meters and whose turn it is.
+
+    >>> from taolong_lab import new_game
+    >>> print(board_text(new_game()).splitlines()[2])
+     2 ▽ ○ · · · · · ·
+    """
+    env = state._env
+    geo = env.geo
+    grid = [[EMPTY] * geo.width for _ in range(geo.height)]
+    for colour, dragon in enumerate(state._dragons):
+        for i, cell in enumerate(dragon.cells):
+            x, y = geo.xy[cell]
+            if i:
+                grid[y][x] = BODY[colour]
+            elif dragon.alive:
+                grid[y][x] = HEADS[colour][env.facing(dragon.cells)]
+            else:
+                grid[y][x] = DEFEATED[colour]
+    lines = ["   " + " ".join(chr(97 + x) for x in range(geo.width))] if labels else []
+    for y, row in enumerate(grid):
+        lines.append((f"{y + 1:>2} " if labels else "") + " ".join(row))
+    lines.append("")
+    lines.extend(bagua_lines(state))
+    lines.append("")
+    data = game_data()
+    for colour, dragon in enumerate(state._dragons):
+        name = data.dragon_names[colour]
+        lines.append(
+            f"{COLOURS[colour]:<5} {name:<9} segments {dragon.segments}  "
+            f"water {dragon.water}/{data.capacity}  fire {dragon.fire}/{data.capacity}"
+        )
+    lines.append(f"centre      water {state._water}  fire {state._fire}")
+    result = state.outcome()
+    lines.append(str(result) if result else f"turn {state.ply + 1}: {state.to_move} to move")
+    return "\n".join(lines)
+
+
+def bagua_lines(state) -> list[str]:
+    data = game_data()
+    cells = [
+        f"{sym} {ab} {stack or '-':<4}"
+        for sym, ab, stack in zip(data.symbols, data.abbrev, state._bagua, strict=True)
+    ]
+    return ["Ba Gua " + "  ".join(cells[:4]), "       " + "  ".join(cells[4:])]
