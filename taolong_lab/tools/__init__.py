@@ -1,0 +1,1 @@
+"""Developer tools for taolong_lab (golden transcripts, ...). Run them with ``python -m``."""
