@@ -7,7 +7,7 @@ from typing import NamedTuple
 from ..errors import IllegalTurnError, InvariantError
 from ..rules.data import COLOURS, game_data
 from ..rules.options import Rules
-from .core import WHITE, Dragon, Env, damage, env_for, executions, sow
+from .core import CCW, CW, Dragon, Env, executions, hurt, occupancy, sow, village_damage
 from .geometry import DIRECTIONS, cell_name
 from .turns import Phase, Turn, parse_turn
 
@@ -22,36 +22,56 @@ class Result(NamedTuple):
         return f"{self.winner} wins: {self.reason}"
 
 
-def _phases(env: Env, dragons, bagua, water, fire, colour):
-    """Every (Phase, dragons, bagua, water, fire, grants_extra) of one Spirit+Matter phase.
+def flow_for(stack: str, coin: int, mode: str) -> int:
+    """The Ba Gua's flow for sowing ``stack`` (A27): counterclockwise except in Master and
+    Chosen One, where a white majority flows clockwise, a black one counterclockwise and a tie
+    follows the flux coin."""
+    if mode not in ("master", "chosen-one"):
+        return CCW
+    white, black = stack.count("W"), stack.count("B")
+    return CW if white > black else CCW if black > white else coin
+
+
+def _phases(env: Env, walk, bagua, coin, colour):
+    """Every (Phase, walk, bagua, coin, grants_extra) of one Spirit+Matter phase.
 
     A space whose element has no legal execution is forbidden, unless every space is: then
     any non-empty space may be sown, the Matter phase is skipped and the dragon loses 1 life.
     """
     xy = env.xy
+    mode = env.rules.mode
     sown = []
     possible = False
+    occ = occupancy(env, walk)
     for space in range(env.ring_size):
         if not bagua[space]:
             continue
-        new_bagua, element = sow(bagua, space)
-        outs = executions(env, dragons, water, fire, colour, element)
+        flow = flow_for(bagua[space], coin, mode)
+        new_bagua, element = sow(bagua, space, flow)
+        outs = executions(env, walk, colour, element, occ)
         possible = possible or bool(outs)
-        sown.append((space, element, new_bagua, outs))
+        sown.append((space, element, new_bagua, flow, outs))
     result = []
     if not possible:
-        for space, element, new_bagua, _ in sown:
-            hurt, new_water = damage(dragons[colour], 1, water, env.cap)
-            pair = (hurt, dragons[1]) if colour == WHITE else (dragons[0], hurt)
+        for space, element, new_bagua, flow, _ in sown:
             result.append(
-                (Phase(space, element, penalty=True), pair, new_bagua, new_water, fire, False)
+                (
+                    Phase(space, element, penalty=True),
+                    hurt(walk, colour, 1, env.cap),
+                    new_bagua,
+                    flow,
+                    False,
+                )
             )
         return result
-    for space, element, new_bagua, outs in sown:
+    for space, element, new_bagua, flow, outs in sown:
         extra = env.ring[element] in ("wind", "thunder")
         for o in outs:
-            phase = Phase(space, element, tuple(xy[c] for c in o.path), o.effect)
-            result.append((phase, o.dragons, new_bagua, o.water, o.fire, extra))
+            portals = tuple((i, xy[a], xy[b]) for i, a, b in o.portals) if o.portals else ()
+            phase = Phase(
+                space, element, tuple(map(xy.__getitem__, o.path)), o.effect, False, portals
+            )
+            result.append((phase, o.walk, new_bagua, flow, extra))
     return result
 
 
@@ -72,9 +92,11 @@ class State:
         "_dragons",
         "_env",
         "_fire",
+        "_flux",
         "_hash",
         "_key",
         "_ply",
+        "_rocks",
         "_succ",
         "_to_move",
         "_water",
@@ -89,11 +111,14 @@ class State:
             object.__setattr__(self, slot, getattr(other, slot))
 
     @classmethod
-    def _make(cls, rules, dragons, bagua, water, fire, to_move, ply, env=None) -> State:
+    def _make(cls, env, walk, bagua, flux, to_move, ply) -> State:
         self = object.__new__(cls)
         osa = object.__setattr__
-        osa(self, "rules", rules)
-        osa(self, "_env", env or env_for(rules))
+        dragons, water, fire, rocks = walk
+        osa(self, "rules", env.rules)
+        osa(self, "_env", env)
+        osa(self, "_rocks", rocks)
+        osa(self, "_flux", flux)
         osa(self, "_dragons", dragons)
         osa(self, "_bagua", bagua)
         osa(self, "_water", water)
@@ -138,7 +163,22 @@ class State:
     def facing(self, colour: str) -> str:
         """``"N"``, ``"E"``, ``"S"`` or ``"W"``: the direction from the neck to the head."""
         d = self.dragon(colour)
-        return DIRECTIONS[self._env.facing(d.cells)] if d.alive else "-"
+        return DIRECTIONS[self._env.facing(d)] if d.alive else "-"
+
+    @property
+    def flux(self) -> str:
+        """The flux coin (Master, Chosen One): ``"ccw"`` (black side) or ``"cw"`` (white side)."""
+        return ("ccw", "cw")[self._flux]
+
+    @property
+    def rocks(self) -> dict[tuple[int, int], int]:
+        """Breakable rocks left (The Wall, The Cave): cell -> hits still needed."""
+        return {self._env.xy[c]: h for c, h in self._rocks}
+
+    @property
+    def layout(self) -> tuple[str, ...]:
+        """The fixed tiles, row by row: "." "#" "o" "V" or a portal colour letter."""
+        return self._env.layout.rows
 
     # ---- identity ------------------------------------------------------------------------
     def key(self) -> tuple:
@@ -147,7 +187,16 @@ class State:
             object.__setattr__(
                 self,
                 "_key",
-                (self._dragons, self._bagua, self._water, self._fire, self._to_move),
+                (
+                    self._dragons,
+                    self._bagua,
+                    self._water,
+                    self._fire,
+                    self._to_move,
+                    self._rocks,
+                    self._flux,
+                    self._env.layout,
+                ),
             )
         return self._key
 
@@ -204,16 +253,17 @@ class State:
         if self.is_over():
             return []
         env, colour = self._env, self._to_move
-        rules, ply, nxt = self.rules, self._ply + 1, 1 - colour
+        ply, nxt = self._ply + 1, 1 - colour
+        walk = (self._dragons, self._water, self._fire, self._rocks)
         out = []
-        for p1, d1, b1, w1, f1, extra in _phases(
-            env, self._dragons, self._bagua, self._water, self._fire, colour
-        ):
-            if extra and env.extra_phases and d1[0].alive and d1[1].alive:
-                for p2, d2, b2, w2, f2, _ in _phases(env, d1, b1, w1, f1, colour):
-                    out.append((Turn((p1, p2)), State._make(rules, d2, b2, w2, f2, nxt, ply, env)))
+        for p1, w1, b1, c1, extra in _phases(env, walk, self._bagua, self._flux, colour):
+            if extra and env.extra_phases and w1[0][0].alive and w1[0][1].alive:
+                for p2, w2, b2, c2, _ in _phases(env, w1, b1, c1, colour):
+                    w2 = village_damage(env, w2, colour)
+                    out.append((Turn((p1, p2)), State._make(env, w2, b2, c2, nxt, ply)))
             else:
-                out.append((Turn((p1,)), State._make(rules, d1, b1, w1, f1, nxt, ply, env)))
+                w1 = village_damage(env, w1, colour)
+                out.append((Turn((p1,)), State._make(env, w1, b1, c1, nxt, ply)))
         return out
 
     def parse_turn(self, text: str | Turn) -> Turn:
@@ -284,5 +334,8 @@ class State:
             return words + ": every action impossible, lose 1 life"
         if not phase.path:
             return words + ", stay"
-        words += ", step " + " ".join(cell_name(c) for c in phase.path)
+        via = {i: f"through {cell_name(a)}-{cell_name(b)} to " for i, a, b in phase.portals}
+        words += ", step " + " ".join(
+            via.get(i, "") + cell_name(c) for i, c in enumerate(phase.path)
+        )
         return words + (f", {phase.effect}" if phase.effect else "")

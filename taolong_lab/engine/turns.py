@@ -10,7 +10,8 @@ Notation of one phase: ``<sown>[><element>] <execution>``:
 - ``Fi>La =``: land on Lake while facing the other axis, stay put;
 - ``Fi>Ea -``: every choice was impossible, so skip the Matter phase and lose 1 life.
 
-Absorb is ``+``, expel is ``x``. Two phases are joined with ``" ; "``.
+Absorb is ``+``, expel is ``x``. Two phases are joined with ``" ; "``. A step through a
+portal names the two portals first: ``[d2f6]g6`` enters d2, leaves by f6 and lands on g6.
 
 >>> t = parse_turn("Wa>He a3,a4")
 >>> t.phases[0].path
@@ -30,6 +31,7 @@ from .geometry import cell_name, parse_cell
 
 ABSORB, EXPEL = "absorb", "expel"
 _EFFECT_MARK = {ABSORB: "+", EXPEL: "x"}
+_VIA_RE = re.compile(r"\[([a-z]\d+)([a-z]\d+)\](.*)\Z", re.IGNORECASE)
 _PHASE_RE = re.compile(r"\s*([A-Za-z]+)\s*(?:>\s*([A-Za-z]+))?\s+(\S.*?)\s*\Z")
 
 
@@ -61,6 +63,7 @@ class Phase(NamedTuple):
     path: tuple[tuple[int, int], ...] = ()
     effect: str | None = None
     penalty: bool = False
+    portals: tuple[tuple[int, tuple[int, int], tuple[int, int]], ...] = ()  # (step, entry, exit)
 
     def __str__(self) -> str:
         head = space_abbrev(self.space)
@@ -70,7 +73,8 @@ class Phase(NamedTuple):
             return head + " -"
         if not self.path:
             return head + " ="
-        cells = ",".join(cell_name(c) for c in self.path)
+        via = {i: f"[{cell_name(a)}{cell_name(b)}]" for i, a, b in self.portals}
+        cells = ",".join(via.get(i, "") + cell_name(c) for i, c in enumerate(self.path))
         return f"{head} {cells}{_EFFECT_MARK.get(self.effect, '')}"
 
     def matches(self, other: Phase) -> bool:
@@ -123,8 +127,14 @@ def parse_phase(text: str) -> Phase:
             break
     if not body:
         raise NotationError(f"phase {text!r} names no cell to move to")
-    path = tuple(parse_cell(part) for part in body.split(","))
-    return Phase(space, element, path, effect)
+    path, portals = [], []
+    for i, part in enumerate(body.split(",")):
+        via = _VIA_RE.match(part)
+        if via:
+            portals.append((i, parse_cell(via[1]), parse_cell(via[2])))
+            part = via[3]
+        path.append(parse_cell(part))
+    return Phase(space, element, tuple(path), effect, portals=tuple(portals))
 
 
 def parse_turn(text: str) -> Turn:

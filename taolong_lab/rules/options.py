@@ -12,10 +12,11 @@ from typing import Any
 
 from ..errors import RulesError
 from .data import scenario_names
+from .scenario import load_scenario
 
 MODES = ("grasshopper", "monk", "master", "chosen-one")
 EDITIONS = ("current", "earlier")
-IMPLEMENTED_MODES = ("grasshopper",)
+IMPLEMENTED_MODES = ("grasshopper", "master", "chosen-one")
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,14 @@ OPTIONS: dict[str, Option] = {
             "A7",
             "Whether a Lake or Mountain that leaves the dragon in place still ends with a bite "
             "check (the literal text: 'at the end of any ... Lake, or Mountain action').",
+        ),
+        Option(
+            "village",
+            None,
+            (None, "white", "black"),
+            "A22",
+            "The Village variant: the colour of the protecting dragon, or None for no village. "
+            "Only in scenarios whose file allows it (The Field, The Valley, The Mist).",
         ),
         Option(
             "extra_phases",
@@ -97,6 +106,14 @@ class Rules:
             raise RulesError(f"unknown scenario {self.scenario!r}; available: {', '.join(known)}")
         for name, value in self.options:
             _check_option(name, value)
+        scenario = load_scenario(self.scenario)
+        if self.edition not in scenario.editions:
+            raise RulesError(
+                f"{scenario.name} cannot be built with the {self.edition} edition's components; "
+                f"it needs the {' or '.join(scenario.editions)} edition"
+            )
+        if dict(self.options).get("village") is not None and not scenario.village:
+            raise RulesError(f"the Village variant is not played on {scenario.name}")
         canonical = tuple(sorted((n, v) for n, v in self.options if v != OPTIONS[n].default))
         object.__setattr__(self, "options", canonical)
 
