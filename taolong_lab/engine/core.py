@@ -84,6 +84,9 @@ class Env:
         self.portal_mask = self.mask(self.portal_colour)
         self.village_mask = self.mask(c for c, s in cells if s == "V")
         self.static_mask = self.mask(c for c, s in cells if s in "#oV")
+        self.extra_elements = frozenset(data.ring.index(e) for e in ("wind", "thunder"))
+        self.monk = rules.mode in ("monk", "master", "chosen-one")
+        self.main_spaces = tuple(data.ring.index(m) for m in sorted(data.main))
         self.plain = not self.portal_colour and self.protector is None and not self.breakable
         self.ruler = self._ruler_table(data.ruler)
         self.directions = {(a, b): d for (a, b), d in self.geo.direction.items()}
@@ -288,9 +291,10 @@ def _bite(env: Env, walk, colour: int, facing: int, moved: bool, prey: int):
     """The bite at the end of a moving element: 1 damage to whatever the head faces.
     ``prey`` is the opponent's :meth:`Env.targets` mask."""
     dragons, _water, _fire, rocks = walk
-    if not moved and not env.bite_on_stay:
+    me = dragons[colour]
+    if (not moved and not env.bite_on_stay) or len(me.cells) < 2:
         return walk
-    front = env.nbr[dragons[colour].cells[0]][facing]
+    front = env.nbr[me.cells[0]][facing]
     if front < 0:
         return walk
     if prey >> front & 1:
@@ -343,9 +347,10 @@ def executions(env: Env, walk, colour: int, element: int, occ: int | None = None
             for w1, f1, p1, o1 in steps(env, walk, colour, d, occ):
                 found.append(((w1[0][colour].cells[0],), ((0, *p1),) if p1 else (), w1, f1, o1))
         if name in (FIRE, WATER):
+            prey = env.targets(walk[0], 1 - colour)
             out = []
             for path, portals, w1, f1, o1 in found:
-                out.extend(_absorb_or_expel(env, w1, colour, name, f1, path, portals, o1))
+                out.extend(_absorb_or_expel(env, w1, colour, name, f1, path, portals, o1, prey))
             return out
     prey = env.targets(walk[0], 1 - colour)
     return [
@@ -370,7 +375,7 @@ def ruler_hits(env: Env, head: int, f: int, occ: int) -> list[tuple[int, int]]:
     ]
 
 
-def _absorb_or_expel(env: Env, walk, colour, name, f, path, portals, occ):
+def _absorb_or_expel(env: Env, walk, colour, name, f, path, portals, occ, target):
     dragons, water, fire, rocks = walk
     me = dragons[colour]
     cap = env.cap
@@ -389,7 +394,6 @@ def _absorb_or_expel(env: Env, walk, colour, name, f, path, portals, occ):
     # expel: a ranged attack through the ruler (A15: the water bonus counts the centre first)
     if not env.plain:
         occ |= env.portal_mask | env.mask(c for c, _ in rocks)
-    target = env.targets(dragons, 1 - colour)
     best = -1
     entries = env.ruler[me.cells[0] * 4 + f]
     for cell, value, blocked_by in entries:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from ..rules.data import COLOURS
 from .core import sow
 from .geometry import DIRECTIONS
-from .state import State, _phases, flow_for
+from .spirit import flow_for, phases
+from .state import State
 from .turns import Turn, space_abbrev
 
 _NEEDS = {
@@ -41,7 +42,7 @@ def explain(state: State, turn: Turn) -> str:
                 f"{where}: sowing {space_abbrev(phase.space)} lands on "
                 f"{env.ring[element].title()}, not {env.ring[phase.element].title()}"
             )
-        options = _phases(env, walk, bagua, coin, colour)
+        options = phases(env, walk, bagua, coin, colour)
         penalty = bool(options) and options[0][0].penalty
         if phase.penalty and not penalty:
             return (

@@ -7,8 +7,9 @@ from typing import NamedTuple
 from ..errors import IllegalTurnError, InvariantError
 from ..rules.data import COLOURS, game_data
 from ..rules.options import Rules
-from .core import CCW, CW, Dragon, Env, executions, hurt, occupancy, sow, village_damage
+from .core import Dragon, village_damage
 from .geometry import DIRECTIONS, cell_name
+from .spirit import phases
 from .turns import Phase, Turn, parse_turn
 
 
@@ -20,59 +21,6 @@ class Result(NamedTuple):
 
     def __str__(self) -> str:
         return f"{self.winner} wins: {self.reason}"
-
-
-def flow_for(stack: str, coin: int, mode: str) -> int:
-    """The Ba Gua's flow for sowing ``stack`` (A27): counterclockwise except in Master and
-    Chosen One, where a white majority flows clockwise, a black one counterclockwise and a tie
-    follows the flux coin."""
-    if mode not in ("master", "chosen-one"):
-        return CCW
-    white, black = stack.count("W"), stack.count("B")
-    return CW if white > black else CCW if black > white else coin
-
-
-def _phases(env: Env, walk, bagua, coin, colour):
-    """Every (Phase, walk, bagua, coin, grants_extra) of one Spirit+Matter phase.
-
-    A space whose element has no legal execution is forbidden, unless every space is: then
-    any non-empty space may be sown, the Matter phase is skipped and the dragon loses 1 life.
-    """
-    xy = env.xy
-    mode = env.rules.mode
-    sown = []
-    possible = False
-    occ = occupancy(env, walk)
-    for space in range(env.ring_size):
-        if not bagua[space]:
-            continue
-        flow = flow_for(bagua[space], coin, mode)
-        new_bagua, element = sow(bagua, space, flow)
-        outs = executions(env, walk, colour, element, occ)
-        possible = possible or bool(outs)
-        sown.append((space, element, new_bagua, flow, outs))
-    result = []
-    if not possible:
-        for space, element, new_bagua, flow, _ in sown:
-            result.append(
-                (
-                    Phase(space, element, penalty=True),
-                    hurt(walk, colour, 1, env.cap),
-                    new_bagua,
-                    flow,
-                    False,
-                )
-            )
-        return result
-    for space, element, new_bagua, flow, outs in sown:
-        extra = env.ring[element] in ("wind", "thunder")
-        for o in outs:
-            portals = tuple((i, xy[a], xy[b]) for i, a, b in o.portals) if o.portals else ()
-            phase = Phase(
-                space, element, tuple(map(xy.__getitem__, o.path)), o.effect, False, portals
-            )
-            result.append((phase, o.walk, new_bagua, flow, extra))
-    return result
 
 
 class State:
@@ -255,14 +203,17 @@ class State:
         env, colour = self._env, self._to_move
         ply, nxt = self._ply + 1, 1 - colour
         walk = (self._dragons, self._water, self._fire, self._rocks)
+        village = env.protector is not None
         out = []
-        for p1, w1, b1, c1, extra in _phases(env, walk, self._bagua, self._flux, colour):
+        for p1, w1, b1, c1, extra in phases(env, walk, self._bagua, self._flux, colour):
             if extra and env.extra_phases and w1[0][0].alive and w1[0][1].alive:
-                for p2, w2, b2, c2, _ in _phases(env, w1, b1, c1, colour):
-                    w2 = village_damage(env, w2, colour)
+                for p2, w2, b2, c2, _ in phases(env, w1, b1, c1, colour):
+                    if village:
+                        w2 = village_damage(env, w2, colour)
                     out.append((Turn((p1, p2)), State._make(env, w2, b2, c2, nxt, ply)))
             else:
-                w1 = village_damage(env, w1, colour)
+                if village:
+                    w1 = village_damage(env, w1, colour)
                 out.append((Turn((p1,)), State._make(env, w1, b1, c1, nxt, ply)))
         return out
 

@@ -32,7 +32,10 @@ from .geometry import cell_name, parse_cell
 ABSORB, EXPEL = "absorb", "expel"
 _EFFECT_MARK = {ABSORB: "+", EXPEL: "x"}
 _VIA_RE = re.compile(r"\[([a-z]\d+)([a-z]\d+)\](.*)\Z", re.IGNORECASE)
-_PHASE_RE = re.compile(r"\s*([A-Za-z]+)\s*(?:>\s*([A-Za-z]+))?\s+(\S.*?)\s*\Z")
+_PHASE_RE = re.compile(
+    r"\s*([A-Za-z]+)(?:/([WBwb]+))?\s*(?:>\s*([A-Za-z]+))?\s+((?:\{[^}]*\}\s*)*)(\S.*?)\s*\Z"
+)
+_FOCUS_RE = re.compile(r"\{\s*([wbWB])\s*:\s*([^}]*)\}")
 
 
 def space_abbrev(space: int) -> str:
@@ -64,23 +67,38 @@ class Phase(NamedTuple):
     effect: str | None = None
     penalty: bool = False
     portals: tuple[tuple[int, tuple[int, int], tuple[int, int]], ...] = ()  # (step, entry, exit)
+    drops: str = ""  # Monk on: the colours dropped, in order, when the player chose them
+    focus: tuple[tuple[str, Phase], ...] = ()  # Monk on: ("w"|"b", action) of each Focus
+    ended: bool = False  # the game ended during the Spirit phase: no Matter phase
 
     def __str__(self) -> str:
-        head = space_abbrev(self.space)
+        head = space_abbrev(self.space) + (f"/{self.drops}" if self.drops else "")
         if self.element >= 0:
             head += ">" + space_abbrev(self.element)
+        focus = "".join(f"{{{who}:{action.execution()}}} " for who, action in self.focus)
+        return f"{head} {focus}{self.execution()}"
+
+    def execution(self) -> str:
+        """The Matter part of the notation: cells and effect, ``=``, ``-`` or ``#``."""
+        if self.ended:
+            return "#"
         if self.penalty:
-            return head + " -"
+            return "-"
         if not self.path:
-            return head + " ="
+            return "="
         via = {i: f"[{cell_name(a)}{cell_name(b)}]" for i, a, b in self.portals}
         cells = ",".join(via.get(i, "") + cell_name(c) for i, c in enumerate(self.path))
-        return f"{head} {cells}{_EFFECT_MARK.get(self.effect, '')}"
+        return cells + _EFFECT_MARK.get(self.effect, "")
 
     def matches(self, other: Phase) -> bool:
         """Equal, treating an unknown element (-1) on either side as a wildcard."""
         same = self._replace(element=-1) == other._replace(element=-1)
         return same and (self.element == other.element or -1 in (self.element, other.element))
+
+    @property
+    def action_only(self) -> bool:
+        """A Focus action: no space of its own (the Focus space names its element)."""
+        return self.space < 0
 
 
 class Turn(NamedTuple):
@@ -105,20 +123,15 @@ class Turn(NamedTuple):
         )
 
 
-def parse_phase(text: str) -> Phase:
-    match = _PHASE_RE.match(text)
-    if not match:
-        raise NotationError(
-            f"cannot read phase {text!r}: expected '<space>[><element>] <execution>', "
-            "e.g. 'He>Fi c3x'"
-        )
-    space = space_index(match[1])
-    element = space_index(match[2]) if match[2] else -1
-    body = match[3].replace(" ", "")
+def _parse_action(body: str, text: str) -> Phase:
+    """The Matter part of a phase (see :meth:`Phase.execution`), with no space yet."""
+    body = body.replace(" ", "")
     if body == "-":
-        return Phase(space, element, penalty=True)
+        return Phase(-1, penalty=True)
     if body == "=":
-        return Phase(space, element)
+        return Phase(-1)
+    if body == "#":
+        return Phase(-1, ended=True)
     effect = None
     lowered = body.lower()
     for word, eff in (("absorb", ABSORB), ("expel", EXPEL), ("+", ABSORB), ("x", EXPEL)):
@@ -134,7 +147,24 @@ def parse_phase(text: str) -> Phase:
             portals.append((i, parse_cell(via[1]), parse_cell(via[2])))
             part = via[3]
         path.append(parse_cell(part))
-    return Phase(space, element, tuple(path), effect, portals=tuple(portals))
+    return Phase(-1, -1, tuple(path), effect, portals=tuple(portals))
+
+
+def parse_phase(text: str) -> Phase:
+    match = _PHASE_RE.match(text)
+    if not match:
+        raise NotationError(
+            f"cannot read phase {text!r}: expected '<space>[><element>] <execution>', "
+            "e.g. 'He>Fi c3x'"
+        )
+    space = space_index(match[1])
+    drops = (match[2] or "").upper()
+    element = space_index(match[3]) if match[3] else -1
+    focus = tuple(
+        (who.lower(), _parse_action(action, text)) for who, action in _FOCUS_RE.findall(match[4])
+    )
+    action = _parse_action(match[5], text)
+    return action._replace(space=space, element=element, drops=drops, focus=focus)
 
 
 def parse_turn(text: str) -> Turn:

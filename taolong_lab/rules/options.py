@@ -16,7 +16,7 @@ from .scenario import load_scenario
 
 MODES = ("grasshopper", "monk", "master", "chosen-one")
 EDITIONS = ("current", "earlier")
-IMPLEMENTED_MODES = ("grasshopper", "master", "chosen-one")
+IMPLEMENTED_MODES = MODES
 
 
 @dataclass(frozen=True)
