@@ -81,9 +81,15 @@ def parse_scenario(text: str, file: str, key: str) -> Scenario:
     grid_text = need("grid", str)
     lines = text.splitlines()
     grid_line = next((i for i, ln in enumerate(lines, 1) if ln.lstrip().startswith("grid")), 1)
-    raw_rows = [row for row in grid_text.splitlines()]
-    first = 0 if raw_rows and raw_rows[0].strip() else 1  # a leading newline after """ is dropped
-    raw_rows = [r for r in raw_rows if r.strip()]
+    opening = lines[grid_line - 1].split('"""', 1)[-1].strip() if lines else ""
+    # each kept row with its line number in the file (blank rows are skipped)
+    numbered = [
+        (grid_line + i + (0 if opening else 1), row)
+        for i, row in enumerate(grid_text.splitlines())
+        if row.strip()
+    ]
+    raw_rows = [row for _, row in numbered]
+    row_line = [n for n, _ in numbered]
     size = need("size", list, [data.width, data.height])
     if len(size) != 2 or not all(isinstance(v, int) and v > 0 for v in size):
         raise ScenarioError(file, f"size must be [width, height], got {size!r}")
@@ -95,7 +101,7 @@ def parse_scenario(text: str, file: str, key: str) -> Scenario:
     rows, marks = [], ([], [])
     portals: dict[str, list[tuple[int, int]]] = {}
     for y, raw in enumerate(raw_rows):
-        line = grid_line + y + first
+        line = row_line[y]
         symbols = raw.split()
         if len(symbols) != width:
             raise ScenarioError(
@@ -137,7 +143,7 @@ def parse_scenario(text: str, file: str, key: str) -> Scenario:
                 file,
                 f"unpaired portal: {PORTAL_COLOURS[colour]} ({colour}) appears {len(cells)} "
                 "time(s); twin portals come in pairs",
-                grid_line + first + cells[0][1],
+                row_line[cells[0][1]],
                 _cell(cells[0]),
             )
     starts_doc = need("starts", dict, {})
@@ -162,7 +168,7 @@ def parse_scenario(text: str, file: str, key: str) -> Scenario:
                     file,
                     f"overlapping start cells: {colour} starts on a "
                     f"{FEATURES.get(rows[c[1]][c[0]], 'portal')}",
-                    grid_line + first + c[1],
+                    row_line[c[1]],
                     _cell(c),
                 )
         for a, b in itertools.pairwise(cells):
