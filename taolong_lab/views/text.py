@@ -14,8 +14,11 @@ EMPTY = "·"
 TILES = {".": EMPTY, "#": "▓", "o": "◆", "d": "◇", "V": "⌂"}
 
 
-def board_text(state, *, labels: bool = True) -> str:
+def board_text(state, *, labels: bool = True, reveal: bool = False) -> str:
     """The Board of Human, the Ba Gua stacks, meters and whose turn it is.
+
+    In Chosen One mode the Board of Human stays hidden ("Use only the board of Ba Gua") unless
+    ``reveal`` is set.
 
     >>> from taolong_lab import new_game
     >>> print(board_text(new_game()).splitlines()[2])
@@ -41,6 +44,8 @@ def board_text(state, *, labels: bool = True) -> str:
     lines = ["   " + " ".join(chr(97 + x) for x in range(geo.width))] if labels else []
     for y, row in enumerate(grid):
         lines.append((f"{y + 1:>2} " if labels else "") + " ".join(row))
+    if state.rules.mode == "chosen-one" and not reveal:
+        lines = ["(Chosen One: the Board of Human is in the players' minds)"]
     lines.append("")
     lines.extend(bagua_lines(state))
     lines.append("")
