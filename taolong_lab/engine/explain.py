@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..rules.data import COLOURS
 from .core import sow
-from .geometry import DIRECTIONS
+from .geometry import DIRECTIONS, cell_name
 from .spirit import flow_for, phases
 from .state import State
 from .turns import Turn, space_abbrev
@@ -30,8 +30,12 @@ def explain(state: State, turn: Turn) -> str:
     if len(turn.phases) > 2:
         return "a turn has at most two phases"
     extra = False
+    geo = env.geo
     for number, phase in enumerate(turn.phases, start=1):
         where = f"phase {number}" if len(turn.phases) > 1 else "the turn"
+        for x, y in phase.path:
+            if not (0 <= x < geo.width and 0 <= y < geo.height):
+                return f"{where}: {cell_name((x, y))} is off the {geo.width}x{geo.height} board"
         if number == 2 and not (extra and env.extra_phases):
             return "only Wind and Thunder grant an extra phase, at most once a turn"
         if not 0 <= phase.space < env.ring_size or not bagua[phase.space]:
@@ -65,7 +69,7 @@ def explain(state: State, turn: Turn) -> str:
         if penalty and not phase.penalty:
             return (
                 f"{where}: every choice is impossible, so the Matter phase is skipped with a "
-                f"1-life penalty: write '{space_abbrev(phase.space)} -'"
+                f"1-life penalty: write '{space_abbrev(phase.space)}>{space_abbrev(element)} -'"
             )
         match = [o for o in mine if o[0].matches(phase._replace(element=element))]
         if not match:

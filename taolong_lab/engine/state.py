@@ -113,6 +113,12 @@ class State:
         d = self.dragon(colour)
         return DIRECTIONS[self._env.facing(d)] if d.alive else "-"
 
+    def life(self, colour: str) -> int:
+        """Damage the dragon can still take before it is defeated: 4 per segment beyond the
+        first, plus its water meter (12 at the start)."""
+        d = self.dragon(colour)
+        return (d.segments - 1) * self._env.cap + d.water if d.alive else 0
+
     @property
     def flux(self) -> str:
         """The flux coin (Master, Chosen One): ``"ccw"`` (black side) or ``"cw"`` (white side)."""
@@ -274,6 +280,10 @@ class State:
         from .codec import from_json
 
         return from_json(doc)
+
+    def describe_turn(self, turn: Turn) -> str:
+        """A sentence for a whole turn, phases joined by '; then '."""
+        return "; then ".join(self.describe_phase(p) for p in turn.phases)
 
     def describe_phase(self, phase: Phase) -> str:
         """A sentence for a phase, e.g. 'sow Heaven -> Fire, step a3, expel'."""

@@ -147,7 +147,7 @@ class Rules:
             name, eq, raw = opt.partition("=")
             if not eq:
                 raise RulesError(f"rules option {opt!r} must read name=value")
-            options[name] = _parse(raw)
+            options[name] = parse_option_value(raw)
         return cls(parts[0], parts[1], parts[2], len(parts) == 4, tuple(options.items()))
 
 
@@ -157,7 +157,13 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
-def _parse(raw: str) -> Any:
+def parse_option_value(raw: str) -> Any:
+    """Read an option value as written in TLN or on the command line: true/false/none, an
+    integer, or a word.
+
+    >>> parse_option_value('false'), parse_option_value('1'), parse_option_value('white')
+    (False, 1, 'white')
+    """
     lowered = raw.lower()
     if lowered in ("true", "false", "none"):
         return {"true": True, "false": False, "none": None}[lowered]
