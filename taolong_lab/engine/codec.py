@@ -22,6 +22,7 @@ TLN has eight space-separated fields; the start of the default game is::
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 
@@ -135,6 +136,11 @@ def _rules(token: str, field: str = "rules") -> Rules:
 
 def _board(rows: list[str], rules: Rules, field: str, expand: bool):
     """Read board rows into the fixed layout and the breakable rocks."""
+    return _read_board(tuple(rows), rules, field, expand)
+
+
+@functools.lru_cache(maxsize=4096)
+def _read_board(rows: tuple[str, ...], rules: Rules, field: str, expand: bool):
     scenario = load_scenario(rules.scenario)
     width, height = scenario.width, scenario.height
     if len(rows) != height:

@@ -42,6 +42,7 @@ class State:
         "_fire",
         "_flux",
         "_hash",
+        "_index",
         "_key",
         "_ply",
         "_rocks",
@@ -76,6 +77,7 @@ class State:
         osa(self, "_key", None)
         osa(self, "_hash", None)
         osa(self, "_succ", None)
+        osa(self, "_index", None)
         return self
 
     def __setattr__(self, name, value):
@@ -234,8 +236,14 @@ class State:
     def play(self, turn: str | Turn) -> State:
         """The position after ``turn`` (a :class:`Turn` or its notation). ``self`` is unchanged."""
         wanted = parse_turn(turn) if isinstance(turn, str) else turn
-        for candidate, after in self.successors():
-            if candidate == wanted or candidate.matches(wanted):
+        successors = self.successors()
+        if self._index is None:
+            object.__setattr__(self, "_index", dict(successors))
+        after = self._index.get(wanted)
+        if after is not None:
+            return after
+        for candidate, after in successors:
+            if candidate.matches(wanted):
                 return after
         raise IllegalTurnError(str(wanted), self.explain_illegal(wanted))
 

@@ -7,11 +7,12 @@ Each option is one reading of an ambiguity of the rulebook (``A1``–``A32`` in
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RulesError
-from .data import scenario_names
+from .data import data_dir, scenario_names
 from .scenario import load_scenario
 
 MODES = ("grasshopper", "monk", "master", "chosen-one")
@@ -66,6 +67,11 @@ OPTIONS: dict[str, Option] = {
 }
 
 
+@functools.cache
+def _scenario_exists(key: str) -> bool:
+    return (data_dir() / "scenarios" / f"{key}.toml").is_file()
+
+
 def _check_option(name: str, value: Any) -> None:
     if name not in OPTIONS:
         raise RulesError(f"unknown option {name!r}; known options: {', '.join(sorted(OPTIONS))}")
@@ -101,9 +107,9 @@ class Rules:
             )
         if self.solo:
             raise NotImplementedError("the solo variant is not implemented yet")
-        known = scenario_names()
-        if self.scenario not in known:
-            raise RulesError(f"unknown scenario {self.scenario!r}; available: {', '.join(known)}")
+        if not _scenario_exists(self.scenario):
+            known = ", ".join(scenario_names())
+            raise RulesError(f"unknown scenario {self.scenario!r}; available: {known}")
         for name, value in self.options:
             _check_option(name, value)
         scenario = load_scenario(self.scenario)
