@@ -9,9 +9,12 @@ TLN has eight space-separated fields; the start of the default game is::
 
 1. rules: ``scenario/mode/edition[/solo]`` then ``+option=value`` for each non-default option;
 2. board: the Board of Human row by row from the top, ``/`` between rows, a digit for a run of
-   empty cells (the Field has no tiles);
-3. white dragon, 4. black dragon: cells head first joined by ``-``, then ``:water:fire``;
-5. Ba Gua: the eight stacks in ring order from Heaven, base first, ``-`` for empty;
+   empty cells; ``#`` big rock, ``o`` small rock, ``d`` damaged small rock, ``V`` village,
+   ``G`` ``R`` ``B`` ``Y`` portals;
+3. white dragon, 4. black dragon: its tiles head first joined by ``-``, then ``:water:fire``;
+   ``[f6d2]`` between two cells means the body passes through the portals f6 (head side) and d2;
+5. Ba Gua: the eight stacks in ring order from Heaven, base first, ``-`` for empty; in Master
+   and Chosen One mode followed by ``@ccw`` or ``@cw``, the flux coin;
 6. centre: ``water:fire`` stones in the centre;
 7. side to move: ``w`` or ``b``;
 8. turn number, from 1.
@@ -19,13 +22,15 @@ TLN has eight space-separated fields; the start of the default game is::
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 
 from ..errors import PositionError, RulesError
 from ..rules.data import COLOURS, game_data
 from ..rules.options import Rules
-from .core import Dragon, env_for
+from ..rules.scenario import PORTAL_COLOURS, load_scenario
+from .core import CCW, CW, ROCK_HITS, Dragon, Layout, env_for
 from .geometry import cell_name, parse_cell
 from .state import State
 
@@ -35,31 +40,81 @@ JSON_VERSION = 1
 _INT_RE = re.compile(r"\d+\Z")
 
 
+def start_layout(rules: Rules) -> tuple[Layout, tuple[tuple[int, int], ...]]:
+    """The scenario's fixed tiles (the village replacing the big rock when played) and its
+    breakable rocks."""
+    scenario = load_scenario(rules.scenario)
+    rows = [list(row) for row in scenario.rows]
+    if rules.option("village") is not None:
+        for row in rows:
+            for x, sym in enumerate(row):
+                if sym == "#":
+                    row[x] = "."
+        for x, y in game_data().village_cells:
+            rows[y][x] = "V"
+    rocks = []
+    if scenario.breakable_rocks:
+        for y, row in enumerate(rows):
+            for x, sym in enumerate(row):
+                if sym == "o":
+                    rocks.append((y * scenario.width + x, ROCK_HITS))
+                    row[x] = "."
+    layout = Layout(scenario.width, scenario.height, tuple("".join(r) for r in rows))
+    return layout, tuple(sorted(rocks))
+
+
 def start_state(rules: Rules) -> State:
     data = game_data()
-    env = env_for(rules)
+    scenario = load_scenario(rules.scenario)
+    layout, rocks = start_layout(rules)
+    env = env_for(rules, layout)
     dragons = tuple(
         Dragon(tuple(env.geo.index(xy) for xy in cells), data.start_water, data.start_fire)
-        for cells in data.start_cells
+        for cells in scenario.starts
     )
     water = data.water_stones - sum(d.water for d in dragons)
     fire = data.fire_stones - sum(d.fire for d in dragons)
-    return State._make(rules, dragons, data.setup_stacks, water, fire, 0, 0, env)
+    return State._make(env, (dragons, water, fire, rocks), data.setup_stacks, CCW, 0, 0)
 
 
 # ---- TLN -----------------------------------------------------------------------------------
-def _board_field(state: State) -> str:
-    geo = state._env.geo
-    return "/".join(str(geo.width) for _ in range(geo.height))
+_LINK_RE = re.compile(r"\[([a-z]\d+)([a-z]\d+)\]\Z")
+FLUX_MODES = ("master", "chosen-one")
+
+
+def board_rows(state: State) -> list[str]:
+    """The board as rows of symbols, breakable rocks included."""
+    rows = [list(row) for row in state._env.layout.rows]
+    width = state._env.layout.width
+    for cell, hits in state._rocks:
+        rows[cell // width][cell % width] = "o" if hits == ROCK_HITS else "d"
+    return ["".join(row) for row in rows]
+
+
+def _compress(row: str) -> str:
+    return re.sub(r"\.+", lambda m: str(len(m[0])), row)
+
+
+def _chain(env, dragon: Dragon) -> list[str]:
+    links = {i: (q, e) for i, q, e in dragon.links}
+    out = []
+    for i, cell in enumerate(dragon.cells):
+        out.append(env.geo.name(cell))
+        if i in links:
+            q, e = links[i]
+            out.append(f"[{env.geo.name(q)}{env.geo.name(e)}]")
+    return out
 
 
 def to_tln(state: State) -> str:
     env = state._env
-    parts = [state.rules.token(), _board_field(state)]
+    parts = [state.rules.token(), "/".join(_compress(r) for r in board_rows(state))]
     for d in state._dragons:
-        cells = "-".join(env.geo.name(c) for c in d.cells)
-        parts.append(f"{cells}:{d.water}:{d.fire}")
-    parts.append("/".join(stack or "-" for stack in state._bagua))
+        parts.append(f"{'-'.join(_chain(env, d))}:{d.water}:{d.fire}")
+    bagua = "/".join(stack or "-" for stack in state._bagua)
+    if state.rules.mode in FLUX_MODES:
+        bagua += "@" + state.flux
+    parts.append(bagua)
     parts.append(f"{state._water}:{state._fire}")
     parts.append("wb"[state._to_move])
     parts.append(str(state._ply + 1))
@@ -79,40 +134,80 @@ def _rules(token: str, field: str = "rules") -> Rules:
         raise PositionError(field, str(exc)) from None
 
 
-def _check_board(rows: list[str], state_env, field: str) -> None:
-    geo = state_env.geo
-    if len(rows) != geo.height:
-        raise PositionError(field, f"has {len(rows)} rows, the board has {geo.height}")
+def _board(rows: list[str], rules: Rules, field: str, expand: bool):
+    """Read board rows into the fixed layout and the breakable rocks."""
+    return _read_board(tuple(rows), rules, field, expand)
+
+
+@functools.lru_cache(maxsize=4096)
+def _read_board(rows: tuple[str, ...], rules: Rules, field: str, expand: bool):
+    scenario = load_scenario(rules.scenario)
+    width, height = scenario.width, scenario.height
+    if len(rows) != height:
+        raise PositionError(field, f"has {len(rows)} rows, the {scenario.name} has {height}")
+    layout, rocks = [], []
+    known = "#oVd" + "".join(PORTAL_COLOURS)
     for y, row in enumerate(rows):
-        x = 0
+        cells = []
         for ch in row:
-            if ch.isdigit():
-                x += int(ch)
-            elif ch == ".":
-                x += 1
+            if ch.isdigit() and expand:
+                cells.extend("." * int(ch))
+            elif ch == "." or ch in known:
+                cells.append(ch)
             else:
+                raise PositionError(field, f"unknown symbol {ch!r} at {cell_name((len(cells), y))}")
+        if len(cells) != width:
+            raise PositionError(field, f"row {y + 1} covers {len(cells)} cells, not {width}")
+        for x, ch in enumerate(cells):
+            if ch in "od" and scenario.breakable_rocks:
+                rocks.append((y * width + x, ROCK_HITS if ch == "o" else 1))
+                cells[x] = "."
+            elif ch == "d":
                 raise PositionError(
                     field,
-                    f"unknown symbol {ch!r} at {cell_name((x, y))} (this scenario has no tiles)",
+                    f"damaged rock at {cell_name((x, y))}: rocks only break in "
+                    "scenarios with breakable rocks",
                 )
-        if x != geo.width:
+        layout.append("".join(cells))
+    village = any("V" in row for row in layout)
+    if village != (rules.option("village") is not None):
+        raise PositionError(
+            field, "the village tile is on the board exactly when the village option is set"
+        )
+    portals: dict[str, list] = {}
+    for y, row in enumerate(layout):
+        for x, ch in enumerate(row):
+            if ch in PORTAL_COLOURS:
+                portals.setdefault(ch, []).append((x, y))
+    for colour, cells in portals.items():
+        if scenario.portal_rule(colour).destination == "twin" and len(cells) != 2:
             raise PositionError(
-                field, f"row {y + 1} covers {x} cells, the board is {geo.width} wide"
+                field,
+                f"unpaired portal: {PORTAL_COLOURS[colour]} at "
+                f"{', '.join(cell_name(c) for c in cells)} needs exactly one twin",
             )
+    return Layout(width, height, tuple(layout)), tuple(sorted(rocks))
 
 
-def _dragon(cells: list[str], water: int, fire: int, env, field: str) -> Dragon:
+def _dragon(tokens: list[str], water: int, fire: int, env, field: str) -> Dragon:
+    cells, links = [], []
+    for i, token in enumerate(tokens):
+        link = _LINK_RE.match(token.lower())
+        try:
+            if link:
+                if not cells:
+                    raise ValueError("a portal pair cannot come before the head")
+                pair = [env.geo.index(parse_cell(link[k])) for k in (1, 2)]
+                links.append((len(cells) - 1, *pair))
+            else:
+                cells.append(env.geo.index(parse_cell(token)))
+        except ValueError as exc:  # NotationError is a ValueError too
+            raise PositionError(f"{field}.cells[{i}]", str(exc)) from None
     if not cells or len(cells) > 4:
         raise PositionError(
             field, f"a dragon has a head and at most 3 segments, got {len(cells)} cells"
         )
-    out = []
-    for i, name in enumerate(cells):
-        try:
-            out.append(env.geo.index(parse_cell(name)))
-        except ValueError as exc:  # NotationError is a ValueError too
-            raise PositionError(f"{field}.cells[{i}]", str(exc)) from None
-    return Dragon(tuple(out), water, fire)
+    return Dragon(tuple(cells), water, fire, tuple(links))
 
 
 def _bagua(stacks: list[str], field: str) -> tuple[str, ...]:
@@ -125,6 +220,16 @@ def _bagua(stacks: list[str], field: str) -> tuple[str, ...]:
     return tuple(stacks)
 
 
+def _flux(rules: Rules, text: str | None, field: str) -> int:
+    if rules.mode in FLUX_MODES:
+        if text not in ("ccw", "cw"):
+            raise PositionError(field, f"{rules.mode} mode needs the flux coin, 'ccw' or 'cw'")
+        return CW if text == "cw" else CCW
+    if text is not None:
+        raise PositionError(field, f"the flux coin is only used in Master mode, not {rules.mode}")
+    return CCW
+
+
 def from_tln(text: str) -> State:
     if not isinstance(text, str):
         raise PositionError("tln", f"expected a string, got {type(text).__name__}")
@@ -135,8 +240,8 @@ def from_tln(text: str) -> State:
         )
     fields = dict(zip(FIELDS, parts, strict=True))
     rules = _rules(fields["rules"])
-    env = env_for(rules)
-    _check_board(fields["board"].split("/"), env, "board")
+    layout, rocks = _board(fields["board"].split("/"), rules, "board", expand=True)
+    env = env_for(rules, layout)
     dragons = []
     for colour in COLOURS:
         body, *meters = fields[colour].split(":")
@@ -151,7 +256,9 @@ def from_tln(text: str) -> State:
                 colour,
             )
         )
-    bagua = _bagua([("" if s == "-" else s) for s in fields["bagua"].split("/")], "bagua")
+    stacks, at, coin = fields["bagua"].partition("@")
+    bagua = _bagua([("" if s == "-" else s) for s in stacks.split("/")], "bagua")
+    flux = _flux(rules, coin if at else None, "bagua")
     centre = fields["centre"].split(":")
     if len(centre) != 2:
         raise PositionError("centre", "must read water:fire, e.g. 0:8")
@@ -164,7 +271,7 @@ def from_tln(text: str) -> State:
     if turn < 1:
         raise PositionError("turn", "turn numbers start at 1")
     state = State._make(
-        rules, tuple(dragons), bagua, water, fire, "wb".index(fields["side"]), turn - 1, env
+        env, (tuple(dragons), water, fire, rocks), bagua, flux, "wb".index(fields["side"]), turn - 1
     )
     state.validate()
     return state
@@ -175,7 +282,7 @@ def to_json(state: State) -> dict:
     env = state._env
     ring = game_data().ring
     rules = state.rules
-    return {
+    doc = {
         "format": JSON_FORMAT,
         "version": JSON_VERSION,
         "rules": {
@@ -185,9 +292,9 @@ def to_json(state: State) -> dict:
             "solo": rules.solo,
             "options": dict(rules.options),
         },
-        "board": ["." * env.geo.width for _ in range(env.geo.height)],
+        "board": board_rows(state),
         "dragons": {
-            colour: {"cells": [env.geo.name(c) for c in d.cells], "water": d.water, "fire": d.fire}
+            colour: {"cells": _chain(env, d), "water": d.water, "fire": d.fire}
             for colour, d in zip(COLOURS, state._dragons, strict=True)
         },
         "bagua": dict(zip(ring, state._bagua, strict=True)),
@@ -195,6 +302,9 @@ def to_json(state: State) -> dict:
         "to_move": COLOURS[state._to_move],
         "turn": state._ply + 1,
     }
+    if rules.mode in FLUX_MODES:
+        doc["flux"] = state.flux
+    return doc
 
 
 def _need(doc: dict, key: str, kind, path: str):
@@ -230,11 +340,11 @@ def from_json(doc: dict | str) -> State:
         )
     except RulesError as exc:
         raise PositionError("rules", str(exc)) from None
-    env = env_for(rules)
     board = _need(doc, "board", list, "board")
     if not all(isinstance(row, str) for row in board):
         raise PositionError("board", "rows must be strings")
-    _check_board(board, env, "board")
+    layout, rocks = _board(board, rules, "board", expand=False)
+    env = env_for(rules, layout)
     dragons_doc = _need(doc, "dragons", dict, "dragons")
     dragons = []
     for colour in COLOURS:
@@ -255,6 +365,7 @@ def from_json(doc: dict | str) -> State:
     if unknown:
         raise PositionError("bagua", f"unknown spaces {sorted(unknown)}")
     bagua = _bagua([_need(bagua_doc, name, str, f"bagua.{name}") for name in ring], "bagua")
+    flux = _flux(rules, doc.get("flux"), "flux")
     centre = _need(doc, "centre", dict, "centre")
     water = _need(centre, "water", int, "centre.water")
     fire = _need(centre, "fire", int, "centre.fire")
@@ -265,7 +376,7 @@ def from_json(doc: dict | str) -> State:
     if turn < 1:
         raise PositionError("turn", "turn numbers start at 1")
     state = State._make(
-        rules, tuple(dragons), bagua, water, fire, COLOURS.index(to_move), turn - 1, env
+        env, (tuple(dragons), water, fire, rocks), bagua, flux, COLOURS.index(to_move), turn - 1
     )
     state.validate()
     return state
@@ -274,23 +385,53 @@ def from_json(doc: dict | str) -> State:
 # ---- invariants --------------------------------------------------------------------------
 def invariant_problems(state: State) -> list[str]:
     env = state._env
+    geo = env.geo
     data = game_data()
     cap = env.cap
     problems = []
     seen: dict[int, str] = {}
+    fixed = {c: sym for c, sym in enumerate("".join(env.layout.rows)) if sym != "."}
+    for cell, hits in state._rocks:
+        seen[cell] = "a rock"
+        if not 1 <= hits <= ROCK_HITS:
+            problems.append(f"rock at {geo.name(cell)} has {hits} hits left, must be 1-{ROCK_HITS}")
     for colour, d in zip(COLOURS, state._dragons, strict=True):
         if not 1 <= len(d.cells) <= 4:
             problems.append(f"{colour} dragon: {len(d.cells)} cells (head plus 0-3 segments)")
-        for c in d.cells:
+        tiles = list(d.cells) + [p for _, q, e in d.links for p in (q, e)]
+        for c in tiles:
             if c in seen:
-                problems.append(f"overlap: {env.geo.name(c)} holds {seen[c]} and {colour}")
+                problems.append(f"overlap: {geo.name(c)} holds {seen[c]} and {colour}")
             seen[c] = colour
-        for a, b in zip(d.cells, d.cells[1:], strict=False):
-            if (b, a) not in env.geo.direction:
+        for c in d.cells:
+            if c in fixed:
                 problems.append(
-                    f"broken body: {colour} {env.geo.name(a)} and {env.geo.name(b)} "
-                    "are not adjacent"
+                    f"overlap: {colour} dragon on the {fixed[c]!r} tile at {geo.name(c)}"
                 )
+        links = {i: (q, e) for i, q, e in d.links}
+        for i, (a, b) in enumerate(zip(d.cells, d.cells[1:], strict=False)):
+            if i in links:
+                q, e = links.pop(i)
+                ok = (
+                    fixed.get(q, ".") in PORTAL_COLOURS
+                    and fixed.get(e, ".") in PORTAL_COLOURS
+                    and (q, a) in geo.direction
+                    and (e, b) in geo.direction
+                    and q != e
+                )
+                if ok and env.scenario.portal_rule(fixed[e]).destination == "twin":
+                    ok = fixed[q] == fixed[e]
+                if not ok:
+                    problems.append(
+                        f"broken body: {colour} {geo.name(a)} and {geo.name(b)} are not joined "
+                        f"by the portals {geo.name(q)} and {geo.name(e)}"
+                    )
+            elif (b, a) not in geo.direction:
+                problems.append(
+                    f"broken body: {colour} {geo.name(a)} and {geo.name(b)} are not adjacent"
+                )
+        if links:
+            problems.append(f"broken body: {colour} portal pair after its tail")
         if d.alive and not 1 <= d.water <= cap:
             problems.append(f"{colour} water meter {d.water}: a living dragon holds 1-{cap}")
         if not d.alive and d.water != 0:

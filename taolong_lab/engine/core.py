@@ -1,8 +1,8 @@
 """The rules machinery on plain tuples: sowing, the eight elements, bites, expels, damage.
 
-This is the hot path. Positions here are ``(dragons, bagua, water, fire)`` tuples: ``dragons``
-holds two :class:`Dragon` values (white first), ``bagua`` eight stacks (strings of ``W``/``B``,
-base first), and ``water``/``fire`` the stones in the centre of the Ba Gua.
+This is the hot path. A position in play is a *walk*: ``(dragons, water, fire, rocks)`` where
+``dragons`` holds two :class:`Dragon` values (white first), ``water``/``fire`` are the stones in
+the centre of the Ba Gua and ``rocks`` the breakable rocks left, as sorted ``(cell, hits)`` pairs.
 """
 
 from __future__ import annotations
@@ -12,22 +12,29 @@ from typing import NamedTuple
 
 from ..rules.data import game_data
 from ..rules.options import Rules
+from ..rules.scenario import Scenario, load_scenario
 from .geometry import Geometry, geometry
 from .turns import ABSORB, EXPEL
 
 WHITE, BLACK = 0, 1
-# Element behaviours, looked up by element name so the ring order stays data.
+CCW, CW = 0, 1  # Ba Gua flow; the flux coin shows the last flow used (Master)
+ROCK_HITS = 2  # a breakable rock takes 2 damage (rulebook, The Wall and The Cave)
 HEAVEN, LAKE, FIRE, THUNDER, EARTH, MOUNTAIN, WATER, WIND = (
     "heaven", "lake", "fire", "thunder", "earth", "mountain", "water", "wind"
 )  # fmt: skip
 
 
 class Dragon(NamedTuple):
-    """A dragon: its cells head first (cell indices), its water (life) and fire meters."""
+    """A dragon: its cells head first (cell indices), its water (life) and fire meters.
+
+    ``links`` records where the body passes through a pair of portals: ``(i, exit, entry)``
+    means ``cells[i]`` sits beside the ``exit`` portal and ``cells[i + 1]`` beside ``entry``.
+    """
 
     cells: tuple[int, ...]
     water: int
     fire: int
+    links: tuple[tuple[int, int, int], ...] = ()
 
     @property
     def segments(self) -> int:
@@ -37,27 +44,52 @@ class Dragon(NamedTuple):
     def alive(self) -> bool:
         return len(self.cells) > 1
 
+    def portals(self) -> tuple[int, ...]:
+        return tuple(p for _, q, e in self.links for p in (q, e))
+
+
+class Layout(NamedTuple):
+    """The fixed tiles of a board: what TLN's board field holds, less the breakable rocks."""
+
+    width: int
+    height: int
+    rows: tuple[str, ...]  # one symbol a cell: "." "#" "o" "V" or a portal colour
+
 
 class Env:
-    """Everything fixed by the rules, precomputed for the hot path."""
+    """Everything fixed by the rules and the layout, precomputed for the hot path."""
 
-    def __init__(self, rules: Rules):
+    def __init__(self, rules: Rules, layout: Layout):
         data = game_data()
-        self.rules = rules
+        self.rules, self.layout = rules, layout
+        self.scenario: Scenario = load_scenario(rules.scenario)
         self.data = data
-        self.geo: Geometry = geometry(data.width, data.height)
-        self.nbr = self.geo.nbr
-        self.xy = self.geo.xy
+        self.geo: Geometry = geometry(layout.width, layout.height, self.scenario.wrap)
+        self.nbr, self.xy = self.geo.nbr, self.geo.xy
         self.ring = data.ring
         self.ring_size = len(data.ring)
-        self.element_of = {name: i for i, name in enumerate(data.ring)}
         self.cap = data.capacity
         self.tail_first = rules.tail_vacates_first
         self.bite_on_stay = rules.option("bite_on_stay")
         self.extra_phases = rules.option("extra_phases")
-        self.static_mask = 0  # rocks and other fixed tiles arrive with the scenarios
         self.bit = tuple(1 << c for c in range(self.geo.size))
+        self.breakable = self.scenario.breakable_rocks
+        self.protector = {"white": WHITE, "black": BLACK}.get(rules.option("village"))
+        cells = [
+            (y * layout.width + x, sym)
+            for y, row in enumerate(layout.rows)
+            for x, sym in enumerate(row)
+        ]
+        self.portal_colour = {c: s for c, s in cells if s.isupper() and s != "V"}
+        self.portal_mask = self.mask(self.portal_colour)
+        self.village_mask = self.mask(c for c, s in cells if s == "V")
+        self.static_mask = self.mask(c for c, s in cells if s in "#oV")
+        self.extra_elements = frozenset(data.ring.index(e) for e in ("wind", "thunder"))
+        self.monk = rules.mode in ("monk", "master", "chosen-one")
+        self.main_spaces = tuple(data.ring.index(m) for m in sorted(data.main))
+        self.plain = not self.portal_colour and self.protector is None and not self.breakable
         self.ruler = self._ruler_table(data.ruler)
+        self.directions = {(a, b): d for (a, b), d in self.geo.direction.items()}
 
     def _ruler_table(self, ruler):
         """For each (head, facing): the ruler cells as ``(cell, value, blocked_by)`` tuples."""
@@ -73,9 +105,12 @@ class Env:
                 table.append(tuple(entries))
         return tuple(table)
 
-    def facing(self, cells: tuple[int, ...]) -> int:
-        """The direction from the neck to the head."""
-        return self.geo.direction[(cells[1], cells[0])]
+    def facing(self, dragon: Dragon) -> int:
+        """The direction from the neck (or the exit portal) to the head."""
+        links = dragon.links
+        if links and links[0][0] == 0:
+            return self.geo.direction[(links[0][1], dragon.cells[0])]
+        return self.geo.direction[(dragon.cells[1], dragon.cells[0])]
 
     def mask(self, cells) -> int:
         bit = self.bit
@@ -84,14 +119,27 @@ class Env:
             m |= bit[c]
         return m
 
+    def tiles(self, dragon: Dragon) -> int:
+        """The dragon's cells and the portals it occupies."""
+        m = self.mask(dragon.cells)
+        for _, q, e in dragon.links:
+            m |= self.bit[q] | self.bit[e]
+        return m
+
+    def targets(self, dragons, colour: int) -> int:
+        """Cells that count as part of ``colour``'s dragon (bites, expels): its tiles, and the
+        village for the protector."""
+        m = self.tiles(dragons[colour])
+        return m | self.village_mask if colour == self.protector else m
+
 
 @functools.cache
-def env_for(rules: Rules) -> Env:
-    return Env(rules)
+def env_for(rules: Rules, layout: Layout) -> Env:
+    return Env(rules, layout)
 
 
-def sow(bagua: tuple[str, ...], space: int) -> tuple[tuple[str, ...], int]:
-    """Lift the stack on ``space`` and drop it counterclockwise, base stone first.
+def sow(bagua: tuple[str, ...], space: int, flow: int = CCW) -> tuple[tuple[str, ...], int]:
+    """Lift the stack on ``space`` and drop it one stone a space, base stone first.
 
     Returns the new stacks and the space that received the last stone.
 
@@ -103,8 +151,9 @@ def sow(bagua: tuple[str, ...], space: int) -> tuple[tuple[str, ...], int]:
     new[space] = ""
     i = space
     n = len(new)
+    step = 1 if flow == CCW else n - 1
     for stone in stack:
-        i = (i + 1) % n
+        i = (i + step) % n
         new[i] += stone
     return tuple(new), i
 
@@ -116,7 +165,7 @@ def damage(dragon: Dragon, amount: int, water: int, cap: int) -> tuple[Dragon, i
     from the centre and takes the rest. Returns the dragon and the centre's water.
 
     >>> damage(Dragon((0, 1, 2), 2, 0), 3, 2, 4)
-    (Dragon(cells=(0, 1), water=3, fire=0), 1)
+    (Dragon(cells=(0, 1), water=3, fire=0, links=()), 1)
     """
     cells, w = dragon.cells, dragon.water
     for _ in range(amount):
@@ -128,142 +177,251 @@ def damage(dragon: Dragon, amount: int, water: int, cap: int) -> tuple[Dragon, i
                 break
             w = cap
             water -= cap
-    return Dragon(cells, w, dragon.fire), water
+    links = dragon.links
+    if links and len(cells) < len(dragon.cells):  # release portals with no tail side left
+        links = tuple(link for link in links if link[0] < len(cells) - 1)
+    return Dragon(cells, w, dragon.fire, links), water
+
+
+def hurt(walk, colour: int, amount: int, cap: int):
+    """``walk`` after ``colour``'s dragon takes ``amount`` damage."""
+    dragons, water, fire, rocks = walk
+    hit, water = damage(dragons[colour], amount, water, cap)
+    pair = (hit, dragons[1]) if colour == WHITE else (dragons[0], hit)
+    return pair, water, fire, rocks
 
 
 class Outcome(NamedTuple):
     """The result of one Matter execution, before it is turned into notation."""
 
-    path: tuple[int, ...]
+    path: tuple[int, ...]  # the head's cell after each step
+    portals: tuple[tuple[int, int, int], ...]  # (step index, entry portal, exit portal)
     effect: str | None
-    dragons: tuple[Dragon, Dragon]
-    water: int
-    fire: int
+    walk: tuple
 
 
-def _free(env: Env, target: int, occ: int, cells: tuple[int, ...]) -> bool:
-    """May the head of ``cells`` step onto ``target``? (A2: the tail cell is an obstacle
-    unless the tail is lifted first; the neck never is free.)"""
-    if target < 0:
-        return False
-    if not occ >> target & 1:
-        return True
-    return env.tail_first and target == cells[-1] and len(cells) > 2
+def _replace(dragons, colour, dragon):
+    return (dragon, dragons[1]) if colour == WHITE else (dragons[0], dragon)
 
 
-def executions(
-    env: Env, dragons: tuple[Dragon, Dragon], water: int, fire: int, colour: int, element: int
-) -> list[Outcome]:
-    """Every legal Matter execution of ``element`` by the dragon of ``colour``.
+def occupancy(env: Env, walk) -> int:
+    """Cells a step cannot enter: both dragons' tiles and the fixed tiles."""
+    dragons = walk[0]
+    if env.plain:
+        return env.mask(dragons[0].cells) | env.mask(dragons[1].cells) | env.static_mask
+    return env.tiles(dragons[0]) | env.tiles(dragons[1]) | env.static_mask
 
-    An empty list means the action is impossible.
+
+def steps(env: Env, walk, colour: int, d: int, occ: int) -> list[tuple]:
+    """Every way the dragon of ``colour`` can take one step in direction ``d``.
+
+    ``occ`` is :func:`occupancy` of ``walk``. Returns ``(walk, facing, portal, occ)`` tuples;
+    ``portal`` is ``(entry, exit)`` for a step through a portal, else ``None``; ``occ`` is the
+    occupancy after the step. No result means the step is blocked.
     """
-    me, opp = dragons[colour], dragons[1 - colour]
+    dragons, water, fire, rocks = walk
+    me = dragons[colour]
     cells = me.cells
-    cells[0]
-    f = env.facing(cells)
-    nbr = env.nbr
-    bit = env.bit
-    occ = env.mask(cells) | env.mask(opp.cells) | env.static_mask
-    name = env.ring[element]
-    paths: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []  # (path, cells, facing)
-
-    def step(cur, cur_occ, d):
-        target = nbr[cur[0]][d]
-        if not _free(env, target, cur_occ, cur):
-            return None
-        return (target, *cur[:-1]), (cur_occ & ~bit[cur[-1]]) | bit[target]
-
-    if name in (HEAVEN, EARTH):
-        if f & 1 != (0 if name == HEAVEN else 1):
+    target = env.nbr[cells[0]][d]
+    if target < 0:
+        return []
+    if env.plain:
+        if occ >> target & 1 and not (env.tail_first and target == cells[-1] and len(cells) > 2):
             return []
-        first = step(cells, occ, f)
-        if first is None:
-            return []
-        c1, occ1 = first
-        paths.append(((c1[0],), c1, f))
-        second = step(c1, occ1, f)
-        if second is not None:
-            paths.append(((c1[0], second[0][0]), second[0], f))
-    elif name in (WIND, THUNDER):
-        if f & 1 != (0 if name == WIND else 1):
-            return []
-        for d in sorted(((f + 1) % 4, (f + 3) % 4)):
-            moved = step(cells, occ, d)
-            if moved is not None:
-                paths.append(((moved[0][0],), moved[0], d))
-    elif name in (LAKE, MOUNTAIN):
-        if f & 1 != (0 if name == LAKE else 1):
-            paths.append(((), cells, f))
-        else:
-            for d in range(4):
-                moved = step(cells, occ, d)
-                if moved is not None:
-                    paths.append(((moved[0][0],), moved[0], d))
-    else:  # fire, water: a free step, then absorb or expel
-        out = []
-        for d in range(4):
-            moved = step(cells, occ, d)
-            if moved is not None:
-                new_cells, new_occ = moved
-                out.extend(
-                    _absorb_or_expel(env, dragons, water, fire, colour, name, new_cells, d, new_occ)
-                )
-        return out
+        moved = Dragon((target, *cells[:-1]), me.water, me.fire)
+        pair = (moved, dragons[1]) if colour == WHITE else (dragons[0], moved)
+        bit = env.bit
+        return [((pair, water, fire, rocks), d, None, (occ & ~bit[cells[-1]]) | bit[target])]
+    if target in env.portal_colour and not occ >> target & 1:
+        return _portal_steps(env, walk, colour, target, occ)
+    if occ >> target & 1 and not (env.tail_first and target == cells[-1] and len(cells) > 2):
+        return []
+    links = tuple((i + 1, q, e) for i, q, e in me.links if i + 2 < len(cells))
+    moved = Dragon((target, *cells[:-1]), me.water, me.fire, links)
+    walk = (_replace(dragons, colour, moved), water, fire, rocks)
+    for cell, hits in rocks:
+        if cell == target:  # trampling: the rock is destroyed and the dragon takes what it had left
+            walk = hurt(
+                (*walk[:3], tuple(r for r in rocks if r[0] != target)), colour, hits, env.cap
+            )
+            break
+    return [(walk, d, None, occupancy(env, walk))]
 
+
+def _portal_steps(env: Env, walk, colour: int, entry: int, occ: int):
+    """Steps onto the free portal ``entry``: out beside each available destination (A18, A19)."""
+    dragons, water, fire, rocks = walk
+    me = dragons[colour]
+    rule = env.scenario.portal_rule(env.portal_colour[entry])
+    if rule.cost == "fire" and me.fire < 1:
+        return []
+    colour_of = env.portal_colour
+    if rule.destination == "twin":
+        exits = [c for c in colour_of if c != entry and colour_of[c] == colour_of[entry]]
+    else:
+        exits = [c for c in colour_of if c != entry]
+    blocked = occ | env.portal_mask | env.mask(c for c, _ in rocks)
+    cells = me.cells
     out = []
-    opp_mask = env.mask(opp.cells)
-    for path, new_cells, new_f in paths:
-        moved = Dragon(new_cells, me.water, me.fire)
-        new_opp, new_water = opp, water
-        front = nbr[new_cells[0]][new_f]
-        if front >= 0 and opp_mask >> front & 1 and (path or env.bite_on_stay):
-            new_opp, new_water = damage(opp, 1, water, env.cap)
-        pair = (moved, new_opp) if colour == WHITE else (new_opp, moved)
-        out.append(Outcome(path, None, pair, new_water, fire))
+    for exit_ in sorted(exits):
+        if occ >> exit_ & 1:
+            continue
+        for d, cell in enumerate(env.nbr[exit_]):
+            if cell < 0:
+                continue
+            if blocked >> cell & 1 and not (
+                env.tail_first and cell == cells[-1] and len(cells) > 2
+            ):
+                continue
+            links = tuple((i + 1, q, e) for i, q, e in me.links if i + 2 < len(cells))
+            moved = Dragon(
+                (cell, *cells[:-1]),
+                me.water,
+                me.fire - (rule.cost == "fire"),
+                ((0, exit_, entry), *links),
+            )
+            new = (_replace(dragons, colour, moved), water, fire + (rule.cost == "fire"), rocks)
+            if rule.cost == "water":
+                new = hurt(new, colour, 1, env.cap)
+            out.append((new, d, (entry, exit_), occupancy(env, new)))
     return out
 
 
-def ruler_hit(env: Env, head: int, f: int, occ: int, target_mask: int) -> int:
-    """The highest ruler value reaching one of ``target_mask``'s cells, or -1 for a miss."""
-    best = -1
+def _bite(env: Env, walk, colour: int, facing: int, moved: bool, prey: int):
+    """The bite at the end of a moving element: 1 damage to whatever the head faces.
+    ``prey`` is the opponent's :meth:`Env.targets` mask."""
+    dragons, _water, _fire, rocks = walk
+    me = dragons[colour]
+    if (not moved and not env.bite_on_stay) or len(me.cells) < 2:
+        return walk
+    front = env.nbr[me.cells[0]][facing]
+    if front < 0:
+        return walk
+    if prey >> front & 1:
+        return hurt(walk, 1 - colour, 1, env.cap)
+    if rocks:
+        return (*walk[:3], _hit_rocks(rocks, {front: 1}))
+    return walk
+
+
+def _hit_rocks(rocks, hits: dict[int, int]):
+    return tuple((c, h - hits.get(c, 0)) for c, h in rocks if h - hits.get(c, 0) > 0)
+
+
+def _alive(walk) -> bool:
+    return walk[0][0].alive and walk[0][1].alive
+
+
+def executions(env: Env, walk, colour: int, element: int, occ: int | None = None) -> list[Outcome]:
+    """Every legal Matter execution of ``element`` by the dragon of ``colour``.
+
+    An empty list means the action is impossible. ``occ`` may pass :func:`occupancy`.
+    """
+    if occ is None:
+        occ = occupancy(env, walk)
+    me = walk[0][colour]
+    f = env.facing(me)
+    name = env.ring[element]
+    found = []  # (path, portals, walk, facing, occupancy)
+    if name in (HEAVEN, EARTH):
+        if f & 1 != (name == EARTH):
+            return []
+        for w1, f1, p1, o1 in steps(env, walk, colour, f, occ):
+            first = (p1 and ((0, *p1),)) or ()
+            head1 = w1[0][colour].cells[0]
+            found.append(((head1,), first, w1, f1, o1))
+            if w1[0][colour].alive:
+                for w2, f2, p2, o2 in steps(env, w1, colour, f1, o1):
+                    portals = first + (((1, *p2),) if p2 else ())
+                    found.append(((head1, w2[0][colour].cells[0]), portals, w2, f2, o2))
+    elif name in (WIND, THUNDER):
+        if f & 1 != (name == THUNDER):
+            return []
+        for d in sorted(((f + 1) % 4, (f + 3) % 4)):
+            for w1, f1, p1, o1 in steps(env, walk, colour, d, occ):
+                found.append(((w1[0][colour].cells[0],), ((0, *p1),) if p1 else (), w1, f1, o1))
+    elif name in (LAKE, MOUNTAIN) and f & 1 != (name == MOUNTAIN):
+        found.append(((), (), walk, f, occ))
+    else:
+        for d in range(4):
+            for w1, f1, p1, o1 in steps(env, walk, colour, d, occ):
+                found.append(((w1[0][colour].cells[0],), ((0, *p1),) if p1 else (), w1, f1, o1))
+        if name in (FIRE, WATER):
+            prey = env.targets(walk[0], 1 - colour)
+            out = []
+            for path, portals, w1, f1, o1 in found:
+                out.extend(_absorb_or_expel(env, w1, colour, name, f1, path, portals, o1, prey))
+            return out
+    prey = env.targets(walk[0], 1 - colour)
+    return [
+        Outcome(
+            path,
+            portals,
+            None,
+            _bite(env, w, colour, f1, bool(path), prey) if w[0][colour].alive else w,
+        )
+        for path, portals, w, f1, _ in found
+    ]
+
+
+def ruler_hits(env: Env, head: int, f: int, occ: int) -> list[tuple[int, int]]:
+    """The ruler cells an expel reaches, as ``(cell, value)``: a cell is reached when the
+    cells it depends on hold no tile; a reached cell holding a tile stops what lies beyond."""
     entries = env.ruler[head * 4 + f]
-    for cell, value, blocked_by in entries:
-        if cell < 0:
-            continue
-        if any(entries[b][0] < 0 or occ >> entries[b][0] & 1 for b in blocked_by):
-            continue
-        if target_mask >> cell & 1 and value > best:
-            best = value
-    return best
+    return [
+        (cell, value)
+        for cell, value, blocked_by in entries
+        if cell >= 0 and not any(entries[b][0] < 0 or occ >> entries[b][0] & 1 for b in blocked_by)
+    ]
 
 
-def _absorb_or_expel(env, dragons, water, fire, colour, name, cells, f, occ):
-    me, opp = dragons[colour], dragons[1 - colour]
-    path = (cells[0],)
+def _absorb_or_expel(env: Env, walk, colour, name, f, path, portals, occ, target):
+    dragons, water, fire, rocks = walk
+    me = dragons[colour]
     cap = env.cap
+    if not me.alive:
+        return [Outcome(path, portals, ABSORB, walk), Outcome(path, portals, EXPEL, walk)]
     # absorb: one stone of the element from the centre, if the meter has room (A13)
     if name == FIRE:
         take = me.fire < cap and fire > 0
-        absorbed = Dragon(cells, me.water, me.fire + take)
-        a_water, a_fire = water, fire - take
+        fed = Dragon(me.cells, me.water, me.fire + take, me.links)
+        absorbed = (_replace(dragons, colour, fed), water, fire - take, rocks)
     else:
         take = me.water < cap and water > 0
-        absorbed = Dragon(cells, me.water + take, me.fire)
-        a_water, a_fire = water - take, fire
-    pair = (absorbed, opp) if colour == WHITE else (opp, absorbed)
-    results = [Outcome(path, ABSORB, pair, a_water, a_fire)]
+        fed = Dragon(me.cells, me.water + take, me.fire, me.links)
+        absorbed = (_replace(dragons, colour, fed), water - take, fire, rocks)
+    results = [Outcome(path, portals, ABSORB, absorbed)]
     # expel: a ranged attack through the ruler (A15: the water bonus counts the centre first)
-    hit = ruler_hit(env, cells[0], f, occ, env.mask(opp.cells))
-    new_opp, e_water, e_fire = opp, water, fire
-    if hit >= 0:
-        bonus = me.fire if name == FIRE else water
-        new_opp, e_water = damage(opp, hit + bonus, water, cap)
-    if name == FIRE:
-        attacker = Dragon(cells, me.water, 0)
-        e_fire += me.fire
-    else:
-        attacker = Dragon(cells, me.water, me.fire)
-    pair = (attacker, new_opp) if colour == WHITE else (new_opp, attacker)
-    results.append(Outcome(path, EXPEL, pair, e_water, e_fire))
+    if not env.plain:
+        occ |= env.portal_mask | env.mask(c for c, _ in rocks)
+    best = -1
+    entries = env.ruler[me.cells[0] * 4 + f]
+    for cell, value, blocked_by in entries:
+        if cell < 0 or not target >> cell & 1 or value <= best:
+            continue
+        if not any(entries[b][0] < 0 or occ >> entries[b][0] & 1 for b in blocked_by):
+            best = value
+    new = walk
+    if best >= 0:
+        new = hurt(walk, 1 - colour, best + (me.fire if name == FIRE else water), cap)
+    if rocks:  # rocks take the ruler's value, without the bonus (A21)
+        new = (*new[:3], _hit_rocks(rocks, dict(ruler_hits(env, me.cells[0], f, occ))))
+    if name == FIRE:  # fire stones go back to the centre, hit or miss (A15)
+        dragons2, w2, f2, r2 = new
+        attacker = dragons2[colour]
+        spent = Dragon(attacker.cells, attacker.water, 0, attacker.links)
+        new = (_replace(dragons2, colour, spent), w2, f2 + attacker.fire, r2)
+    results.append(Outcome(path, portals, EXPEL, new))
     return results
+
+
+def village_damage(env: Env, walk, colour: int):
+    """End of the challenger's turn: 1 damage if any of its parts is beside the village."""
+    if env.protector is None or colour == env.protector or not _alive(walk):
+        return walk
+    tiles = env.tiles(walk[0][colour])
+    village = env.village_mask
+    for cell in range(env.geo.size):
+        if tiles >> cell & 1 and any(n >= 0 and village >> n & 1 for n in env.nbr[cell]):
+            return hurt(walk, colour, 1, env.cap)
+    return walk

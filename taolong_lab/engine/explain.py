@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from ..rules.data import COLOURS
 from .core import sow
-from .geometry import DIRECTIONS
-from .state import State, _phases
+from .geometry import DIRECTIONS, cell_name
+from .spirit import flow_for, phases
+from .state import State
 from .turns import Turn, space_abbrev
 
 _NEEDS = {
@@ -21,23 +22,31 @@ def explain(state: State, turn: Turn) -> str:
     if result is not None:
         return f"the game is over ({result})"
     env, colour = state._env, state._to_move
-    dragons, bagua, water, fire = state._dragons, state._bagua, state._water, state._fire
+    walk, bagua, coin = (
+        (state._dragons, state._water, state._fire, state._rocks),
+        state._bagua,
+        state._flux,
+    )
     if len(turn.phases) > 2:
         return "a turn has at most two phases"
     extra = False
+    geo = env.geo
     for number, phase in enumerate(turn.phases, start=1):
         where = f"phase {number}" if len(turn.phases) > 1 else "the turn"
+        for x, y in phase.path:
+            if not (0 <= x < geo.width and 0 <= y < geo.height):
+                return f"{where}: {cell_name((x, y))} is off the {geo.width}x{geo.height} board"
         if number == 2 and not (extra and env.extra_phases):
             return "only Wind and Thunder grant an extra phase, at most once a turn"
         if not 0 <= phase.space < env.ring_size or not bagua[phase.space]:
             return f"{where}: the {env.ring[phase.space].title()} space is empty"
-        _, element = sow(bagua, phase.space)
+        _, element = sow(bagua, phase.space, flow_for(bagua[phase.space], coin, env.rules.mode))
         if phase.element >= 0 and phase.element != element:
             return (
                 f"{where}: sowing {space_abbrev(phase.space)} lands on "
                 f"{env.ring[element].title()}, not {env.ring[phase.element].title()}"
             )
-        options = _phases(env, dragons, bagua, water, fire, colour)
+        options = phases(env, walk, bagua, coin, colour)
         penalty = bool(options) and options[0][0].penalty
         if phase.penalty and not penalty:
             return (
@@ -47,12 +56,12 @@ def explain(state: State, turn: Turn) -> str:
             )
         mine = [o for o in options if o[0].space == phase.space]
         if not mine:
-            d = dragons[colour]
+            d = walk[0][colour]
             name = env.ring[element]
             need = _NEEDS.get(name)
             why = (
                 f"{name.title()} needs {need} and the {COLOURS[colour]} dragon faces "
-                f"{DIRECTIONS[env.facing(d.cells)]}"
+                f"{DIRECTIONS[env.facing(d)]}"
                 if need and _wrong_axis(env, d, name)
                 else f"{name.title()} has no legal execution"
             )
@@ -60,7 +69,7 @@ def explain(state: State, turn: Turn) -> str:
         if penalty and not phase.penalty:
             return (
                 f"{where}: every choice is impossible, so the Matter phase is skipped with a "
-                f"1-life penalty: write '{space_abbrev(phase.space)} -'"
+                f"1-life penalty: write '{space_abbrev(phase.space)}>{space_abbrev(element)} -'"
             )
         match = [o for o in mine if o[0].matches(phase._replace(element=element))]
         if not match:
@@ -72,15 +81,15 @@ def explain(state: State, turn: Turn) -> str:
                 else ""
             )
             return f"{where}: {name.title()} allows only {legal}{hint}"
-        _, dragons, bagua, water, fire, extra = match[0]
-        extra = extra and all(d.alive for d in dragons)
+        _, walk, bagua, coin, extra = match[0]
+        extra = extra and all(d.alive for d in walk[0])
         if extra and number == 1 and len(turn.phases) == 1 and env.extra_phases:
             return f"{env.ring[element].title()} grants an extra phase: add '; <space> <execution>'"
     return "no legal turn matches"
 
 
 def _wrong_axis(env, dragon, name) -> bool:
-    vertical = env.facing(dragon.cells) & 1 == 0
+    vertical = env.facing(dragon) & 1 == 0
     return vertical != (name in ("heaven", "wind"))
 
 

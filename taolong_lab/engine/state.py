@@ -7,8 +7,9 @@ from typing import NamedTuple
 from ..errors import IllegalTurnError, InvariantError
 from ..rules.data import COLOURS, game_data
 from ..rules.options import Rules
-from .core import WHITE, Dragon, Env, damage, env_for, executions, sow
+from .core import Dragon, village_damage
 from .geometry import DIRECTIONS, cell_name
+from .spirit import phases
 from .turns import Phase, Turn, parse_turn
 
 
@@ -20,39 +21,6 @@ class Result(NamedTuple):
 
     def __str__(self) -> str:
         return f"{self.winner} wins: {self.reason}"
-
-
-def _phases(env: Env, dragons, bagua, water, fire, colour):
-    """Every (Phase, dragons, bagua, water, fire, grants_extra) of one Spirit+Matter phase.
-
-    A space whose element has no legal execution is forbidden, unless every space is: then
-    any non-empty space may be sown, the Matter phase is skipped and the dragon loses 1 life.
-    """
-    xy = env.xy
-    sown = []
-    possible = False
-    for space in range(env.ring_size):
-        if not bagua[space]:
-            continue
-        new_bagua, element = sow(bagua, space)
-        outs = executions(env, dragons, water, fire, colour, element)
-        possible = possible or bool(outs)
-        sown.append((space, element, new_bagua, outs))
-    result = []
-    if not possible:
-        for space, element, new_bagua, _ in sown:
-            hurt, new_water = damage(dragons[colour], 1, water, env.cap)
-            pair = (hurt, dragons[1]) if colour == WHITE else (dragons[0], hurt)
-            result.append(
-                (Phase(space, element, penalty=True), pair, new_bagua, new_water, fire, False)
-            )
-        return result
-    for space, element, new_bagua, outs in sown:
-        extra = env.ring[element] in ("wind", "thunder")
-        for o in outs:
-            phase = Phase(space, element, tuple(xy[c] for c in o.path), o.effect)
-            result.append((phase, o.dragons, new_bagua, o.water, o.fire, extra))
-    return result
 
 
 class State:
@@ -72,9 +40,12 @@ class State:
         "_dragons",
         "_env",
         "_fire",
+        "_flux",
         "_hash",
+        "_index",
         "_key",
         "_ply",
+        "_rocks",
         "_succ",
         "_to_move",
         "_water",
@@ -89,11 +60,14 @@ class State:
             object.__setattr__(self, slot, getattr(other, slot))
 
     @classmethod
-    def _make(cls, rules, dragons, bagua, water, fire, to_move, ply, env=None) -> State:
+    def _make(cls, env, walk, bagua, flux, to_move, ply) -> State:
         self = object.__new__(cls)
         osa = object.__setattr__
-        osa(self, "rules", rules)
-        osa(self, "_env", env or env_for(rules))
+        dragons, water, fire, rocks = walk
+        osa(self, "rules", env.rules)
+        osa(self, "_env", env)
+        osa(self, "_rocks", rocks)
+        osa(self, "_flux", flux)
         osa(self, "_dragons", dragons)
         osa(self, "_bagua", bagua)
         osa(self, "_water", water)
@@ -103,6 +77,7 @@ class State:
         osa(self, "_key", None)
         osa(self, "_hash", None)
         osa(self, "_succ", None)
+        osa(self, "_index", None)
         return self
 
     def __setattr__(self, name, value):
@@ -138,7 +113,28 @@ class State:
     def facing(self, colour: str) -> str:
         """``"N"``, ``"E"``, ``"S"`` or ``"W"``: the direction from the neck to the head."""
         d = self.dragon(colour)
-        return DIRECTIONS[self._env.facing(d.cells)] if d.alive else "-"
+        return DIRECTIONS[self._env.facing(d)] if d.alive else "-"
+
+    def life(self, colour: str) -> int:
+        """Damage the dragon can still take before it is defeated: 4 per segment beyond the
+        first, plus its water meter (12 at the start)."""
+        d = self.dragon(colour)
+        return (d.segments - 1) * self._env.cap + d.water if d.alive else 0
+
+    @property
+    def flux(self) -> str:
+        """The flux coin (Master, Chosen One): ``"ccw"`` (black side) or ``"cw"`` (white side)."""
+        return ("ccw", "cw")[self._flux]
+
+    @property
+    def rocks(self) -> dict[tuple[int, int], int]:
+        """Breakable rocks left (The Wall, The Cave): cell -> hits still needed."""
+        return {self._env.xy[c]: h for c, h in self._rocks}
+
+    @property
+    def layout(self) -> tuple[str, ...]:
+        """The fixed tiles, row by row: "." "#" "o" "V" or a portal colour letter."""
+        return self._env.layout.rows
 
     # ---- identity ------------------------------------------------------------------------
     def key(self) -> tuple:
@@ -147,7 +143,16 @@ class State:
             object.__setattr__(
                 self,
                 "_key",
-                (self._dragons, self._bagua, self._water, self._fire, self._to_move),
+                (
+                    self._dragons,
+                    self._bagua,
+                    self._water,
+                    self._fire,
+                    self._to_move,
+                    self._rocks,
+                    self._flux,
+                    self._env.layout,
+                ),
             )
         return self._key
 
@@ -204,16 +209,20 @@ class State:
         if self.is_over():
             return []
         env, colour = self._env, self._to_move
-        rules, ply, nxt = self.rules, self._ply + 1, 1 - colour
+        ply, nxt = self._ply + 1, 1 - colour
+        walk = (self._dragons, self._water, self._fire, self._rocks)
+        village = env.protector is not None
         out = []
-        for p1, d1, b1, w1, f1, extra in _phases(
-            env, self._dragons, self._bagua, self._water, self._fire, colour
-        ):
-            if extra and env.extra_phases and d1[0].alive and d1[1].alive:
-                for p2, d2, b2, w2, f2, _ in _phases(env, d1, b1, w1, f1, colour):
-                    out.append((Turn((p1, p2)), State._make(rules, d2, b2, w2, f2, nxt, ply, env)))
+        for p1, w1, b1, c1, extra in phases(env, walk, self._bagua, self._flux, colour):
+            if extra and env.extra_phases and w1[0][0].alive and w1[0][1].alive:
+                for p2, w2, b2, c2, _ in phases(env, w1, b1, c1, colour):
+                    if village:
+                        w2 = village_damage(env, w2, colour)
+                    out.append((Turn((p1, p2)), State._make(env, w2, b2, c2, nxt, ply)))
             else:
-                out.append((Turn((p1,)), State._make(rules, d1, b1, w1, f1, nxt, ply, env)))
+                if village:
+                    w1 = village_damage(env, w1, colour)
+                out.append((Turn((p1,)), State._make(env, w1, b1, c1, nxt, ply)))
         return out
 
     def parse_turn(self, text: str | Turn) -> Turn:
@@ -227,8 +236,14 @@ class State:
     def play(self, turn: str | Turn) -> State:
         """The position after ``turn`` (a :class:`Turn` or its notation). ``self`` is unchanged."""
         wanted = parse_turn(turn) if isinstance(turn, str) else turn
-        for candidate, after in self.successors():
-            if candidate == wanted or candidate.matches(wanted):
+        successors = self.successors()
+        if self._index is None:
+            object.__setattr__(self, "_index", dict(successors))
+        after = self._index.get(wanted)
+        if after is not None:
+            return after
+        for candidate, after in successors:
+            if candidate.matches(wanted):
                 return after
         raise IllegalTurnError(str(wanted), self.explain_illegal(wanted))
 
@@ -274,6 +289,10 @@ class State:
 
         return from_json(doc)
 
+    def describe_turn(self, turn: Turn) -> str:
+        """A sentence for a whole turn, phases joined by '; then '."""
+        return "; then ".join(self.describe_phase(p) for p in turn.phases)
+
     def describe_phase(self, phase: Phase) -> str:
         """A sentence for a phase, e.g. 'sow Heaven -> Fire, step a3, expel'."""
         ring = game_data().ring
@@ -284,5 +303,8 @@ class State:
             return words + ": every action impossible, lose 1 life"
         if not phase.path:
             return words + ", stay"
-        words += ", step " + " ".join(cell_name(c) for c in phase.path)
+        via = {i: f"through {cell_name(a)}-{cell_name(b)} to " for i, a, b in phase.portals}
+        words += ", step " + " ".join(
+            via.get(i, "") + cell_name(c) for i, c in enumerate(phase.path)
+        )
         return words + (f", {phase.effect}" if phase.effect else "")

@@ -10,7 +10,8 @@ Notation of one phase: ``<sown>[><element>] <execution>``:
 - ``Fi>La =``: land on Lake while facing the other axis, stay put;
 - ``Fi>Ea -``: every choice was impossible, so skip the Matter phase and lose 1 life.
 
-Absorb is ``+``, expel is ``x``. Two phases are joined with ``" ; "``.
+Absorb is ``+``, expel is ``x``. Two phases are joined with ``" ; "``. A step through a
+portal names the two portals first: ``[d2f6]g6`` enters d2, leaves by f6 and lands on g6.
 
 >>> t = parse_turn("Wa>He a3,a4")
 >>> t.phases[0].path
@@ -30,7 +31,11 @@ from .geometry import cell_name, parse_cell
 
 ABSORB, EXPEL = "absorb", "expel"
 _EFFECT_MARK = {ABSORB: "+", EXPEL: "x"}
-_PHASE_RE = re.compile(r"\s*([A-Za-z]+)\s*(?:>\s*([A-Za-z]+))?\s+(\S.*?)\s*\Z")
+_VIA_RE = re.compile(r"\[([a-z]\d+)([a-z]\d+)\](.*)\Z", re.IGNORECASE)
+_PHASE_RE = re.compile(
+    r"\s*([A-Za-z]+)(?:/([WBwb]+))?\s*(?:>\s*([A-Za-z]+))?\s+((?:\{[^}]*\}\s*)*)(\S.*?)\s*\Z"
+)
+_FOCUS_RE = re.compile(r"\{\s*([wbWB])\s*:\s*([^}]*)\}")
 
 
 def space_abbrev(space: int) -> str:
@@ -61,22 +66,39 @@ class Phase(NamedTuple):
     path: tuple[tuple[int, int], ...] = ()
     effect: str | None = None
     penalty: bool = False
+    portals: tuple[tuple[int, tuple[int, int], tuple[int, int]], ...] = ()  # (step, entry, exit)
+    drops: str = ""  # Monk on: the colours dropped, in order, when the player chose them
+    focus: tuple[tuple[str, Phase], ...] = ()  # Monk on: ("w"|"b", action) of each Focus
+    ended: bool = False  # the game ended during the Spirit phase: no Matter phase
 
     def __str__(self) -> str:
-        head = space_abbrev(self.space)
+        head = space_abbrev(self.space) + (f"/{self.drops}" if self.drops else "")
         if self.element >= 0:
             head += ">" + space_abbrev(self.element)
+        focus = "".join(f"{{{who}:{action.execution()}}} " for who, action in self.focus)
+        return f"{head} {focus}{self.execution()}"
+
+    def execution(self) -> str:
+        """The Matter part of the notation: cells and effect, ``=``, ``-`` or ``#``."""
+        if self.ended:
+            return "#"
         if self.penalty:
-            return head + " -"
+            return "-"
         if not self.path:
-            return head + " ="
-        cells = ",".join(cell_name(c) for c in self.path)
-        return f"{head} {cells}{_EFFECT_MARK.get(self.effect, '')}"
+            return "="
+        via = {i: f"[{cell_name(a)}{cell_name(b)}]" for i, a, b in self.portals}
+        cells = ",".join(via.get(i, "") + cell_name(c) for i, c in enumerate(self.path))
+        return cells + _EFFECT_MARK.get(self.effect, "")
 
     def matches(self, other: Phase) -> bool:
         """Equal, treating an unknown element (-1) on either side as a wildcard."""
         same = self._replace(element=-1) == other._replace(element=-1)
         return same and (self.element == other.element or -1 in (self.element, other.element))
+
+    @property
+    def action_only(self) -> bool:
+        """A Focus action: no space of its own (the Focus space names its element)."""
+        return self.space < 0
 
 
 class Turn(NamedTuple):
@@ -101,20 +123,15 @@ class Turn(NamedTuple):
         )
 
 
-def parse_phase(text: str) -> Phase:
-    match = _PHASE_RE.match(text)
-    if not match:
-        raise NotationError(
-            f"cannot read phase {text!r}: expected '<space>[><element>] <execution>', "
-            "e.g. 'He>Fi c3x'"
-        )
-    space = space_index(match[1])
-    element = space_index(match[2]) if match[2] else -1
-    body = match[3].replace(" ", "")
+def _parse_action(body: str, text: str) -> Phase:
+    """The Matter part of a phase (see :meth:`Phase.execution`), with no space yet."""
+    body = body.replace(" ", "")
     if body == "-":
-        return Phase(space, element, penalty=True)
+        return Phase(-1, penalty=True)
     if body == "=":
-        return Phase(space, element)
+        return Phase(-1)
+    if body == "#":
+        return Phase(-1, ended=True)
     effect = None
     lowered = body.lower()
     for word, eff in (("absorb", ABSORB), ("expel", EXPEL), ("+", ABSORB), ("x", EXPEL)):
@@ -123,8 +140,31 @@ def parse_phase(text: str) -> Phase:
             break
     if not body:
         raise NotationError(f"phase {text!r} names no cell to move to")
-    path = tuple(parse_cell(part) for part in body.split(","))
-    return Phase(space, element, path, effect)
+    path, portals = [], []
+    for i, part in enumerate(body.split(",")):
+        via = _VIA_RE.match(part)
+        if via:
+            portals.append((i, parse_cell(via[1]), parse_cell(via[2])))
+            part = via[3]
+        path.append(parse_cell(part))
+    return Phase(-1, -1, tuple(path), effect, portals=tuple(portals))
+
+
+def parse_phase(text: str) -> Phase:
+    match = _PHASE_RE.match(text)
+    if not match:
+        raise NotationError(
+            f"cannot read phase {text!r}: expected '<space>[><element>] <execution>', "
+            "e.g. 'He>Fi c3x'"
+        )
+    space = space_index(match[1])
+    drops = (match[2] or "").upper()
+    element = space_index(match[3]) if match[3] else -1
+    focus = tuple(
+        (who.lower(), _parse_action(action, text)) for who, action in _FOCUS_RE.findall(match[4])
+    )
+    action = _parse_action(match[5], text)
+    return action._replace(space=space, element=element, drops=drops, focus=focus)
 
 
 def parse_turn(text: str) -> Turn:

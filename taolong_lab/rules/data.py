@@ -74,6 +74,7 @@ class GameData:
     water_stones: int
     fire_stones: int
     ruler: tuple[RulerCell, ...]
+    village_cells: tuple[tuple[int, int], ...]
 
 
 def _cells(doc: dict, file: str, dotted: str) -> tuple[tuple[int, int], ...]:
@@ -146,6 +147,7 @@ def game_data() -> GameData:
         water_stones=_get(bagua, "bagua.toml", "meters.water_stones", int),
         fire_stones=_get(bagua, "bagua.toml", "meters.fire_stones", int),
         ruler=tuple(cells),
+        village_cells=_cells(board, "board.toml", "village.cells"),
     )
 
 

@@ -7,15 +7,17 @@ Each option is one reading of an ambiguity of the rulebook (``A1``–``A32`` in
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RulesError
-from .data import scenario_names
+from .data import data_dir, scenario_names
+from .scenario import load_scenario
 
 MODES = ("grasshopper", "monk", "master", "chosen-one")
 EDITIONS = ("current", "earlier")
-IMPLEMENTED_MODES = ("grasshopper",)
+IMPLEMENTED_MODES = MODES
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,14 @@ OPTIONS: dict[str, Option] = {
             "check (the literal text: 'at the end of any ... Lake, or Mountain action').",
         ),
         Option(
+            "village",
+            None,
+            (None, "white", "black"),
+            "A22",
+            "The Village variant: the colour of the protecting dragon, or None for no village. "
+            "Only in scenarios whose file allows it (The Field, The Valley, The Mist).",
+        ),
+        Option(
             "extra_phases",
             1,
             (0, 1),
@@ -55,6 +65,11 @@ OPTIONS: dict[str, Option] = {
         ),
     )
 }
+
+
+@functools.cache
+def _scenario_exists(key: str) -> bool:
+    return (data_dir() / "scenarios" / f"{key}.toml").is_file()
 
 
 def _check_option(name: str, value: Any) -> None:
@@ -92,11 +107,19 @@ class Rules:
             )
         if self.solo:
             raise NotImplementedError("the solo variant is not implemented yet")
-        known = scenario_names()
-        if self.scenario not in known:
-            raise RulesError(f"unknown scenario {self.scenario!r}; available: {', '.join(known)}")
+        if not _scenario_exists(self.scenario):
+            known = ", ".join(scenario_names())
+            raise RulesError(f"unknown scenario {self.scenario!r}; available: {known}")
         for name, value in self.options:
             _check_option(name, value)
+        scenario = load_scenario(self.scenario)
+        if self.edition not in scenario.editions:
+            raise RulesError(
+                f"{scenario.name} cannot be built with the {self.edition} edition's components; "
+                f"it needs the {' or '.join(scenario.editions)} edition"
+            )
+        if dict(self.options).get("village") is not None and not scenario.village:
+            raise RulesError(f"the Village variant is not played on {scenario.name}")
         canonical = tuple(sorted((n, v) for n, v in self.options if v != OPTIONS[n].default))
         object.__setattr__(self, "options", canonical)
 
@@ -130,7 +153,7 @@ class Rules:
             name, eq, raw = opt.partition("=")
             if not eq:
                 raise RulesError(f"rules option {opt!r} must read name=value")
-            options[name] = _parse(raw)
+            options[name] = parse_option_value(raw)
         return cls(parts[0], parts[1], parts[2], len(parts) == 4, tuple(options.items()))
 
 
@@ -140,7 +163,13 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
-def _parse(raw: str) -> Any:
+def parse_option_value(raw: str) -> Any:
+    """Read an option value as written in TLN or on the command line: true/false/none, an
+    integer, or a word.
+
+    >>> parse_option_value('false'), parse_option_value('1'), parse_option_value('white')
+    (False, 1, 'white')
+    """
     lowered = raw.lower()
     if lowered in ("true", "false", "none"):
         return {"true": True, "false": False, "none": None}[lowered]

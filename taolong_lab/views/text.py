@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..engine.codec import board_rows
 from ..rules.data import COLOURS, game_data
 
 # Heads point the way the dragon faces: N, E, S, W. White is hollow, black is solid.
@@ -9,10 +10,15 @@ HEADS = (("△", "▷", "▽", "◁"), ("▲", "▶", "▼", "◀"))
 BODY = ("○", "●")
 DEFEATED = ("⊗", "⊗")
 EMPTY = "·"
+# Fixed tiles; portals show their colour letter, in lower case while occupied.
+TILES = {".": EMPTY, "#": "▓", "o": "◆", "d": "◇", "V": "⌂"}
 
 
-def board_text(state, *, labels: bool = True) -> str:
+def board_text(state, *, labels: bool = True, reveal: bool = False) -> str:
     """The Board of Human, the Ba Gua stacks, meters and whose turn it is.
+
+    In Chosen One mode the Board of Human stays hidden ("Use only the board of Ba Gua") unless
+    ``reveal`` is set.
 
     >>> from taolong_lab import new_game
     >>> print(board_text(new_game()).splitlines()[2])
@@ -20,19 +26,26 @@ def board_text(state, *, labels: bool = True) -> str:
     """
     env = state._env
     geo = env.geo
-    grid = [[EMPTY] * geo.width for _ in range(geo.height)]
+    grid = [[TILES.get(sym, sym) for sym in row] for row in board_rows(state)]
+    for dragon in state._dragons:
+        for _, q, e in dragon.links:
+            for cell in (q, e):
+                x, y = geo.xy[cell]
+                grid[y][x] = grid[y][x].lower()  # an occupied portal
     for colour, dragon in enumerate(state._dragons):
         for i, cell in enumerate(dragon.cells):
             x, y = geo.xy[cell]
             if i:
                 grid[y][x] = BODY[colour]
             elif dragon.alive:
-                grid[y][x] = HEADS[colour][env.facing(dragon.cells)]
+                grid[y][x] = HEADS[colour][env.facing(dragon)]
             else:
                 grid[y][x] = DEFEATED[colour]
     lines = ["   " + " ".join(chr(97 + x) for x in range(geo.width))] if labels else []
     for y, row in enumerate(grid):
         lines.append((f"{y + 1:>2} " if labels else "") + " ".join(row))
+    if state.rules.mode == "chosen-one" and not reveal:
+        lines = ["(Chosen One: the Board of Human is in the players' minds)"]
     lines.append("")
     lines.extend(bagua_lines(state))
     lines.append("")
@@ -44,6 +57,8 @@ def board_text(state, *, labels: bool = True) -> str:
             f"water {dragon.water}/{data.capacity}  fire {dragon.fire}/{data.capacity}"
         )
     lines.append(f"centre      water {state._water}  fire {state._fire}")
+    if state.rules.mode in ("master", "chosen-one"):
+        lines.append(f"flux coin   {state.flux}")
     result = state.outcome()
     lines.append(str(result) if result else f"turn {state.ply + 1}: {state.to_move} to move")
     return "\n".join(lines)
