@@ -135,7 +135,16 @@ def test_play_from_a_position_as_json(capsys):
 def test_scenarios(capsys):
     code, out, _ = run(capsys, "scenarios")
     assert code == 0
-    assert out.splitlines() == ["field      The Field - Clarity gives space for practice."]
+    assert out.splitlines() == [
+        "cave       The Cave - Ruins reveal the way.",
+        "field      The Field - Clarity gives space for practice.",
+        "gorge      The Gorge - Traversing demands caution.",
+        "maze       The Maze - Fate is born from choice.",
+        "mist       The Mist - Variety dims prediction.",
+        "torus      The Torus - Restriction calls for freedom.",
+        "valley     The Valley - Balance supports strategy.",
+        "wall       The Wall - Initiative spawns opportunity.",
+    ]
 
 
 def test_version(capsys):
@@ -167,7 +176,7 @@ BAD_START = START_TLN.replace("a2-a1-b1-b2:4:0", "a2-a1-c1-b2:4:0")
         (["show", "--position", START_TLN.replace("0:8", "0:7")], ["fire stones"]),
         (["show", "--json", "--position", START_TLN.replace("WW/", "WX/")], ["bagua.heaven"]),
         (["show", "--scenario", "moon"], ["unknown scenario 'moon'", "field"]),
-        (["show", "--mode", "monk"], ["mode 'monk' is not implemented yet"]),
+        (["show", "--solo"], ["solo variant is not implemented yet"]),
         (["show", "--solo"], ["solo variant is not implemented yet"]),
         (["show", "--edition", "first"], ["unknown edition 'first'"]),
         (["show", "--option", "bite=1"], ["unknown option 'bite'", "bite_on_stay"]),

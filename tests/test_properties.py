@@ -193,11 +193,6 @@ def test_finished_games_have_no_turns(edition, options):
     assert end.outcome().winner != loser
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="State defines __setattr__ to raise and has no __copy__/__deepcopy__/__reduce__, "
-    "so copy.copy, copy.deepcopy and pickle fail with AttributeError",
-)
 @pytest.mark.parametrize("how", ["copy", "deepcopy", "pickle"])
 def test_state_copies_and_pickles(how):
     s = playout("current", {}, seed=3, depth=20)[-1]

@@ -180,6 +180,7 @@ def test_named_options_and_their_defaults():
     assert summary == {
         "tail_vacates_first": (None, (None, True, False), "A2"),
         "bite_on_stay": (True, (True, False), "A7"),
+        "village": (None, (None, "white", "black"), "A22"),
         "extra_phases": (1, (0, 1), "A11"),
     }
     with pytest.raises(RulesError):
@@ -193,19 +194,19 @@ def test_named_options_and_their_defaults():
 @pytest.mark.parametrize(
     ("kwargs", "error"),
     [
-        ({"mode": "monk"}, NotImplementedError),
-        ({"mode": "master"}, NotImplementedError),
-        ({"mode": "chosen-one"}, NotImplementedError),
         ({"solo": True}, NotImplementedError),
-        ({"scenario": "valley"}, RulesError),
-        ({"scenario": "torus"}, RulesError),
+        ({"scenario": "moon"}, RulesError),
+        ({"scenario": "gorge", "edition": "earlier"}, RulesError),
+        ({"scenario": "torus", "village": "white"}, RulesError),
     ],
 )
 def test_variants_not_yet_implemented_are_refused(kwargs, error):
-    """Only the Grasshopper mode on The Field is implemented; other modes, the solo variant
-    and other scenarios are refused rather than played wrongly.
+    """The solo variant is not implemented yet, unknown scenarios do not exist, the earlier
+    edition's components build only The Field and The Valley, and the Village is played only
+    on The Field, The Valley and The Mist: all are refused rather than played wrongly.
 
-    > Play as described until here in this rulebook.
+    > The Village is a game variant that may be used on The Field, The Valley and The Mist
+    > scenarios.
     """
     with pytest.raises(error):
         new_game(**kwargs)

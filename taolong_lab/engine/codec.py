@@ -30,37 +30,14 @@ from ..errors import PositionError, RulesError
 from ..rules.data import COLOURS, game_data
 from ..rules.options import Rules
 from ..rules.scenario import PORTAL_COLOURS, load_scenario
-from .core import CCW, CW, ROCK_HITS, Dragon, Layout, env_for
+from .core import CCW, CW, ROCK_HITS, Dragon, Layout, env_for, start_layout
 from .geometry import cell_name, parse_cell
 from .state import State
 
 FIELDS = ("rules", "board", "white", "black", "bagua", "centre", "side", "turn")
 JSON_FORMAT = "taolong-position"
 JSON_VERSION = 1
-_INT_RE = re.compile(r"\d+\Z")
-
-
-def start_layout(rules: Rules) -> tuple[Layout, tuple[tuple[int, int], ...]]:
-    """The scenario's fixed tiles (the village replacing the big rock when played) and its
-    breakable rocks."""
-    scenario = load_scenario(rules.scenario)
-    rows = [list(row) for row in scenario.rows]
-    if rules.option("village") is not None:
-        for row in rows:
-            for x, sym in enumerate(row):
-                if sym == "#":
-                    row[x] = "."
-        for x, y in game_data().village_cells:
-            rows[y][x] = "V"
-    rocks = []
-    if scenario.breakable_rocks:
-        for y, row in enumerate(rows):
-            for x, sym in enumerate(row):
-                if sym == "o":
-                    rocks.append((y * scenario.width + x, ROCK_HITS))
-                    row[x] = "."
-    layout = Layout(scenario.width, scenario.height, tuple("".join(r) for r in rows))
-    return layout, tuple(sorted(rocks))
+_INT_RE = re.compile(r"(0|[1-9][0-9]*)\Z")
 
 
 def start_state(rules: Rules) -> State:
@@ -130,7 +107,7 @@ def _int(text: str, field: str, what: str) -> int:
 def _rules(token: str, field: str = "rules") -> Rules:
     try:
         return Rules.from_token(token)
-    except RulesError as exc:
+    except (RulesError, NotImplementedError) as exc:
         raise PositionError(field, str(exc)) from None
 
 
@@ -149,10 +126,12 @@ def _read_board(rows: tuple[str, ...], rules: Rules, field: str, expand: bool):
     known = "#oVd" + "".join(PORTAL_COLOURS)
     for y, row in enumerate(rows):
         cells = []
+        if expand and re.search(r"[0-9]{2}", row):
+            raise PositionError(field, f"row {y + 1}: write a run of empty cells as one digit")
         for ch in row:
-            if ch.isdigit() and expand:
+            if expand and ch in "123456789":
                 cells.extend("." * int(ch))
-            elif ch == "." or ch in known:
+            elif (ch == "." and not expand) or ch in known:
                 cells.append(ch)
             else:
                 raise PositionError(field, f"unknown symbol {ch!r} at {cell_name((len(cells), y))}")
@@ -257,6 +236,8 @@ def from_tln(text: str) -> State:
             )
         )
     stacks, at, coin = fields["bagua"].partition("@")
+    if any(not part for part in stacks.split("/")):
+        raise PositionError("bagua", "write an empty stack as '-'")
     bagua = _bagua([("" if s == "-" else s) for s in stacks.split("/")], "bagua")
     flux = _flux(rules, coin if at else None, "bagua")
     centre = fields["centre"].split(":")
@@ -338,7 +319,7 @@ def from_json(doc: dict | str) -> State:
             _need(r, "solo", bool, "rules.solo"),
             tuple(options.items()),
         )
-    except RulesError as exc:
+    except (RulesError, NotImplementedError) as exc:
         raise PositionError("rules", str(exc)) from None
     board = _need(doc, "board", list, "board")
     if not all(isinstance(row, str) for row in board):

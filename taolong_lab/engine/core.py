@@ -133,9 +133,33 @@ class Env:
         return m | self.village_mask if colour == self.protector else m
 
 
+def start_layout(rules: Rules) -> tuple[Layout, tuple[tuple[int, int], ...]]:
+    """The scenario's fixed tiles (the village replacing the big rock when played) and its
+    breakable rocks, as ``(cell, hits)``."""
+    scenario = load_scenario(rules.scenario)
+    rows = [list(row) for row in scenario.rows]
+    if rules.option("village") is not None:
+        for row in rows:
+            for x, sym in enumerate(row):
+                if sym == "#":
+                    row[x] = "."
+        for x, y in game_data().village_cells:
+            rows[y][x] = "V"
+    rocks = []
+    if scenario.breakable_rocks:
+        for y, row in enumerate(rows):
+            for x, sym in enumerate(row):
+                if sym == "o":
+                    rocks.append((y * scenario.width + x, ROCK_HITS))
+                    row[x] = "."
+    layout = Layout(scenario.width, scenario.height, tuple("".join(r) for r in rows))
+    return layout, tuple(sorted(rocks))
+
+
 @functools.cache
-def env_for(rules: Rules, layout: Layout) -> Env:
-    return Env(rules, layout)
+def env_for(rules: Rules, layout: Layout | None = None) -> Env:
+    """The precomputed tables for ``rules`` on ``layout`` (default: the scenario's own)."""
+    return Env(rules, layout or start_layout(rules)[0])
 
 
 def sow(bagua: tuple[str, ...], space: int, flow: int = CCW) -> tuple[tuple[str, ...], int]:
@@ -364,6 +388,18 @@ def executions(env: Env, walk, colour: int, element: int, occ: int | None = None
     ]
 
 
+def ruler_hit(env: Env, head: int, f: int, occ: int, target_mask: int) -> int:
+    """The highest ruler value reaching one of ``target_mask``'s cells, or -1 for a miss."""
+    best = -1
+    entries = env.ruler[head * 4 + f]
+    for cell, value, blocked_by in entries:
+        if cell < 0 or not target_mask >> cell & 1 or value <= best:
+            continue
+        if not any(entries[b][0] < 0 or occ >> entries[b][0] & 1 for b in blocked_by):
+            best = value
+    return best
+
+
 def ruler_hits(env: Env, head: int, f: int, occ: int) -> list[tuple[int, int]]:
     """The ruler cells an expel reaches, as ``(cell, value)``: a cell is reached when the
     cells it depends on hold no tile; a reached cell holding a tile stops what lies beyond."""
@@ -394,13 +430,7 @@ def _absorb_or_expel(env: Env, walk, colour, name, f, path, portals, occ, target
     # expel: a ranged attack through the ruler (A15: the water bonus counts the centre first)
     if not env.plain:
         occ |= env.portal_mask | env.mask(c for c, _ in rocks)
-    best = -1
-    entries = env.ruler[me.cells[0] * 4 + f]
-    for cell, value, blocked_by in entries:
-        if cell < 0 or not target >> cell & 1 or value <= best:
-            continue
-        if not any(entries[b][0] < 0 or occ >> entries[b][0] & 1 for b in blocked_by):
-            best = value
+    best = ruler_hit(env, me.cells[0], f, occ, target)
     new = walk
     if best >= 0:
         new = hurt(walk, 1 - colour, best + (me.fire if name == FIRE else water), cap)

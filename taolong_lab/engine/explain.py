@@ -36,9 +36,13 @@ def explain(state: State, turn: Turn) -> str:
         for x, y in phase.path:
             if not (0 <= x < geo.width and 0 <= y < geo.height):
                 return f"{where}: {cell_name((x, y))} is off the {geo.width}x{geo.height} board"
-        if number == 2 and not (extra and env.extra_phases):
+        if number == 2 and not extra:
             return "only Wind and Thunder grant an extra phase, at most once a turn"
-        if not 0 <= phase.space < env.ring_size or not bagua[phase.space]:
+        if number == 2 and not env.extra_phases:
+            return "extra phases are switched off (option extra_phases=0)"
+        if not 0 <= phase.space < env.ring_size:
+            return f"{where}: Ba Gua spaces are numbered 0-{env.ring_size - 1}, not {phase.space}"
+        if not bagua[phase.space]:
             return f"{where}: the {env.ring[phase.space].title()} space is empty"
         _, element = sow(bagua, phase.space, flow_for(bagua[phase.space], coin, env.rules.mode))
         if phase.element >= 0 and phase.element != element:

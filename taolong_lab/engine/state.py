@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..errors import IllegalTurnError, InvariantError
+from ..errors import IllegalTurnError, InvariantError, NotationError
 from ..rules.data import COLOURS, game_data
 from ..rules.options import Rules
 from .core import Dragon, village_damage
@@ -82,6 +82,15 @@ class State:
 
     def __setattr__(self, name, value):
         raise AttributeError("State is immutable; play() returns a new position")
+
+    def __copy__(self) -> State:
+        return self
+
+    def __deepcopy__(self, memo) -> State:
+        return self
+
+    def __reduce__(self):
+        return (State, (self.to_tln(),))
 
     # ---- read access -------------------------------------------------------------------
     @property
@@ -227,7 +236,7 @@ class State:
 
     def parse_turn(self, text: str | Turn) -> Turn:
         """Read turn notation against this position; raise if it is not a legal turn."""
-        wanted = parse_turn(text) if isinstance(text, str) else text
+        wanted = _as_turn(text)
         for turn, _ in self.successors():
             if turn.matches(wanted):
                 return turn
@@ -235,7 +244,7 @@ class State:
 
     def play(self, turn: str | Turn) -> State:
         """The position after ``turn`` (a :class:`Turn` or its notation). ``self`` is unchanged."""
-        wanted = parse_turn(turn) if isinstance(turn, str) else turn
+        wanted = _as_turn(turn)
         successors = self.successors()
         if self._index is None:
             object.__setattr__(self, "_index", dict(successors))
@@ -308,3 +317,12 @@ class State:
             via.get(i, "") + cell_name(c) for i, c in enumerate(phase.path)
         )
         return words + (f", {phase.effect}" if phase.effect else "")
+
+
+def _as_turn(value) -> Turn:
+    """A Turn from a Turn or its notation; anything else is a NotationError."""
+    if isinstance(value, Turn):
+        return value
+    if isinstance(value, str):
+        return parse_turn(value)
+    raise NotationError(f"a turn is a Turn or its notation, not {type(value).__name__}")

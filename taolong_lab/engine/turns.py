@@ -39,7 +39,8 @@ _FOCUS_RE = re.compile(r"\{\s*([wbWB])\s*:\s*([^}]*)\}")
 
 
 def space_abbrev(space: int) -> str:
-    return game_data().abbrev[space]
+    abbrev = game_data().abbrev
+    return abbrev[space] if 0 <= space < len(abbrev) else f"#{space}"
 
 
 def space_index(text: str) -> int:

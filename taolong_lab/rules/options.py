@@ -8,6 +8,7 @@ Each option is one reading of an ambiguity of the rulebook (``A1``–``A32`` in
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,9 +16,9 @@ from ..errors import RulesError
 from .data import data_dir, scenario_names
 from .scenario import load_scenario
 
+_INT_RE = re.compile(r"(0|-?[1-9][0-9]*)\Z")
 MODES = ("grasshopper", "monk", "master", "chosen-one")
 EDITIONS = ("current", "earlier")
-IMPLEMENTED_MODES = MODES
 
 
 @dataclass(frozen=True)
@@ -101,15 +102,11 @@ class Rules:
             raise RulesError(f"unknown edition {self.edition!r}; choose one of {EDITIONS}")
         if self.mode not in MODES:
             raise RulesError(f"unknown mode {self.mode!r}; choose one of {MODES}")
-        if self.mode not in IMPLEMENTED_MODES:
-            raise NotImplementedError(
-                f"mode {self.mode!r} is not implemented yet; implemented: {IMPLEMENTED_MODES}"
-            )
-        if self.solo:
-            raise NotImplementedError("the solo variant is not implemented yet")
         if not _scenario_exists(self.scenario):
             known = ", ".join(scenario_names())
             raise RulesError(f"unknown scenario {self.scenario!r}; available: {known}")
+        if self.solo:
+            raise NotImplementedError("the solo variant is not implemented yet")
         for name, value in self.options:
             _check_option(name, value)
         scenario = load_scenario(self.scenario)
@@ -153,6 +150,8 @@ class Rules:
             name, eq, raw = opt.partition("=")
             if not eq:
                 raise RulesError(f"rules option {opt!r} must read name=value")
+            if name in options:
+                raise RulesError(f"option {name!r} is given twice")
             options[name] = parse_option_value(raw)
         return cls(parts[0], parts[1], parts[2], len(parts) == 4, tuple(options.items()))
 
@@ -173,7 +172,6 @@ def parse_option_value(raw: str) -> Any:
     lowered = raw.lower()
     if lowered in ("true", "false", "none"):
         return {"true": True, "false": False, "none": None}[lowered]
-    try:
+    if _INT_RE.match(raw):
         return int(raw)
-    except ValueError:
-        return raw
+    return raw
