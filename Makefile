@@ -55,8 +55,11 @@ test-full: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -n 2
 
+# JupyterLab refuses to run as root unless told to (these machines run as root).
+LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
+
 lab: $(LAB_STAMP)
-	$(VENV)/bin/jupyter lab notebooks/
+	$(VENV)/bin/jupyter lab $(LAB_FLAGS) notebooks/
 
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .

@@ -4,7 +4,8 @@ Positions come from seeded random playouts from ``new_game()`` under both editio
 option combinations, stopped at a random depth or played to the end. On each position we check
 conservation of stones, the shape of the dragons, the meters, ``validate()``, the TLN / JSON /
 ``repr`` round trips, and the consistency of ``legal_turns()``, ``successors()``,
-``parse_turn()`` and ``play()``.
+``parse_turn()`` and ``play()``. The checks themselves live in conformance.py, shared with the
+conformance suite (test_conformance.py), which runs them on every scenario and mode.
 
 The tests here keep hypothesis small (well under a minute on 2 cores). The exhaustive versions,
 marked ``slow``, live in test_properties_slow.py (``make test-full``; ``make test`` skips them).
@@ -13,17 +14,15 @@ marked ``slow``, live in test_properties_slow.py (``make test-full``; ``make tes
 from __future__ import annotations
 
 import copy
-import itertools
-import json
 import pickle
-import random
 
 import pytest
+from conformance import FINISH, check_invariants, check_turns, playout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from taolong_lab import State, Turn, new_game
-from taolong_lab.rules.data import COLOURS, game_data
+from taolong_lab.rules.data import COLOURS
 
 # (edition, options): both editions, the defaults and the non-default readings of A7/A11/A2.
 CONFIGS = (
@@ -35,9 +34,6 @@ CONFIGS = (
     ("current", {"tail_vacates_first": True}),
 )
 CONFIG_IDS = ["".join([e, *(f"+{k}={v}" for k, v in o.items())]) for e, o in CONFIGS]
-FINISH = 10_000  # "play to the end": longer than any random game seen (about 1,200 turns)
-CAP = 4
-ADJACENT = {(0, 1), (0, -1), (1, 0), (-1, 0)}
 
 FAST = settings(
     max_examples=60,
@@ -46,114 +42,12 @@ FAST = settings(
 )
 
 
-def playout(edition: str, options: dict, seed: int, depth: int) -> list[State]:
-    """Every position of a seeded random game, from the start up to ``depth`` turns or the end."""
-    rng = random.Random(seed)
-    state = new_game(edition=edition, **options)
-    path = [state]
-    while len(path) <= depth and not state.is_over():
-        state = state.play(rng.choice(state.legal_turns()))
-        path.append(state)
-    return path
-
-
 @st.composite
 def playouts(draw, configs=CONFIGS) -> list[State]:
     edition, options = draw(st.sampled_from(configs))
     seed = draw(st.integers(0, 2**32 - 1))
     depth = draw(st.one_of(st.integers(0, 30), st.integers(31, 300), st.just(FINISH)))
     return playout(edition, options, seed, depth)
-
-
-# ---- the checks ---------------------------------------------------------------------------
-def check_invariants(s: State) -> None:
-    """Stones, dragons, meters, validate() and the serialisation round trips."""
-    data = game_data()
-    # Ba Gua: 8 stones, 4 white and 4 black.
-    stones = "".join(s.bagua)
-    assert len(s.bagua) == 8
-    assert set(stones) <= {"W", "B"}
-    assert (stones.count("W"), stones.count("B")) == (4, 4), s.bagua
-    # Water and fire: 8 each between the centre and the meters.
-    water, fire = s.centre
-    dragons = [s.dragon(c) for c in COLOURS]
-    assert water >= 0 and fire >= 0
-    assert water + sum(d.water for d in dragons) == data.water_stones == 8
-    assert fire + sum(d.fire for d in dragons) == data.fire_stones == 8
-    # Bodies: 1-4 cells, on the board, orthogonally connected, never overlapping.
-    seen: set[tuple[int, int]] = set()
-    for colour, d in zip(COLOURS, dragons, strict=True):
-        cells = s.cells(colour)
-        assert 1 <= len(cells) <= 4
-        for x, y in cells:
-            assert 0 <= x < data.width and 0 <= y < data.height
-        for (ax, ay), (bx, by) in itertools.pairwise(cells):
-            assert (bx - ax, by - ay) in ADJACENT, (colour, cells)
-        assert len(set(cells)) == len(cells), (colour, cells)
-        assert not seen & set(cells), "dragons overlap"
-        seen |= set(cells)
-        # Meters.
-        assert 0 <= d.water <= CAP and 0 <= d.fire <= CAP
-        if d.alive:
-            assert d.water >= 1
-            assert s.facing(colour) in ("N", "E", "S", "W")
-        else:
-            assert d.water == 0 and len(cells) == 1
-    # Outcome.
-    assert s.is_over() == (s.outcome() is not None)
-    assert sum(d.alive for d in dragons) >= 1
-    if s.is_over():
-        assert s.outcome().winner == COLOURS[[d.alive for d in dragons].index(True)]
-    s.validate()
-    assert s.problems() == []
-    # TLN round trip.
-    tln = s.to_tln()
-    back = State.from_tln(tln)
-    assert back == s and back.to_tln() == tln and back.ply == s.ply
-    assert State(tln) == s
-    # JSON round trip, as a dict and through json.dumps.
-    doc = s.to_json()
-    assert State.from_json(doc) == s
-    text = json.dumps(doc)
-    assert State.from_json(text) == s
-    assert State.from_json(json.loads(text)).to_tln() == tln
-    # repr.
-    assert eval(repr(s), {"State": State}) == s
-    # Hash and key agree with equality across copies.
-    for twin in (back, State.from_json(text)):
-        assert hash(twin) == hash(s)
-        assert twin.key() == s.key()
-
-
-def check_turns(s: State) -> None:
-    """legal_turns / successors / notation / play agree; play() does not mutate."""
-    tln = s.to_tln()
-    turns = s.legal_turns()
-    succ = s.successors()
-    assert [t for t, _ in succ] == turns
-    assert len(set(turns)) == len(turns), "duplicate legal turns"
-    notations = [str(t) for t in turns]
-    assert len(set(notations)) == len(notations), "two legal turns share a notation"
-    # Stable order: computed twice from fresh states (no cache shared).
-    assert [str(t) for t in State(tln).legal_turns()] == notations
-    assert [str(t) for t in State(tln).legal_turns()] == notations
-    if s.is_over():
-        assert turns == []
-        assert succ == []
-        return
-    assert turns, "a game in progress always has a legal turn (a penalty at worst)"
-    for turn, after in succ:
-        text = str(turn)
-        assert Turn.parse(text) == turn
-        assert s.parse_turn(text) == turn
-        assert s.parse_turn(turn) == turn
-        played = s.play(turn)
-        assert played == after
-        assert s.play(text) == after
-        assert played.ply == s.ply + 1
-        assert played.to_move != s.to_move
-        assert 1 <= len(turn.phases) <= 2
-    assert s.to_tln() == tln, "play() mutated the position"
 
 
 # ---- the tests ---------------------------------------------------------------------------

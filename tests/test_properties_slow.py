@@ -9,18 +9,9 @@ pytest-xdist spreads these long tests over the workers.
 from __future__ import annotations
 
 import pytest
+from conformance import FINISH, check_invariants, check_turns, playout
 from hypothesis import HealthCheck, given, settings
-from test_properties import (
-    CONFIG_IDS,
-    CONFIGS,
-    FINISH,
-    PERFT,
-    check_invariants,
-    check_turns,
-    perft,
-    playout,
-    playouts,
-)
+from test_properties import CONFIG_IDS, CONFIGS, PERFT, perft, playouts
 
 pytestmark = pytest.mark.slow
 

@@ -83,25 +83,32 @@ def _text(x: float, y: float, content: str, **attrs) -> str:
 
 
 # ---- the board of Human ---------------------------------------------------------------------
+class _Grid:
+    """Where the Board of Human sits in the picture: its origin, size in cells, wrapping."""
+
+    def __init__(self, state, ox: float, oy: float):
+        env = state._env
+        self.ox, self.oy = ox, oy
+        self.width, self.height = env.layout.width, env.layout.height
+        self.wrap = env.geo.wrap
+        self.geo = env.geo
+
+    def centre(self, xy: tuple[int, int]) -> tuple[float, float]:
+        return _centre(xy[0], xy[1], self.ox, self.oy)
+
+    def cell_centre(self, cell: int) -> tuple[float, float]:
+        return self.centre(self.geo.xy[cell])
+
+
 def _centre(x: int, y: int, ox: float, oy: float) -> tuple[float, float]:
     return ox + (x + 0.5) * CELL, oy + (y + 0.5) * CELL
 
 
-def _board(state, ox: float, oy: float, coordinates: bool) -> list[str]:
-    data = game_data()
-    w, h = data.width, data.height
-    out = ['<g class="board">']
-    out.append(
-        _el(
-            "rect",
-            x=ox - 4,
-            y=oy - 4,
-            width=w * CELL + 8,
-            height=h * CELL + 8,
-            rx=5,
-            fill="#8a6f47",
-        )
-    )
+def _board(grid: _Grid, coordinates: bool) -> list[str]:
+    ox, oy, w, h = grid.ox, grid.oy, grid.width, grid.height
+    out = [f'<g class="board{" torus" if grid.wrap else ""}">']
+    frame = {"x": ox - 4, "y": oy - 4, "width": w * CELL + 8, "height": h * CELL + 8, "rx": 5}
+    out.append(_el("rect", fill=FRAME, **frame))
     for y in range(h):
         for x in range(w):
             fill = LIGHT_CELL if (x + y) % 2 == 0 else DARK_CELL
@@ -115,6 +122,8 @@ def _board(state, ox: float, oy: float, coordinates: bool) -> list[str]:
         y = oy + i * CELL
         out.append(_el("line", x1=ox, y1=y, x2=ox + w * CELL, y2=y, stroke=GRID, stroke_width=1))
     out.append("</g>")
+    if grid.wrap:
+        out.extend(_wrap_marks(grid))
     if coordinates:
         out.append(f'<g class="coordinates" {_attrs(font_size=13, fill="#6b5a40")}>')
         for x in range(w):
@@ -124,6 +133,68 @@ def _board(state, ox: float, oy: float, coordinates: bool) -> list[str]:
             cy = oy + (y + 0.5) * CELL + 4.5
             out.append(_text(ox - 11, cy, str(y + 1), text_anchor="middle"))
         out.append("</g>")
+    return out
+
+
+def _wrap_marks(grid: _Grid) -> list[str]:
+    """The Torus: the frame becomes a dashed line, and each pair of opposite edges carries the
+    same arrows (one arrow for left/right, two for top/bottom), the usual picture of edges glued
+    together; a line under the board says it in words."""
+    ox, oy = grid.ox, grid.oy
+    bw, bh = grid.width * CELL, grid.height * CELL
+    out = ['<g class="wrap">']
+    out.append(f"<title>The Torus: opposite edges are joined</title>")
+    out.append(
+        _el(
+            "rect",
+            x=ox - 2,
+            y=oy - 2,
+            width=bw + 4,
+            height=bh + 4,
+            rx=3,
+            fill="none",
+            stroke=PAPER,
+            stroke_width=2.2,
+            stroke_dasharray="7 5",
+        )
+    )
+
+    def arrows(x: float, y: float, angle: int, count: int, edge: str) -> None:
+        for k in range(count):
+            shift = (k - (count - 1) / 2) * 9
+            out.append(
+                _el(
+                    "path",
+                    class_="wrap-arrow",
+                    data_edge=edge,
+                    d="M -5 3.5 L 0 -3.5 L 5 3.5",
+                    fill="none",
+                    stroke=WRAP,
+                    stroke_width=2.6,
+                    stroke_linecap="round",
+                    stroke_linejoin="round",
+                    transform=f"translate({_n(x)} {_n(y)}) rotate({angle}) "
+                    f"translate(0 {_n(shift)})",
+                )
+            )
+
+    mx, my = ox + bw / 2, oy + bh / 2
+    arrows(ox - 4, my, 0, 1, "left")
+    arrows(ox + bw + 4, my, 0, 1, "right")
+    arrows(mx, oy - 4, 90, 2, "top")
+    arrows(mx, oy + bh + 4, 90, 2, "bottom")
+    out.append(
+        _text(
+            ox + bw / 2,
+            oy + bh + 24,
+            "edges wrap: leave one side, come back on the other",
+            class_="wrap-note",
+            text_anchor="middle",
+            font_size=11.5,
+            fill="#6b5a40",
+        )
+    )
+    out.append("</g>")
     return out
 
 
