@@ -89,7 +89,6 @@ class Env:
         self.main_spaces = tuple(data.ring.index(m) for m in sorted(data.main))
         self.plain = not self.portal_colour and self.protector is None and not self.breakable
         self.ruler = self._ruler_table(data.ruler)
-        self.directions = {(a, b): d for (a, b), d in self.geo.direction.items()}
 
     def _ruler_table(self, ruler):
         """For each (head, facing): the ruler cells as ``(cell, value, blocked_by)`` tuples."""
