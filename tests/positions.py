@@ -13,16 +13,25 @@ describes::
 Cells are named as in the notation: a column letter and a row number counted from the TOP,
 so ``a1`` is the top-left cell (0, 0) and "north" means towards row 1. The centre of the Ba
 Gua is worked out from stone conservation (8 water, 8 fire) unless given.
+
+Other scenarios and modes pass their ``rules`` and, for a board with tiles, the ``board``
+field (see :func:`board_of`); Master and Chosen One positions also pass the ``flux`` coin. A
+dragon passing through portals lists the portal pair between two cells, head side first::
+
+    position(D("b5 b6 [b7g2] g3 g4", fire=2), "a8 b8 c8 d8",
+             rules="valley/grasshopper/current", board=board_of("valley"))
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from taolong_lab import State
+from taolong_lab import State, new_game
 
 RULES = "field/grasshopper/current"
 EARLIER = "field/grasshopper/earlier"
+MONK = "field/monk/current"
+MASTER = "field/master/current"
 EMPTY_BOARD = "8/8/8/8/8/8/8/8"
 RING = ("He", "La", "Fi", "Th", "Ea", "Mo", "Wa", "Wi")
 START_BAGUA = {"He": "WW", "Fi": "BW", "Ea": "BB", "Wa": "WB"}
@@ -72,8 +81,11 @@ def tln(
     turn: int = 1,
     rules: str = RULES,
     centre: tuple[int, int] | None = None,
+    board: str = EMPTY_BOARD,
+    flux: str | None = None,
 ) -> str:
-    """A TLN string. ``centre`` defaults to the stones not held by either meter."""
+    """A TLN string. ``centre`` defaults to the stones not held by either meter; ``flux``
+    (``"ccw"`` or ``"cw"``) is the Master flux coin, written after the Ba Gua stacks."""
     w, b = _dragon(white), _dragon(black)
     if centre is None:
         centre = (WATER_STONES - w.water - b.water, FIRE_STONES - w.fire - b.fire)
@@ -81,10 +93,10 @@ def tln(
     return " ".join(
         [
             rules,
-            EMPTY_BOARD,
+            board,
             w.tln(),
             b.tln(),
-            bagua_field(stacks),
+            bagua_field(stacks) + (f"@{flux}" if flux else ""),
             f"{centre[0]}:{centre[1]}",
             side,
             str(turn),
@@ -95,6 +107,11 @@ def tln(
 def position(white: D | str, black: D | str, **kwargs) -> State:
     """The :class:`State` of :func:`tln` (validated by the engine while reading)."""
     return State.from_tln(tln(white, black, **kwargs))
+
+
+def board_of(scenario: str, **options) -> str:
+    """The TLN board field of a scenario's start (options such as ``village="white"``)."""
+    return new_game(scenario, **options).to_tln().split()[1]
 
 
 def turns(state: State) -> list[str]:

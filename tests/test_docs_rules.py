@@ -97,6 +97,30 @@ def test_every_rule_test_file_is_referenced_by_the_doc():
         assert f"tests/{path.name}::" in text, path.name
 
 
+LAYOUT_RE = re.compile(
+    r"^#### ([^\n]+)\n\n"  # the scenario's name
+    r"`data/scenarios/(\w+)\.toml`(?:[^\n]*\n)+?\n"  # a paragraph naming its file
+    r"```text\n(.*?)^```",  # the grid
+    re.MULTILINE | re.DOTALL,
+)
+
+
+def test_scenario_layouts_are_copied_from_the_data_files():
+    """Each scenario's layout in docs/rules.md (a ``#### The X`` heading, a line naming its
+    file, then a ``text`` block) is that file's grid, and every scenario file is shown."""
+    import tomllib
+
+    text = DOC.read_text(encoding="utf-8")
+    shown = {key: (title, grid) for title, key, grid in LAYOUT_RE.findall(text)}
+    files = sorted((ROOT / "data" / "scenarios").glob("*.toml"))
+    assert files and sorted(shown) == sorted(p.stem for p in files)
+    for path in files:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        title, grid = shown[path.stem]
+        assert title == data["name"], path.name
+        assert grid.strip("\n").splitlines() == data["grid"].strip("\n").splitlines(), path.name
+
+
 def _slug(heading: str) -> str:
     """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to dashes."""
     text = re.sub(r"[^\w\- ]", "", heading.strip().lower())

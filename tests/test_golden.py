@@ -15,6 +15,7 @@ import pytest
 from taolong_lab import State, new_game
 from taolong_lab.rules import Rules
 from taolong_lab.tools import golden
+from taolong_lab.views.text import board_text
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 TURN_RE = re.compile(r"(\d+) (white|black) (\S.*)\Z")
@@ -82,7 +83,91 @@ def test_every_game_has_a_file_and_every_file_a_game():
     assert {p.name for p in golden_files()} == {g.filename() for g in golden.GAMES}
     editions = {g.edition for g in golden.GAMES}
     assert editions == {"current", "earlier"}
-    assert 3 <= len(golden.GAMES) <= 4
+    assert 8 <= len(golden.GAMES) <= 10
+    # the later rules: a scenario with each kind of feature, and every mode
+    scenarios = {g.scenario for g in golden.GAMES}
+    assert {"valley", "wall", "mist", "torus", "cave"} <= scenarios
+    assert {g.mode for g in golden.GAMES} == {"grasshopper", "monk", "master", "chosen-one"}
+    assert any(dict(g.options).get("village") for g in golden.GAMES)
+    assert len({g.name for g in golden.GAMES}) == len(golden.GAMES)
+
+
+LATER = [g for g in golden.GAMES if g.why]
+
+
+@pytest.mark.parametrize("game", LATER, ids=lambda g: g.name)
+def test_later_games_use_what_they_claim(game):
+    """Each game of the later rules uses the features it was chosen for, and its header says
+    so: the seed's reason and the counted features, as comment lines."""
+    assert game.uses, "name the features the game must use"
+    assert set(game.uses) <= set(golden.FEATURE_ORDER)
+    found = golden.features(game.start(), golden.play(game))
+    assert all(found[name] > 0 for name in game.uses), dict(found)
+    text = (GOLDEN / game.filename()).read_text(encoding="utf-8")
+    header = " ".join(line[1:].strip() for line in text.splitlines() if line.startswith("#"))
+    assert f"Why seed {game.seed}:" in header
+    assert f"The game uses: {golden.describe_features(found)}." in header
+    for name in game.uses:
+        assert f"{found[name]} {name}" in header
+
+
+WALL = "wall/grasshopper/current 7o/6o1/5o2/4o3/3o4/2o5/1o6/o7"
+STACKS = "WW/-/BW/-/BB/-/WB/-"
+FIELD = "8/8/8/8/8/8/8/8 a2-a1-b1-b2:{w} g8-h8-h7-g7:{b}"
+
+
+@pytest.mark.parametrize(
+    ("tln", "turn", "expected"),
+    [
+        (  # tests/test_features_portals.py: through the green twins g2 -> b7
+            "valley/grasshopper/current 8/3R2G1/8/3##3/3##1B1/8/1G6/8 g3-g4-h4-h5:4:2 "
+            f"a8-b8-c8-d8:4:0 {STACKS} 0:6 w 5",
+            "Wa>He [g2b7]b6,b5",
+            {"portal steps (green)": 1},
+        ),
+        (  # north from a1 comes back on a6
+            f"torus/grasshopper/current 6/6/6/6/6/6 a1-a2-a3-a4:4:0 c5-d5-e5-e4:4:0 {STACKS} "
+            "0:8 w 5",
+            "He>Fi a6+",
+            {"edge crossings": 1},
+        ),
+        (  # tests/test_features_board.py: trampling g2
+            f"{WALL} f2-e2-d2-c2:4:0 h5-h6-h7-h8:4:0 {STACKS} 0:8 w 5",
+            "Fi>Ea g2",
+            {"rocks trampled": 1},
+        ),
+        (  # ... and biting it
+            f"{WALL} e2-d2-c2-b2:4:0 h5-h6-h7-h8:4:0 {STACKS} 0:8 w 5",
+            "Fi>Ea f2",
+            {"rock hits": 1},
+        ),
+        (  # the challenger ends its turn beside the village
+            "field/grasshopper/current+village=black 8/8/8/3VV3/3VV3/8/8/8 c3-b3-a3-a2:4:0 "
+            f"g8-h8-h7-g7:4:0 {STACKS} 0:8 w 5",
+            "He>Fi c4+",
+            {"village damage": 1},
+        ),
+        (  # tests/test_features_modes.py: a Focus for black, impossible
+            "field/monk/current " + FIELD.format(w="4:0", b="4:0") + " BBB/-/WW/-/-/-/WW/B 0:8 w 3",
+            "Wi>He {b:-} a3",
+            {"Focus": 1, "impossible Focus": 1},
+        ),
+        (  # ... and a Balance for white
+            "field/monk/current " + FIELD.format(w="2:0", b="4:3") + " W/BB/W/BB/W/W/-/- 2:5 w 3",
+            "Mo>Wa a3+",
+            {"Balance": 1},
+        ),
+        (  # Master: two whites flow clockwise
+            "field/master/current " + FIELD.format(w="4:0", b="4:0") + f" {STACKS}@ccw 0:8 w 1",
+            "He>Wa a3+",
+            {"clockwise sowings": 1},
+        ),
+    ],
+)
+def test_features_are_counted_turn_by_turn(tln, turn, expected):
+    start = State(tln)
+    played = start.parse_turn(turn)
+    assert golden.features(start, [(played, start.play(played))]) == expected
 
 
 @pytest.mark.parametrize("path", golden_files(), ids=lambda p: p.stem)
@@ -97,7 +182,9 @@ def test_replay_golden_file(path):
     state = State(header["start"])
     rules = Rules.from_token(header["rules"])
     assert state.rules == rules
-    assert state == new_game(edition=rules.edition, **dict(rules.options))
+    assert state == new_game(
+        rules.scenario, rules.mode, edition=rules.edition, **dict(rules.options)
+    )
     assert state.ply == 0
     assert record.turns, "an empty transcript"
     for expected_number, entry in enumerate(record.turns, start=1):
@@ -111,8 +198,8 @@ def test_replay_golden_file(path):
         state = state.play(turn)
         assert state.to_tln() == entry.tln, where
         assert state.ply == entry.number, where
-        if entry.board:
-            shown = [line.rstrip() for line in str(state).splitlines()]
+        if entry.board:  # the text board; in Chosen One revealed (the transcript pins it)
+            shown = [line.rstrip() for line in board_text(state, reveal=True).splitlines()]
             assert entry.board == shown, where
         else:
             assert entry.number % golden.BOARD_EVERY, f"{where}: board missing"

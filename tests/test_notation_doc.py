@@ -2,7 +2,7 @@
 
 Fences: ``tln`` (positions, one a line), ``play`` (a position, turns played in order, and
 optionally the position they lead to), ``turn-same`` (spellings of one turn, the canonical
-one first), ``json`` (the start position).
+one first), ``json`` (the start position first, then positions also given as TLN).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def test_every_kind_of_example_is_present():
     assert len(blocks("tln")) >= 3
     assert len(blocks("play")) >= 4
     assert len(blocks("turn-same")) >= 2
-    assert len(blocks("json")) == 1
+    assert len(blocks("json")) >= 1
 
 
 @pytest.mark.parametrize("line", [line for block in blocks("tln") for line in block])
@@ -78,7 +78,7 @@ def test_play_examples(block):
 def test_every_turn_form_is_shown_in_a_play_block():
     turns = [line for block in blocks("play") for line in block[1:] if not is_position(line)]
     text = " ".join(turns)
-    for form in ("+", "x", "=", " -", ",", " ; "):
+    for form in ("+", "x", "=", " -", ",", " ; ", "[", "/", "{", "{b:-}", " #"):
         assert form in text, f"no example of {form!r}"
 
 
@@ -111,16 +111,26 @@ def test_turn_spellings_are_legal_where_the_doc_plays_them():
 
 
 def test_json_example_is_the_start():
-    (block,) = blocks("json")
+    block = blocks("json")[0]
     doc = json.loads("\n".join(block))
     assert doc == new_game().to_json()
     assert State.from_json(doc) == new_game()
     assert State.from_json(json.dumps(doc)).to_tln() == new_game().to_tln()
 
 
+@pytest.mark.parametrize("index", range(1, len(blocks("json"))))
+def test_more_json_examples_read_back_and_are_tln_examples(index):
+    """Each further JSON example reads back to the same object, and is one of the positions of
+    the ``tln`` examples (so the two forms are shown for the same position)."""
+    doc = json.loads("\n".join(blocks("json")[index]))
+    state = State.from_json(doc)
+    assert state.to_json() == doc
+    assert state.to_tln() in {line for block in blocks("tln") for line in block}
+
+
 def test_json_table_names_every_key():
     text = DOC.read_text("utf-8")
-    doc = new_game().to_json()
+    doc = new_game(mode="master").to_json()
     keys = [key for key in doc if key not in ("rules", "dragons")]
     keys += [f"rules.{key}" for key in doc["rules"]]
     keys += [f"dragons.{colour}" for colour in doc["dragons"]]

@@ -206,3 +206,332 @@ def test_module_main_prints_the_start(capsys):
     assert capsys.readouterr().out == board_svg(new_game())
     assert main(FINAL_TLN.split()) == 0
     assert capsys.readouterr().out == board_svg(State(FINAL_TLN))
+
+
+# ---- the board's features (issue 3): rocks, the village, portals, the Torus, modes ---------
+VALLEY_LINKED = (
+    "valley/grasshopper/current 8/3R2G1/8/3##3/3##1B1/8/1G6/8 b5-b6-[b7g2]-g3-g4:4:2 "
+    "a8-b8-c8-d8:4:0 WWB/-/BW/-/BB/-/-/W 0:6 b 6"
+)
+VALLEY_TWO_LINKS = (
+    "valley/grasshopper/current 8/3R2G1/8/3##3/3##1B1/8/1G6/8 d3-[d2g5]-f5-f4-f3:2:3 "
+    "e2-f2-[g2b7]-b6-c6:4:1 BB/WW/W/W/B/-/B/- 2:4 b 48"
+)
+WALL_DAMAGED = (
+    "wall/master/current 7d/6d1/8/8/8/2o5/1o6/o7 h2-h3-h4-h5:2:1 e1-d1-d2-d3:2:0 "
+    "B/-/-/WWB/-/WB/B/W@ccw 4:7 b 22"
+)
+TORUS_WRAPPED = (
+    "torus/grasshopper/current 6/6/6/6/6/6 f3-a3-a2-a1:4:0 c5-d5-e5-e4:3:1 "
+    "-/W/BWW/-/-/-/WBBB/- 1:7 b 4"
+)
+SCENARIOS = ("field", "valley", "gorge", "torus", "wall", "cave", "mist", "maze")
+MODES = ("grasshopper", "monk", "master", "chosen-one")
+PORTAL_NAMES = {"G": "green", "R": "red", "B": "blue", "Y": "yellow"}
+
+
+def board_rows(state: State) -> list[str]:
+    """The TLN board field, expanded: one symbol per cell."""
+    rows = state.to_tln().split()[1].split("/")
+    return [re.sub(r"\d", lambda m: "." * int(m[0]), row) for row in rows]
+
+
+def symbol_cells(state: State, symbols: str) -> set[str]:
+    return {
+        f"{chr(97 + x)}{y + 1}"
+        for y, row in enumerate(board_rows(state))
+        for x, sym in enumerate(row)
+        if sym in symbols
+    }
+
+
+def cells_of(elements) -> set[str]:
+    return {cell for el in elements for cell in el.get("data-cells").split()}
+
+
+def assert_features_match(state: State, root: ET.Element) -> None:
+    """Every rock, village cell and portal of the TLN board is drawn once, with its state."""
+    assert cells_of(with_class(root, "big-rock")) == symbol_cells(state, "#")
+    assert cells_of(with_class(root, "village")) == symbol_cells(state, "V")
+    rocks = with_class(root, "rock")
+    assert sorted(el.get("data-cell") for el in rocks) == sorted(symbol_cells(state, "od"))
+    assert {el.get("data-cell") for el in with_class(root, "rock", "damaged")} == symbol_cells(
+        state, "d"
+    )
+    breakable = state._env.breakable
+    for el in rocks:
+        assert ("breakable" in el.get("class").split()) == breakable
+        hits = el.get("data-hits")
+        if breakable:
+            cell = el.get("data-cell")
+            xy = (ord(cell[0]) - 97, int(cell[1:]) - 1)
+            assert int(hits) == state.rocks[xy]
+            assert len(with_class(el, "hit-pip", "left")) == int(hits)
+            assert bool(with_class(el, "crack")) == (int(hits) == 1)
+        else:
+            assert hits is None
+    portals = with_class(root, "portal")
+    drawn = sorted((el.get("data-cell"), el.get("data-colour")) for el in portals)
+    expected = sorted(
+        (f"{chr(97 + x)}{y + 1}", PORTAL_NAMES[sym])
+        for y, row in enumerate(board_rows(state))
+        for x, sym in enumerate(row)
+        if sym in PORTAL_NAMES
+    )
+    assert drawn == expected
+    occupied = {}
+    for colour in ("white", "black"):
+        for _, exit_, entry in state.dragon(colour).links:
+            for cell in (exit_, entry):
+                occupied[state._env.geo.name(cell)] = colour
+    for el in portals:
+        cell = el.get("data-cell")
+        classes = el.get("class").split()
+        assert ("occupied" in classes) == (cell in occupied) == ("free" not in classes)
+        assert el.get("data-dragon") == occupied.get(cell)
+    links = with_class(root, "portal-link")
+    assert len(links) == sum(len(state.dragon(c).links) for c in ("white", "black"))
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_every_scenario_start_draws_its_features(scenario):
+    state = new_game(scenario)
+    root = parse(board_svg(state))
+    assert_features_match(state, root)
+    width = len(board_rows(state)[0])
+    coordinates = with_class(root, "coordinates")[0]
+    assert len(texts(coordinates)) == width + len(board_rows(state))
+    assert load_name(scenario) in " ".join(texts(root))
+
+
+def load_name(scenario: str) -> str:
+    from taolong_lab.rules.scenario import load_scenario
+
+    return load_scenario(scenario).name
+
+
+def test_start_feature_counts():
+    valley = parse(board_svg(new_game("valley")))
+    assert len(with_class(valley, "big-rock")) == 1  # one boulder over the 2x2 block
+    assert len(with_class(valley, "portal")) == 4
+    assert len(with_class(valley, "portal", "green")) == 2
+    assert len(with_class(valley, "portal", "free")) == 4
+    mist = parse(board_svg(new_game("mist")))
+    for colour in PORTAL_NAMES.values():
+        assert len(with_class(mist, "portal", colour)) == 2
+    wall = parse(board_svg(new_game("wall")))
+    assert len(with_class(wall, "rock", "breakable")) == 8
+    assert not with_class(wall, "damaged")
+    assert len(with_class(wall, "hit-pip", "left")) == 16
+    gorge = parse(board_svg(new_game("gorge")))
+    assert len(with_class(gorge, "rock")) == 8 and not with_class(gorge, "breakable")
+    field = parse(board_svg(new_game()))
+    for name in ("big-rock", "rock", "village", "portal", "portal-link", "flux-coin", "wrap"):
+        assert not with_class(field, name), name
+
+
+def test_occupied_portals_are_closed_and_joined_to_the_dragon():
+    state = State(VALLEY_LINKED)
+    root = parse(board_svg(state))
+    assert_features_match(state, root)
+    occupied = with_class(root, "portal", "occupied")
+    assert sorted(el.get("data-cell") for el in occupied) == ["b7", "g2"]
+    assert {el.get("data-dragon") for el in occupied} == {"white"}
+    assert sorted(el.get("data-cell") for el in with_class(root, "portal", "free")) == [
+        "d2",
+        "g5",
+    ]
+    # closed: filled with the portal's colour, where a free portal is pale
+    assert occupied[0].find("svg:circle[2]", NS).get("fill") != "none"
+    # the white body runs b5-b6 into the exit portal b7, then from the entry portal g2 on
+    white = with_class(root, "dragon", "white")[0]
+    runs = [el.get("points") for el in with_class(white, "body")]
+
+    def centre(name):
+        x, y = ord(name[0]) - 97, int(name[1:]) - 1
+        return f"{26 + (x + 0.5) * 44:g},{26 + (y + 0.5) * 44:g}"
+
+    assert runs == [
+        " ".join(centre(c) for c in ("b5", "b6", "b7")),
+        " ".join(centre(c) for c in ("g2", "g3", "g4")),
+    ]
+    # the mouths of both portals are drawn over the body
+    assert sorted(el.get("data-cell") for el in with_class(white, "portal-mouth")) == ["b7", "g2"]
+    (link,) = with_class(root, "portal-link")
+    assert (link.get("data-exit"), link.get("data-entry")) == ("b7", "g2")
+    assert "white" in link.get("class").split()
+    # scale marks: one per segment, none in the portals
+    assert len(with_class(white, "segment")) == 3
+
+
+def test_two_dragons_through_portals():
+    state = State(VALLEY_TWO_LINKS)
+    root = parse(board_svg(state))
+    assert_features_match(state, root)
+    owners = {el.get("data-cell"): el.get("data-dragon") for el in with_class(root, "portal")}
+    assert owners == {"d2": "white", "g5": "white", "g2": "black", "b7": "black"}
+    for colour in ("white", "black"):
+        dragon = with_class(root, "dragon", colour)[0]
+        assert len(with_class(dragon, "body")) == 2
+        assert len(with_class(dragon, "portal-mouth")) == 2
+
+
+def test_damaged_rocks_are_cracked_and_show_their_hits():
+    state = State(WALL_DAMAGED)
+    root = parse(board_svg(state))
+    assert_features_match(state, root)
+    damaged = with_class(root, "rock", "damaged")
+    assert sorted(el.get("data-cell") for el in damaged) == ["g2", "h1"]
+    assert all(el.get("data-hits") == "1" for el in damaged)
+    assert all(len(with_class(el, "crack")) == 2 for el in damaged)
+    assert all(len(with_class(el, "hit-pip")) == 2 for el in damaged)
+    whole = [el for el in with_class(root, "rock") if el not in damaged]
+    assert len(whole) == 3 and all(el.get("data-hits") == "2" for el in whole)
+    assert not any(with_class(el, "crack") for el in whole)
+    assert "rocks break after 2 hits (pips: hits left)" in texts(root)
+
+
+def test_the_torus_is_six_by_six_and_wraps():
+    state = State(TORUS_WRAPPED)
+    root = parse(board_svg(state))
+    coordinates = texts(with_class(root, "coordinates")[0])
+    assert coordinates == list("abcdef") + [str(i) for i in range(1, 7)]
+    board = with_class(root, "board")[0]
+    assert "torus" in board.get("class").split()
+    assert len([el for el in board if el.tag.endswith("rect") and el.get("width") == "44"]) == 36
+    arrows = with_class(root, "wrap-arrow")
+    assert sorted(el.get("data-edge") for el in arrows) == [
+        "bottom",
+        "bottom",
+        "left",
+        "right",
+        "top",
+        "top",
+    ]
+    assert "opposite edges are joined" in texts(root)
+    # the white dragon f3-a3-a2-a1 crosses the east/west edge between its head and neck:
+    # one stub out of f3 to the right edge, one in from the left edge to a3
+    white = with_class(root, "dragon", "white")[0]
+    stubs = [el.get("points") for el in with_class(white, "body-stub")]
+    assert stubs == ["268,136 290,136", "26,136 48,136"]
+    assert [el.get("points") for el in with_class(white, "body")] == ["48,136 48,92 48,48"]
+    assert with_class(root, "head", "white")[0].get("data-facing") == "W"
+    # the black dragon does not wrap
+    black = with_class(root, "dragon", "black")[0]
+    assert not with_class(black, "body-stub") and len(with_class(black, "body")) == 1
+
+
+def test_the_village_and_its_protector():
+    state = new_game("field", village="black")
+    root = parse(board_svg(state))
+    assert_features_match(state, root)
+    (village,) = with_class(root, "village")
+    assert village.get("data-cells") == "d4 e4 d5 e5"
+    assert village.get("data-protector") == "black"
+    assert with_class(village, "banner")[0].get("data-colour") == "black"
+    assert len(with_class(village, "roof")) >= 4
+    protector = with_class(root, "protector")
+    assert [el.get("data-colour") for el in protector] == ["black"]
+    assert with_class(root, "card", "black")[0].find(".//svg:g", NS) is protector[0]
+    assert "the black dragon protects the village" in " ".join(texts(root))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_flux_coin_only_in_master_and_chosen_one(mode):
+    state = new_game(mode=mode)
+    root = parse(board_svg(state, reveal=True))
+    coins = with_class(root, "flux-coin")
+    flows = with_class(root, "flow")
+    assert len(flows) == 8
+    if mode in ("master", "chosen-one"):
+        assert [el.get("data-flux") for el in coins] == [state.flux] == ["ccw"]
+        assert all("both" in el.get("class").split() for el in flows)
+    else:
+        assert not coins
+        assert not any("both" in el.get("class").split() for el in flows)
+
+
+def test_flux_coin_shows_both_sides():
+    ccw = new_game(mode="master")
+    cw = State(ccw.to_tln().replace("@ccw", "@cw"))
+    sides = []
+    for state in (ccw, cw):
+        (coin,) = with_class(parse(board_svg(state)), "flux-coin")
+        assert coin.get("data-flux") == state.flux
+        assert state.flux in texts(coin)
+        sides.append(coin.findall("svg:circle", NS)[1].get("fill"))
+    assert sides[0] != sides[1]  # black side up, white side up
+
+
+def test_chosen_one_hides_the_board_unless_revealed():
+    state = random_playout("cave", "chosen-one", 1, 12)
+    hidden = parse(board_svg(state))
+    assert len(with_class(hidden, "board", "hidden")) == 1
+    for name in ("head", "dragon", "rock", "portal", "coordinates", "features"):
+        assert not with_class(hidden, name), name
+    note = " ".join(texts(hidden))
+    assert "The Board of Human" in note and "in the players' minds" in note
+    # nothing in the picture gives the position away: no cell names, no TLN
+    svg = board_svg(state)
+    board_field = state.to_tln().split()[1]
+    assert board_field not in svg and state.to_tln().split()[2] not in svg
+    title = hidden.find("svg:title", NS).text
+    assert "hidden" in title and state.to_tln() not in title
+    # the Ba Gua, the meters and the flux coin stay
+    assert len(with_class(hidden, "stone")) == 8 and with_class(hidden, "flux-coin")
+    assert len(with_class(hidden, "card")) == 2
+    shown = parse(board_svg(state, reveal=True))
+    assert not with_class(shown, "hidden")
+    assert len(with_class(shown, "head")) == 2
+    assert_features_match(state, shown)
+    assert state.to_tln() in shown.find("svg:title", NS).text
+    # the same size either way
+    assert hidden.get("viewBox") == shown.get("viewBox")
+    # other modes ignore reveal
+    other = new_game("cave", "master")
+    assert board_svg(other) == board_svg(other, reveal=True)
+
+
+def random_playout(scenario: str, mode: str, seed: int, turns: int, **options) -> State:
+    rng = random.Random(f"{scenario}/{mode}/{seed}")
+    state = new_game(scenario, mode, **options)
+    for _ in range(turns):
+        if state.is_over():
+            break
+        state = state.play(rng.choice(state.legal_turns()))
+    return state
+
+
+def variants():
+    """Every scenario x mode, plus the Village where a scenario allows it."""
+    for scenario in SCENARIOS:
+        for mode in MODES:
+            yield scenario, mode, {}
+        if scenario in ("field", "valley", "mist"):
+            yield scenario, "monk", {"village": "white"}
+
+
+@pytest.mark.parametrize(
+    ("scenario", "mode", "options"),
+    list(variants()),
+    ids=lambda v: v if isinstance(v, str) else ",".join(f"{k}={x}" for k, x in v.items()),
+)
+def test_random_positions_of_every_variant_render(scenario, mode, options):
+    for seed, turns in ((1, 9), (2, 33), (3, 400)):
+        state = random_playout(scenario, mode, seed, turns, **options)
+        svg = board_svg(state, reveal=True)
+        root = parse(svg)  # well-formed XML
+        assert_features_match(state, root)
+        assert len(with_class(root, "head")) == 2
+        assert len(with_class(root, "stone")) == 8
+        assert not re.search(r"\d\.\d{3,}", svg) and "nan" not in svg.lower()
+        assert svg == board_svg(State(state.to_tln()), reveal=True)  # deterministic
+        plain = parse(board_svg(state))
+        assert bool(with_class(plain, "hidden")) == (mode == "chosen-one")
+        assert bool(with_class(plain, "flux-coin")) == (mode in ("master", "chosen-one"))
+
+
+def test_module_main_reveal(capsys):
+    tln = new_game("cave", "chosen-one").to_tln()
+    assert main(["--reveal", *tln.split()]) == 0
+    assert capsys.readouterr().out == board_svg(State(tln), reveal=True)

@@ -306,8 +306,14 @@ class State:
         """A sentence for a phase, e.g. 'sow Heaven -> Fire, step a3, expel'."""
         ring = game_data().ring
         words = f"sow {ring[phase.space].title()}"
+        if phase.drops:
+            words += f" dropping {phase.drops}"
         if phase.element >= 0:
             words += f" -> {ring[phase.element].title()}"
+        for who, action in phase.focus:
+            words += f", Focus: {COLOURS['wb'.index(who)]} {action.execution()}"
+        if phase.ended:
+            return words + ": the game ends before the Matter phase"
         if phase.penalty:
             return words + ": every action impossible, lose 1 life"
         if not phase.path:

@@ -115,8 +115,13 @@ class Rules:
                 f"{scenario.name} cannot be built with the {self.edition} edition's components; "
                 f"it needs the {' or '.join(scenario.editions)} edition"
             )
-        if dict(self.options).get("village") is not None and not scenario.village:
-            raise RulesError(f"the Village variant is not played on {scenario.name}")
+        if dict(self.options).get("village") is not None:
+            if not scenario.village:
+                raise RulesError(f"the Village variant is not played on {scenario.name}")
+            if self.edition == "earlier":
+                raise RulesError(
+                    "the earlier edition has no village tile and no Village variant"
+                )
         canonical = tuple(sorted((n, v) for n, v in self.options if v != OPTIONS[n].default))
         object.__setattr__(self, "options", canonical)
 

@@ -8,9 +8,15 @@ Each game is ``random.Random(seed).choice(state.legal_turns())`` from ``new_game
 game ends, so a transcript changes exactly when the rules, the order of ``legal_turns()``, the
 notation, TLN or the text board change. Regenerate after an intended change and review the diff.
 
+The games of the later rules (scenarios, Monk, Master, Chosen One) carry two more comment lines:
+why the seed was chosen, and what the game uses (portal steps, rock hits, Focus, Balance, ...),
+counted from the game itself by :func:`features`. The text board of a Chosen One game is shown
+revealed (``board_text(state, reveal=True)``): the transcript pins the position.
+
 File format (one game per file)::
 
-    # comment lines: what the file is and how to regenerate it
+    # comment lines: what the file is and how to regenerate it (and for the later
+    # games: why this seed, what the game uses)
     game: current-seed-3                 header, "key: value" lines
     seed: 3
     rules: field/grasshopper/current
@@ -31,11 +37,16 @@ import difflib
 import os
 import random
 import sys
+import textwrap
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import new_game
-from ..engine import State, Turn
+from ..engine import Phase, State, Turn
+from ..engine.core import CW, sow
+from ..engine.spirit import BALANCE, flow_for, sowings
+from ..views.text import board_text
 
 BOARD_EVERY = 10
 REGENERATE = "python -m taolong_lab.tools.golden"
@@ -43,27 +54,99 @@ REGENERATE = "python -m taolong_lab.tools.golden"
 
 @dataclass(frozen=True)
 class Game:
-    """One golden game: a seeded random playout from the start of a variant."""
+    """One golden game: a seeded random playout from the start of a variant.
+
+    ``why`` says why the seed was chosen and ``uses`` names the :func:`features` the game must
+    show (tests/test_golden.py checks them); both are for the games of the later rules.
+    """
 
     name: str
     seed: int
     edition: str = "current"
     options: tuple[tuple[str, object], ...] = field(default=())
+    scenario: str = "field"
+    mode: str = "grasshopper"
+    why: str = ""
+    uses: tuple[str, ...] = ()
 
     def start(self) -> State:
-        return new_game(edition=self.edition, **dict(self.options))
+        return new_game(self.scenario, self.mode, edition=self.edition, **dict(self.options))
 
     def filename(self) -> str:
         return f"{self.name}.txt"
 
 
 # Seeds chosen for games of moderate length that end both ways and include penalties,
-# Wind/Thunder extra phases and Lake/Mountain stays.
+# Wind/Thunder extra phases and Lake/Mountain stays. The later games were picked (from the
+# first few dozen seeds) for using their scenario's and mode's features, see ``why``.
 GAMES: tuple[Game, ...] = (
     Game("current-seed-3", 3),
     Game("current-seed-8", 8),
     Game("current-seed-13", 13),
     Game("earlier-seed-2", 2, edition="earlier"),
+    Game(
+        "valley-grasshopper-seed-26",
+        26,
+        scenario="valley",
+        why="steps through all three kinds of portal: the green twins, the red (paid with "
+        "fire) and the blue (paid with water), which lead to any free portal; bodies stay "
+        "joined through portal pairs for several turns; a penalty turn.",
+        uses=("portal steps (green)", "portal steps (red)", "portal steps (blue)", "penalties"),
+    ),
+    Game(
+        "wall-master-seed-18",
+        18,
+        scenario="wall",
+        mode="master",
+        why="rocks bitten, expelled and trampled until most of the wall is gone; Master flow "
+        "both ways (the flux coin turns), Focus (one impossible, paid with a life) and a "
+        "Balance; penalty turns.",
+        uses=(
+            "rock hits",
+            "rocks trampled",
+            "clockwise sowings",
+            "Focus",
+            "impossible Focus",
+            "Balance",
+        ),
+    ),
+    Game(
+        "mist-monk-village-seed-133",
+        133,
+        scenario="mist",
+        mode="monk",
+        options=(("village", "black"),),
+        why="the white dragon takes village damage again and again (black protects it); "
+        "portal steps through all four twin colours; Monk drops, Focus (one impossible) and "
+        "a Balance; a penalty turn.",
+        uses=(
+            "village damage",
+            "portal steps (green)",
+            "portal steps (red)",
+            "portal steps (blue)",
+            "portal steps (yellow)",
+            "Focus",
+            "impossible Focus",
+            "Balance",
+        ),
+    ),
+    Game(
+        "torus-grasshopper-seed-7",
+        7,
+        scenario="torus",
+        why="a short game on the 6x6 wrapping board: many steps across the edges, and "
+        "bodies lying across them.",
+        uses=("edge crossings",),
+    ),
+    Game(
+        "cave-chosen-one-seed-28",
+        28,
+        scenario="cave",
+        mode="chosen-one",
+        why="rocks of the cave hit and trampled; Master flow both ways, Focus and two "
+        "Balances, played blind (the boards below are shown revealed).",
+        uses=("rock hits", "rocks trampled", "clockwise sowings", "Focus", "Balance"),
+    ),
 )
 
 
@@ -80,8 +163,111 @@ def play(game: Game) -> list[tuple[Turn, State]]:
 
 
 def board_lines(state: State) -> list[str]:
-    """``str(state)`` as transcript lines (trailing blanks stripped)."""
-    return [f"  | {line}".rstrip() for line in str(state).splitlines()]
+    """The text board (``str(state)``, revealed in Chosen One) as transcript lines, trailing
+    blanks stripped."""
+    return [f"  | {line}".rstrip() for line in board_text(state, reveal=True).splitlines()]
+
+
+FEATURE_ORDER = (
+    "portal steps (green)",
+    "portal steps (red)",
+    "portal steps (blue)",
+    "portal steps (yellow)",
+    "edge crossings",
+    "rock hits",
+    "rocks trampled",
+    "village damage",
+    "clockwise sowings",
+    "Focus",
+    "impossible Focus",
+    "Balance",
+    "penalties",
+    "extra phases",
+    "ended in the Spirit phase",
+)
+_PORTAL_NAMES = {"G": "green", "R": "red", "B": "blue", "Y": "yellow"}
+
+
+def features(start: State, turns: list[tuple[Turn, State]]) -> Counter:
+    """What a game uses, counted turn by turn (names from :data:`FEATURE_ORDER`).
+
+    Portal steps count by the colour of the portal entered; edge crossings are steps between
+    cells that are neighbours only across a wrapping edge; a rock hit is a rock that lost hits
+    without being stepped on, a trampled rock one removed from a cell a head stepped onto;
+    village damage is counted when the challenger ends its turn beside the village; Balance
+    and the clockwise sowings come from replaying the sowing (engine.spirit)."""
+    found: Counter = Counter()
+    before = start
+    for turn, after in turns:
+        env = before._env
+        rows = before.layout
+        bagua, coin = before.bagua, before._flux
+        heads = {c[0]: before.cells(c)[0] for c in ("white", "black")}
+        mover = before.to_move
+        stepped = set()
+        for phase in turn.phases:
+            flow = flow_for(bagua[phase.space], coin, before.rules.mode)
+            found["clockwise sowings"] += flow == CW
+            if env.monk:
+                sowing = next(
+                    s for s in sowings(env, bagua, phase.space, flow) if s.drops == phase.drops
+                )
+                found["Balance"] += sum(kind == BALANCE for kind, _, _ in sowing.effects)
+                bagua = sowing.bagua
+            else:
+                bagua = sow(bagua, phase.space, flow)[0]
+            coin = flow
+            for who, action in phase.focus:
+                found["Focus"] += 1
+                found["impossible Focus"] += action.penalty
+                _walk(found, heads, stepped, rows, who, action)
+            found["penalties"] += phase.penalty
+            found["ended in the Spirit phase"] += phase.ended
+            _walk(found, heads, stepped, rows, mover[0], phase)
+        found["extra phases"] += len(turn.phases) > 1
+        old, new = before.rocks, after.rocks
+        for cell, hits in old.items():
+            if new.get(cell, 0) < hits:
+                gone = cell not in new
+                found["rocks trampled" if gone and cell in stepped else "rock hits"] += 1
+        protector = before.rules.option("village")
+        if protector is not None and mover != protector and after.dragon(protector).alive:
+            dragon = after.dragon(mover)
+            tiles = set(after.cells(mover)) | {
+                env.geo.xy[p] for _, q, e in dragon.links for p in (q, e)
+            }
+            beside = {
+                (x + dx, y + dy) for x, y in tiles for dx, dy in ((0, 1), (0, -1), (1, 0), (-1, 0))
+            }
+            found["village damage"] += any(
+                0 <= y < len(rows) and 0 <= x < len(rows[0]) and rows[y][x] == "V"
+                for x, y in beside
+            )
+        before = after
+    return +found
+
+
+def _walk(found: Counter, heads: dict, stepped: set, rows, who: str, phase: Phase) -> None:
+    """Follow the head of ``who`` ("w"/"b") along ``phase``'s path, counting portal steps (by
+    the colour of the portal entered) and steps across a wrapping edge."""
+    portals = {i: entry for i, entry, _ in phase.portals}
+    for i, cell in enumerate(phase.path):
+        (ax, ay), (bx, by) = heads[who], cell
+        if i in portals:
+            x, y = portals[i]
+            found[f"portal steps ({_PORTAL_NAMES[rows[y][x]]})"] += 1
+        elif abs(ax - bx) + abs(ay - by) != 1:
+            found["edge crossings"] += 1
+        heads[who] = cell
+        stepped.add(cell)
+
+
+def describe_features(found: Counter) -> str:
+    return ", ".join(f"{found[name]} {name}" for name in FEATURE_ORDER if found[name])
+
+
+def _comment(text: str) -> list[str]:
+    return textwrap.wrap(text, 98, initial_indent="# ", subsequent_indent="#   ")
 
 
 def render(game: Game) -> str:
@@ -95,6 +281,12 @@ def render(game: Game) -> str:
         "# the last, the text board (str(state)). Do not edit by hand; regenerate with",
         f"#     .venv/bin/{REGENERATE}            (or: make golden)",
         f"# and compare only with: .venv/bin/{REGENERATE} --check",
+    ]
+    turns = play(game)
+    if game.why:
+        lines += _comment(f"Why seed {game.seed}: {game.why}")
+        lines += _comment(f"The game uses: {describe_features(features(start, turns))}.")
+    lines += [
         f"game: {game.name}",
         f"seed: {game.seed}",
         f"rules: {start.rules.token()}",
@@ -102,7 +294,6 @@ def render(game: Game) -> str:
         "",
     ]
     previous = start
-    turns = play(game)
     for number, (turn, state) in enumerate(turns, start=1):
         lines.append(f"{number} {previous.to_move} {turn}")
         lines.append(f"  {state.to_tln()}")
