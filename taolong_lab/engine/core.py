@@ -83,6 +83,11 @@ class Env:
         self.portal_colour = {c: s for c, s in cells if s.isupper() and s != "V"}
         self.portal_mask = self.mask(self.portal_colour)
         self.village_mask = self.mask(c for c, s in cells if s == "V")
+        self.beside_village = self.mask(
+            c
+            for c in range(self.geo.size)
+            if any(n >= 0 and self.village_mask >> n & 1 for n in self.nbr[c])
+        )
         self.static_mask = self.mask(c for c, s in cells if s in "#oV")
         self.extra_elements = frozenset(data.ring.index(e) for e in ("wind", "thunder"))
         self.monk = rules.mode in ("monk", "master", "chosen-one")
@@ -448,9 +453,6 @@ def village_damage(env: Env, walk, colour: int):
     """End of the challenger's turn: 1 damage if any of its parts is beside the village."""
     if env.protector is None or colour == env.protector or not _alive(walk):
         return walk
-    tiles = env.tiles(walk[0][colour])
-    village = env.village_mask
-    for cell in range(env.geo.size):
-        if tiles >> cell & 1 and any(n >= 0 and village >> n & 1 for n in env.nbr[cell]):
-            return hurt(walk, colour, 1, env.cap)
+    if env.tiles(walk[0][colour]) & env.beside_village:
+        return hurt(walk, colour, 1, env.cap)
     return walk

@@ -4,6 +4,7 @@ Balance effects, then the Matter phase it names, with the impossible-action rule
 
 from __future__ import annotations
 
+import functools
 import itertools
 from typing import NamedTuple
 
@@ -42,7 +43,7 @@ def _imminent(bagua, main: tuple[int, ...]) -> int:
     return count + sum(sum(bagua[m].count(s) == 1 for m in main) == 3 for s in "WB")
 
 
-def sowings(env: Env, bagua: tuple[str, ...], space: int, flow: int) -> list[Sowing]:
+def sowings(env: Env, bagua: tuple[str, ...], space: int, flow: int) -> tuple[Sowing, ...]:
     """Every way the player may sow ``space``.
 
     Grasshopper drops the stack base stone first: colours do not matter there. From Monk on,
@@ -52,13 +53,16 @@ def sowings(env: Env, bagua: tuple[str, ...], space: int, flow: int) -> list[Sow
     """
     if not env.monk:
         new, element = sow(bagua, space, flow)
-        return [Sowing("", new, element, ())]
+        return (Sowing("", new, element, ()),)
+    return _monk_sowings(bagua, space, flow, env.ring_size, env.main_spaces)
+
+
+@functools.lru_cache(maxsize=65536)
+def _monk_sowings(bagua, space, flow, n, main) -> tuple[Sowing, ...]:
     stack = bagua[space]
-    n = env.ring_size
     step = 1 if flow == CCW else n - 1
     targets = [(space + step * j) % n for j in range(1, len(stack) + 1)]
     whites = stack.count("W")
-    main = env.main_spaces
     scored = []
     for places in itertools.combinations(range(len(stack)), whites):
         drops = "".join("W" if i in places else "B" for i in range(len(stack)))
@@ -76,11 +80,11 @@ def sowings(env: Env, bagua: tuple[str, ...], space: int, flow: int) -> list[Sow
         scored.append((len(effects), _imminent(new, main), drops, new, tuple(effects)))
     best = max(s[:2] for s in scored)
     mixed = 0 < whites < len(stack)
-    return [
+    return tuple(
         Sowing(drops if mixed else "", new, targets[-1], effects)
         for triggered, imminent, drops, new, effects in sorted(scored, key=lambda s: s[2])
         if (triggered, imminent) == best
-    ]
+    )
 
 
 def _balance(walk, colour: int):
