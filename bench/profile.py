@@ -3,9 +3,12 @@
     .venv/bin/python bench/profile.py                 # both workloads of bench/run.py
     .venv/bin/python bench/profile.py --workload playouts --games 10 --top 40
     .venv/bin/python bench/profile.py --sort tottime
+    .venv/bin/python bench/profile.py --workload scenarios --sort tottime
 
 The workloads are the ones bench/run.py times: ``legal+play`` over bench/positions.txt
-(fresh ``State(tln)`` each pass) and seeded random ``playouts`` from the start.
+(fresh ``State(tln)`` each pass), seeded random ``playouts`` from the start, and
+``scenarios`` (legal+play over bench/positions-scenarios.txt, every scenario and mode; not part
+of ``both``, which stays the Field workloads a and b).
 """
 
 from __future__ import annotations
@@ -34,12 +37,15 @@ def _load_run():
 
 _run = _load_run()
 legal_and_play, load_positions, playouts = _run.legal_and_play, _run.load_positions, _run.playouts
+SCENARIO_POSITIONS = _run.SCENARIO_POSITIONS
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="cProfile the taolong_lab hot path.")
-    parser.add_argument("--workload", choices=["both", "legal", "playouts"], default="both")
-    parser.add_argument("--rounds", type=int, default=5, help="passes over positions.txt")
+    parser.add_argument(
+        "--workload", choices=["both", "legal", "playouts", "scenarios"], default="both"
+    )
+    parser.add_argument("--rounds", type=int, default=5, help="passes over the positions file")
     parser.add_argument("--games", type=int, default=10, help="random playouts")
     parser.add_argument("--top", type=int, default=25, help="rows to print")
     parser.add_argument("--sort", default="cumulative", help="pstats sort key")
@@ -52,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
         legal_and_play(tlns, args.rounds)
     if args.workload in ("both", "playouts"):
         playouts(args.games)
+    if args.workload == "scenarios":
+        legal_and_play(load_positions(SCENARIO_POSITIONS), args.rounds)
     profiler.disable()
 
     out = io.StringIO()

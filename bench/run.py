@@ -14,6 +14,14 @@ a. ``legal+play``: for each of the fixed mid-game positions in bench/positions.t
 b. ``playouts``: ``--games`` random games from ``new_game()`` (current edition), seeds 0..G-1,
    ``random.Random(seed).choice(state.legal_turns())`` each turn until the game ends.
    Rates = games / s and turns / s.
+c. ``scenarios``: workload a on each position of bench/positions-scenarios.txt (one mid-game
+   position per scenario and per mode), ``--scenario-rounds`` passes per run, each position timed
+   on its own (best of ``--repeat``) after one untimed warm-up pass over the file. Reported as a
+   scenario x mode table of applied turns / s, with the totals per scenario and per mode.
+   ``--skip-scenarios`` leaves it out.
+
+Workloads a and b are unchanged since the foundation (commit 2b0bbcf), so their figures compare
+with that commit's ``bench/run.py``.
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ sys.path.insert(0, str(HERE.parent))  # run from a checkout without installing
 from taolong_lab import State, __version__, new_game  # noqa: E402
 
 POSITIONS = HERE / "positions.txt"
+SCENARIO_POSITIONS = HERE / "positions-scenarios.txt"
 TARGET_TURNS_PER_S = 20_000
 
 
@@ -72,6 +81,39 @@ def playouts(games: int, edition: str = "current") -> tuple[int, int]:
     return games, turns
 
 
+def scenario_table(repeat: int, rounds: int, path: Path = SCENARIO_POSITIONS) -> dict:
+    """Workload c: legal+play on each scenario/mode position, timed one position at a time."""
+    cells: dict[str, dict[str, dict]] = {}
+    tlns = load_positions(path)
+    legal_and_play(tlns)  # warm-up: builds each rules' tables once, before any timing
+    for tln in tlns:
+        scenario, mode = tln.split()[0].split("/")[:2]
+        seconds, turns = best_of(repeat, legal_and_play, [tln], rounds)
+        cells.setdefault(scenario, {})[mode] = {
+            "tln": tln,
+            "turns": turns,
+            "best_s": seconds,
+            "turns_per_s": turns / seconds,
+        }
+    modes = list(dict.fromkeys(m for row in cells.values() for m in row))
+
+    def total(entries) -> dict:
+        entries = list(entries)
+        turns = sum(e["turns"] for e in entries)
+        seconds = sum(e["best_s"] for e in entries)
+        return {"turns": turns, "best_s": seconds, "turns_per_s": turns / seconds}
+
+    every = [e for row in cells.values() for e in row.values()]
+    return {
+        "rounds": rounds,
+        "modes": modes,
+        "cells": cells,
+        "by_scenario": {s: total(row.values()) for s, row in cells.items()},
+        "by_mode": {m: total(row[m] for row in cells.values() if m in row) for m in modes},
+        "all": total(every),
+    }
+
+
 def best_of(repeat: int, fn, *args):
     """(best wall time in s, fn's result) over ``repeat`` runs."""
     best, result = float("inf"), None
@@ -94,13 +136,13 @@ def machine() -> dict:
     }
 
 
-def run(repeat: int, games: int, rounds: int) -> dict:
+def run(repeat: int, games: int, rounds: int, scenario_rounds: int = 0) -> dict:
     tlns = load_positions()
     t_parse, n_parse = best_of(repeat, parse_only, tlns, rounds)
     t_legal, n_turns = best_of(repeat, legal_and_play, tlns, rounds)
     t_play, (n_games, n_play_turns) = best_of(repeat, playouts, games)
     net = max(t_legal - t_parse, 1e-9)
-    return {
+    report = {
         "machine": machine(),
         "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "repeat": repeat,
@@ -128,6 +170,34 @@ def run(repeat: int, games: int, rounds: int) -> dict:
             },
         },
     }
+    if scenario_rounds:
+        report["results"]["scenarios"] = scenario_table(repeat, scenario_rounds)
+    return report
+
+
+def scenario_lines(c: dict) -> list[str]:
+    """Workload c as a scenario x mode table of applied turns/s, with totals."""
+    modes = c["modes"]
+    width = max(12, *(len(m) + 2 for m in modes))
+    lines = [
+        f"c. legal+play per scenario and mode (applied turns/s; one position each, "
+        f"{c['rounds']} passes)",
+        "",
+        f"{'scenario':<10}" + "".join(f"{m:>{width}}" for m in modes) + f"{'all':>{width}}",
+        "-" * (10 + width * (len(modes) + 1)),
+    ]
+    for scenario, row in c["cells"].items():
+        rates = "".join(
+            f"{row[m]['turns_per_s']:>{width},.0f}" if m in row else f"{'-':>{width}}"
+            for m in modes
+        )
+        lines.append(
+            f"{scenario:<10}{rates}{c['by_scenario'][scenario]['turns_per_s']:>{width},.0f}"
+        )
+    lines.append("-" * (10 + width * (len(modes) + 1)))
+    rates = "".join(f"{c['by_mode'][m]['turns_per_s']:>{width},.0f}" for m in modes)
+    lines.append(f"{'all':<10}{rates}{c['all']['turns_per_s']:>{width},.0f}")
+    return lines
 
 
 def table(report: dict) -> str:
@@ -158,6 +228,8 @@ def table(report: dict) -> str:
     rate = r["legal_play"]["turns_per_s"]
     verdict = "meets" if rate >= report["target_turns_per_s"] else "MISSES"
     lines += ["", f"target >= {report['target_turns_per_s']:,} applied turns/s (a): {verdict}"]
+    if "scenarios" in r:
+        lines += ["", *scenario_lines(r["scenarios"])]
     return "\n".join(lines)
 
 
@@ -183,11 +255,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rounds", type=int, default=5, help="passes over positions.txt per run of workload a"
     )
+    parser.add_argument(
+        "--scenario-rounds",
+        type=int,
+        default=50,
+        help="passes over each position of positions-scenarios.txt per run of workload c",
+    )
+    parser.add_argument(
+        "--skip-scenarios", action="store_true", help="leave out workload c (scenarios x modes)"
+    )
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args(argv)
-    if min(args.repeat, args.games, args.rounds) < 1:
-        parser.error("--repeat, --games and --rounds must be at least 1")
-    report = run(args.repeat, args.games, args.rounds)
+    if min(args.repeat, args.games, args.rounds, args.scenario_rounds) < 1:
+        parser.error("--repeat, --games, --rounds and --scenario-rounds must be at least 1")
+    report = run(
+        args.repeat, args.games, args.rounds, 0 if args.skip_scenarios else args.scenario_rounds
+    )
     print(table(report))
     if args.json:
         write_json(args.json, report)
