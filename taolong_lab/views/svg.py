@@ -486,32 +486,53 @@ def _small_rock(grid: _Grid, xy: tuple[int, int], hits: int | None) -> list[str]
     return out
 
 
-def _house(cx: float, cy: float, s: float, roof: str) -> list[str]:
-    """A little house standing on (cx, cy): walls, a door and a roof with upturned eaves."""
+def _walls(cx: float, cy: float, half: float, height: float, door: tuple, t: float) -> list[str]:
+    """Walls standing on (cx, cy), ``2 * half`` wide, with a door ``(half width, height)``."""
     return [
         _el(
             "rect",
-            x=cx - 6 * s,
-            y=cy - 8 * s,
-            width=12 * s,
-            height=8 * s,
+            x=cx - half * t,
+            y=cy - height * t,
+            width=2 * half * t,
+            height=height * t,
             fill="#f5ecd6",
             stroke=VILLAGE["ink"],
             stroke_width=0.9,
         ),
-        _el("rect", x=cx - 1.6 * s, y=cy - 4.6 * s, width=3.2 * s, height=4.6 * s, fill="#7b5a3a"),
         _el(
-            "path",
-            class_="roof",
-            d=f"M {_n(cx - 10 * s)} {_n(cy - 7 * s)} "
-            f"Q {_n(cx - 7 * s)} {_n(cy - 8 * s)} {_n(cx - 5.5 * s)} {_n(cy - 12.5 * s)} "
-            f"L {_n(cx + 5.5 * s)} {_n(cy - 12.5 * s)} "
-            f"Q {_n(cx + 7 * s)} {_n(cy - 8 * s)} {_n(cx + 10 * s)} {_n(cy - 7 * s)} Z",
-            fill=roof,
-            stroke=VILLAGE["ink"],
-            stroke_width=0.9,
-            stroke_linejoin="round",
+            "rect",
+            x=cx - door[0] * t,
+            y=cy - door[1] * t,
+            width=2 * door[0] * t,
+            height=door[1] * t,
+            fill="#7b5a3a",
         ),
+    ]
+
+
+def _roof(cx, base, half, t, fill, ctrl=(2.5, 1.5), top=(4, 5)) -> str:
+    """A curved roof with upturned eaves on ``base``: ``ctrl`` places the curve's control point
+    (inset, rise) and ``top`` the ridge (inset, rise), in units of ``t``."""
+    (ci, cr), (ti, tr) = ctrl, top
+    return _el(
+        "path",
+        class_="roof",
+        d=f"M {_n(cx - half * t)} {_n(base)} "
+        f"Q {_n(cx - (half - ci) * t)} {_n(base - cr * t)} {_n(cx - (half - ti) * t)} "
+        f"{_n(base - tr * t)} L {_n(cx + (half - ti) * t)} {_n(base - tr * t)} "
+        f"Q {_n(cx + (half - ci) * t)} {_n(base - cr * t)} {_n(cx + half * t)} {_n(base)} Z",
+        fill=fill,
+        stroke=VILLAGE["ink"],
+        stroke_width=0.9,
+        stroke_linejoin="round",
+    )
+
+
+def _house(cx: float, cy: float, s: float, roof: str) -> list[str]:
+    """A little house standing on (cx, cy): walls, a door and a roof with upturned eaves."""
+    return [
+        *_walls(cx, cy, 6, 8, (1.6, 4.6), s),
+        _roof(cx, cy - 7 * s, 10, s, roof, ctrl=(3, 1), top=(4.5, 5.5)),
     ]
 
 
@@ -563,36 +584,9 @@ def _village(grid: _Grid, block, protector: str | None) -> list[str]:
     for i, (hx, hy) in enumerate(houses):
         out.extend(_house(x0 + hx * w, y0 + hy * h, 1.6 * s, VILLAGE["roofs"][i % 2]))
     t = 1.35 * s
-    out.append(
-        _el(
-            "rect",
-            x=px - 5 * t,
-            y=py - 9 * t,
-            width=10 * t,
-            height=9 * t,
-            fill="#f5ecd6",
-            stroke=VILLAGE["ink"],
-            stroke_width=0.9,
-        )
-    )
-    out.append(
-        _el("rect", x=px - 1.8 * t, y=py - 5 * t, width=3.6 * t, height=5 * t, fill="#7b5a3a")
-    )
+    out.extend(_walls(px, py, 5, 9, (1.8, 5), t))
     for tier, (ty, half) in enumerate(((py - 8 * t, 11), (py - 16 * t, 8), (py - 23 * t, 5.5))):
-        out.append(
-            _el(
-                "path",
-                class_="roof",
-                d=f"M {_n(px - half * t)} {_n(ty)} "
-                f"Q {_n(px - (half - 2.5) * t)} {_n(ty - 1.5 * t)} {_n(px - (half - 4) * t)} "
-                f"{_n(ty - 5 * t)} L {_n(px + (half - 4) * t)} {_n(ty - 5 * t)} "
-                f"Q {_n(px + (half - 2.5) * t)} {_n(ty - 1.5 * t)} {_n(px + half * t)} {_n(ty)} Z",
-                fill=VILLAGE["roofs"][tier % 2],
-                stroke=VILLAGE["ink"],
-                stroke_width=0.9,
-                stroke_linejoin="round",
-            )
-        )
+        out.append(_roof(px, ty, half, t, VILLAGE["roofs"][tier % 2]))
     if protector is not None:
         # the protector's banner on a pole at the top of the pagoda
         style = DRAGON[COLOURS.index(protector)]
