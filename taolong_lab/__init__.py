@@ -33,6 +33,36 @@ def new_game(scenario="field", mode="grasshopper", solo=False, edition="current"
     return start_state(Rules.make(scenario, mode, solo, edition, **options))
 
 
+def solo_game(
+    scenario="field",
+    mode="grasshopper",
+    *,
+    player="white",
+    segments=3,
+    water=4,
+    bagua="standard",
+    seed=None,
+    edition="current",
+    **options,
+):
+    """The start of a solo challenge: the player's dragon is always to move.
+
+    ``segments`` (1-3) and ``water`` (1-4) are an int or a dict by colour; ``bagua`` is
+    ``"standard"``, ``"shuffled"`` (stacks of two on the main spaces) or ``"random"``, drawn
+    once from ``seed`` and stored in the position.
+
+    >>> game = solo_game(player="black", segments={"black": 1})
+    >>> game.player, len(game.dragon("black").cells)
+    ('black', 2)
+    >>> solo_game(bagua="shuffled", seed=7).bagua
+    ('WB', '', 'BB', '', 'WW', '', 'WB', '')
+    """
+    from .engine.codec import solo_start
+
+    rules = Rules.make(scenario, mode, True, edition, **options)
+    return solo_start(rules, player, segments, water, bagua, seed)
+
+
 __all__ = [
     "ABSORB",
     "EXPEL",
@@ -53,4 +83,5 @@ __all__ = [
     "__version__",
     "new_game",
     "parse_turn",
+    "solo_game",
 ]

@@ -45,3 +45,19 @@ class IllegalTurnError(TaoLongError):
     def __init__(self, turn: str, reason: str):
         self.turn, self.reason = turn, reason
         super().__init__(f"illegal turn {turn!r}: {reason}")
+
+
+class PuzzleError(TaoLongError):
+    """A malformed puzzle or puzzle file. Names the file, the line and the field at fault.
+
+    ``problems`` lists every ``(line, field, reason)`` found; one bad line never hides the
+    others.
+    """
+
+    def __init__(self, file: str, problems: list[tuple[int | None, str, str]]):
+        self.file, self.problems = file, list(problems)
+        lines = [
+            f"{file}:{line}: {field}: {reason}" if line else f"{file}: {field}: {reason}"
+            for line, field, reason in self.problems
+        ]
+        super().__init__("\n".join(lines) if lines else f"{file}: bad puzzle file")

@@ -176,8 +176,11 @@ BAD_START = START_TLN.replace("a2-a1-b1-b2:4:0", "a2-a1-c1-b2:4:0")
         (["show", "--position", START_TLN.replace("0:8", "0:7")], ["fire stones"]),
         (["show", "--json", "--position", START_TLN.replace("WW/", "WX/")], ["bagua.heaven"]),
         (["show", "--scenario", "moon"], ["unknown scenario 'moon'", "field"]),
-        (["show", "--solo"], ["solo variant is not implemented yet"]),
-        (["show", "--solo"], ["solo variant is not implemented yet"]),
+        (
+            ["show", "--option", "solo_lookahead=next-turn"],
+            ["'solo_lookahead' only applies to the solo variant"],
+        ),
+        (["show", "--solo", "--option", "solo_lookahead=far"], ["'solo_lookahead'", "not 'far'"]),
         (["show", "--edition", "first"], ["unknown edition 'first'"]),
         (["show", "--option", "bite=1"], ["unknown option 'bite'", "bite_on_stay"]),
         (["show", "--option", "bite_on_stay=3"], ["'bite_on_stay'", "not 3"]),

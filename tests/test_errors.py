@@ -203,17 +203,17 @@ def test_tln_field_count_error_keeps_the_text():
     "token",
     [
         "moon/monk/current",
-        "field/grasshopper/current/solo",
+        "gorge/grasshopper/earlier/solo",
         "moon/master/current",
     ],
 )
-def test_unimplemented_rules_in_a_position_are_position_errors(token):
+def test_impossible_rules_in_a_position_are_position_errors(token):
     with pytest.raises(PositionError) as info:
         State.from_tln(with_field(0, token))
     assert info.value.field == "rules"
     doc = new_game().to_json()
     parts = token.split("/")
-    doc["rules"].update(scenario=parts[0], mode=parts[1], solo=len(parts) == 4)
+    doc["rules"].update(scenario=parts[0], mode=parts[1], edition=parts[2], solo=len(parts) == 4)
     with pytest.raises(PositionError):
         State.from_json(doc)
 

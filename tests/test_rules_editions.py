@@ -182,6 +182,8 @@ def test_named_options_and_their_defaults():
         "bite_on_stay": (True, (True, False), "A7"),
         "village": (None, (None, "white", "black"), "A22"),
         "extra_phases": (1, (0, 1), "A11"),
+        "solo_lookahead": ("matter", ("matter", "next-turn"), "A30"),
+        "solo_focus_replaces_action": (False, (False, True), "A29"),
     }
     with pytest.raises(RulesError):
         new_game(bite_on_stay="yes")
@@ -194,14 +196,14 @@ def test_named_options_and_their_defaults():
 @pytest.mark.parametrize(
     ("kwargs", "error"),
     [
-        ({"solo": True}, NotImplementedError),
+        ({"solo_lookahead": "next-turn"}, RulesError),
         ({"scenario": "moon"}, RulesError),
         ({"scenario": "gorge", "edition": "earlier"}, RulesError),
         ({"scenario": "torus", "village": "white"}, RulesError),
     ],
 )
-def test_variants_not_yet_implemented_are_refused(kwargs, error):
-    """The solo variant is not implemented yet, unknown scenarios do not exist, the earlier
+def test_impossible_variants_are_refused(kwargs, error):
+    """Solo options need the solo variant, unknown scenarios do not exist, the earlier
     edition's components build only The Field and The Valley, and the Village is played only
     on The Field, The Valley and The Mist: all are refused rather than played wrongly.
 

@@ -54,6 +54,70 @@ def start_state(rules: Rules) -> State:
     return State._make(env, (dragons, water, fire, rocks), data.setup_stacks, CCW, 0, 0)
 
 
+BAGUA_SETUPS = ("standard", "shuffled", "random")
+
+
+def solo_start(
+    rules: Rules,
+    player: str = "white",
+    segments: int | dict = 3,
+    water: int | dict = 4,
+    bagua: str = "standard",
+    seed: int | None = None,
+) -> State:
+    """The start of a solo challenge (A31): both dragons on the board, the player's colour
+    to move for the whole game.
+
+    ``segments`` (1–3) and ``water`` (1–4) are an int for both dragons or a dict by colour.
+    ``bagua``: ``"standard"`` setup stacks; ``"shuffled"``, the eight stones shuffled into
+    stacks of two on the main spaces; ``"random"``, each stone on a random space. Both draw
+    from ``random.Random(seed)`` once: the result is stored in the position.
+    """
+    import random
+
+    if not rules.solo:
+        raise RulesError("solo_start needs solo rules, e.g. Rules(solo=True)")
+    if player not in COLOURS:
+        raise RulesError(f"player must be 'white' or 'black', not {player!r}")
+    if bagua not in BAGUA_SETUPS:
+        raise RulesError(f"bagua must be one of {BAGUA_SETUPS}, not {bagua!r}")
+    data = game_data()
+    start = start_state(rules)
+    dragons = []
+    for colour, dragon in zip(COLOURS, start._dragons, strict=True):
+        n = _per_colour(segments, colour, "segments", 1, len(dragon.cells) - 1)
+        w = _per_colour(water, colour, "water", 1, data.capacity)
+        dragons.append(Dragon(dragon.cells[: n + 1], w, dragon.fire))
+    stacks = data.setup_stacks
+    if bagua != "standard":
+        rng = random.Random(seed)
+        stones = list("".join(stacks))
+        rng.shuffle(stones)
+        placed = [""] * len(stacks)
+        if bagua == "shuffled":
+            main = [i for i, name in enumerate(data.ring) if name in data.main]
+            for j, stone in enumerate(stones):
+                placed[main[j // 2 % len(main)]] += stone
+        else:
+            for stone in stones:
+                placed[rng.randrange(len(placed))] += stone
+        stacks = tuple(placed)
+    water_left = data.water_stones - sum(d.water for d in dragons)
+    walk = (tuple(dragons), water_left, start._fire, start._rocks)
+    return State._make(start._env, walk, stacks, CCW, COLOURS.index(player), 0)
+
+
+def _per_colour(value, colour: str, name: str, low: int, high: int) -> int:
+    if isinstance(value, dict):
+        unknown = set(value) - set(COLOURS)
+        if unknown:
+            raise RulesError(f"{name}: colours are 'white' and 'black', not {sorted(unknown)}")
+        value = value.get(colour, high)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise RulesError(f"{name}[{colour!r}] must be a whole number {low}-{high}, not {value!r}")
+    return value
+
+
 # ---- TLN -----------------------------------------------------------------------------------
 _LINK_RE = re.compile(r"\[([a-z]\d+)([a-z]\d+)\]\Z")
 FLUX_MODES = ("master", "chosen-one")

@@ -71,7 +71,8 @@ class Env:
         self.cap = data.capacity
         self.tail_first = rules.tail_vacates_first
         self.bite_on_stay = rules.option("bite_on_stay")
-        self.extra_phases = rules.option("extra_phases")
+        self.solo = rules.solo
+        self.extra_phases = 0 if rules.solo else rules.option("extra_phases")
         self.bit = tuple(1 << c for c in range(self.geo.size))
         self.breakable = self.scenario.breakable_rocks
         self.protector = {"white": WHITE, "black": BLACK}.get(rules.option("village"))

@@ -50,7 +50,12 @@ def explain(state: State, turn: Turn) -> str:
                 f"{where}: sowing {space_abbrev(phase.space)} lands on "
                 f"{env.ring[element].title()}, not {env.ring[phase.element].title()}"
             )
-        options = phases(env, walk, bagua, coin, colour)
+        if env.solo:
+            from .solo import solo_phases
+
+            options = [(*o, False) for o in solo_phases(env, walk, bagua, coin, colour)]
+        else:
+            options = phases(env, walk, bagua, coin, colour)
         penalty = bool(options) and options[0][0].penalty
         if phase.penalty and not penalty:
             return (

@@ -96,10 +96,13 @@ def _balance(walk, colour: int):
     return pair, water + me.water - other.water, fire + me.fire - other.fire, rocks
 
 
-def resolve_effects(env: Env, walk, effects):
-    """Apply Focus and Balance effects in the order they occurred. Yields every
+def resolve_effects(env: Env, walk, effects, choose=None):
+    """Apply Focus and Balance effects in the order they occurred. Returns every
     ``(walk, focus_records)``; a record is ``(colour, space, Outcome | None)``, None for the
-    1-life penalty of a Focus whose action is impossible (A24)."""
+    1-life penalty of a Focus whose action is impossible (A24).
+
+    ``choose(walk, colour, space, outcomes)``, if given, narrows a Focus's executions to those its
+    dragon's controller would pick (the solo opponent's policy)."""
     results = [(walk, ())]
     for kind, colour, space in effects:
         following = []
@@ -110,6 +113,8 @@ def resolve_effects(env: Env, walk, effects):
                 following.append((_balance(w, colour), records))
             else:
                 outs = executions(env, w, colour, space)
+                if outs and choose is not None:
+                    outs = choose(w, colour, space, outs)
                 if not outs:
                     following.append(
                         (hurt(w, colour, 1, env.cap), (*records, (colour, space, None)))

@@ -98,6 +98,11 @@ class State:
         return COLOURS[self._to_move]
 
     @property
+    def player(self) -> str | None:
+        """Solo: the colour of the player's dragon (always to move); None in the 2-player game."""
+        return COLOURS[self._to_move] if self.rules.solo else None
+
+    @property
     def ply(self) -> int:
         """Turns played since the start."""
         return self._ply
@@ -222,6 +227,14 @@ class State:
         walk = (self._dragons, self._water, self._fire, self._rocks)
         village = env.protector is not None
         out = []
+        if env.solo:
+            from .solo import solo_phases
+
+            for phase, w, b, c in solo_phases(env, walk, self._bagua, self._flux, colour):
+                if village:
+                    w = village_damage(env, w, colour)
+                out.append((Turn((phase,)), State._make(env, w, b, c, colour, ply)))
+            return out
         for p1, w1, b1, c1, extra in phases(env, walk, self._bagua, self._flux, colour):
             if extra and env.extra_phases and w1[0][0].alive and w1[0][1].alive:
                 for p2, w2, b2, c2, _ in phases(env, w1, b1, c1, colour):
@@ -235,12 +248,9 @@ class State:
         return out
 
     def parse_turn(self, text: str | Turn) -> Turn:
-        """Read turn notation against this position; raise if it is not a legal turn."""
-        wanted = _as_turn(text)
-        for turn, _ in self.successors():
-            if turn.matches(wanted):
-                return turn
-        raise IllegalTurnError(str(wanted), self.explain_illegal(wanted))
+        """Read turn notation against this position; raise if it is not a legal turn, or if
+        it leaves out a solo opponent group that the opponent's priorities leave open."""
+        return self._find(_as_turn(text))[0]
 
     def play(self, turn: str | Turn) -> State:
         """The position after ``turn`` (a :class:`Turn` or its notation). ``self`` is unchanged."""
@@ -251,10 +261,19 @@ class State:
         after = self._index.get(wanted)
         if after is not None:
             return after
-        for candidate, after in successors:
-            if candidate.matches(wanted):
-                return after
-        raise IllegalTurnError(str(wanted), self.explain_illegal(wanted))
+        return self._find(wanted)[1]
+
+    def _find(self, wanted: Turn) -> tuple[Turn, State]:
+        found = [(t, s) for t, s in self.successors() if t.matches(wanted)]
+        if not found:
+            raise IllegalTurnError(str(wanted), self.explain_illegal(wanted))
+        if any(s != found[0][1] for _, s in found):
+            options = " or ".join(repr(str(t)) for t, _ in found)
+            raise IllegalTurnError(
+                str(wanted),
+                f"ambiguous: the opponent's priorities leave the choice to you; write {options}",
+            )
+        return found[0]
 
     def explain_illegal(self, turn: Turn) -> str:
         """Why ``turn`` is not legal here, in words (used by the errors)."""
@@ -312,17 +331,27 @@ class State:
             words += f" -> {ring[phase.element].title()}"
         for who, action in phase.focus:
             words += f", Focus: {COLOURS['wb'.index(who)]} {action.execution()}"
+        if phase.opponent:
+            done = ", ".join(
+                f"{ring[e].title()} " + ("impossible, skipped" if a is None else _action_words(a))
+                for e, a in phase.opponent
+            )
+            words += f"; the {COLOURS[1 - self._to_move]} dragon acts: {done}"
+        sep = "; then " if phase.opponent else ", "
         if phase.ended:
             return words + ": the game ends before the Matter phase"
         if phase.penalty:
             return words + ": every action impossible, lose 1 life"
-        if not phase.path:
-            return words + ", stay"
-        via = {i: f"through {cell_name(a)}-{cell_name(b)} to " for i, a, b in phase.portals}
-        words += ", step " + " ".join(
-            via.get(i, "") + cell_name(c) for i, c in enumerate(phase.path)
-        )
-        return words + (f", {phase.effect}" if phase.effect else "")
+        return words + sep + _action_words(phase)
+
+
+def _action_words(phase: Phase) -> str:
+    """A Matter execution in words: 'stay', 'step a3 a4', 'step c3, expel'."""
+    if not phase.path:
+        return "stay"
+    via = {i: f"through {cell_name(a)}-{cell_name(b)} to " for i, a, b in phase.portals}
+    words = "step " + " ".join(via.get(i, "") + cell_name(c) for i, c in enumerate(phase.path))
+    return words + (f", {phase.effect}" if phase.effect else "")
 
 
 def _as_turn(value) -> Turn:

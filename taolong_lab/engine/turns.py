@@ -13,6 +13,10 @@ Notation of one phase: ``<sown>[><element>] <execution>``:
 Absorb is ``+``, expel is ``x``. Two phases are joined with ``" ; "``. A step through a
 portal names the two portals first: ``[d2f6]g6`` enters d2, leaves by f6 and lands on g6.
 
+Solo: the opponent's group comes in parentheses before the player's Matter part, one
+``element:execution`` per action in drop order, ``~`` for an impossible action it skips:
+``He>Fi (Fi:c3x La:= Wa:~) a3+``. A turn written without the group matches any group.
+
 >>> t = parse_turn("Wa>He a3,a4")
 >>> t.phases[0].path
 ((0, 2), (0, 3))
@@ -33,7 +37,8 @@ ABSORB, EXPEL = "absorb", "expel"
 _EFFECT_MARK = {ABSORB: "+", EXPEL: "x"}
 _VIA_RE = re.compile(r"\[([a-z]\d+)([a-z]\d+)\](.*)\Z", re.IGNORECASE)
 _PHASE_RE = re.compile(
-    r"\s*([A-Za-z]+)(?:/([WBwb]+))?\s*(?:>\s*([A-Za-z]+))?\s+((?:\{[^}]*\}\s*)*)(\S.*?)\s*\Z"
+    r"\s*([A-Za-z]+)(?:/([WBwb]+))?\s*(?:>\s*([A-Za-z]+))?\s+((?:\{[^}]*\}\s*)*)"
+    r"(?:\(([^)]*)\)\s*)?(\S.*?)\s*\Z"
 )
 _FOCUS_RE = re.compile(r"\{\s*([wbWB])\s*:\s*([^}]*)\}")
 
@@ -71,13 +76,25 @@ class Phase(NamedTuple):
     drops: str = ""  # Monk on: the colours dropped, in order, when the player chose them
     focus: tuple[tuple[str, Phase], ...] = ()  # Monk on: ("w"|"b", action) of each Focus
     ended: bool = False  # the game ended during the Spirit phase: no Matter phase
+    # Solo: the opponent's group in drop order, (element, action or None if skipped);
+    # None when it has no action (or, after parsing, when the group was not written).
+    opponent: tuple[tuple[int, Phase | None], ...] | None = None
 
     def __str__(self) -> str:
         head = space_abbrev(self.space) + (f"/{self.drops}" if self.drops else "")
         if self.element >= 0:
             head += ">" + space_abbrev(self.element)
         focus = "".join(f"{{{who}:{action.execution()}}} " for who, action in self.focus)
-        return f"{head} {focus}{self.execution()}"
+        return f"{head} {focus}{self.group()}{self.execution()}"
+
+    def group(self) -> str:
+        """The solo opponent's group with a trailing space, or ``""``."""
+        if not self.opponent:
+            return ""
+        actions = " ".join(
+            f"{space_abbrev(e)}:{'~' if a is None else a.execution()}" for e, a in self.opponent
+        )
+        return f"({actions}) "
 
     def execution(self) -> str:
         """The Matter part of the notation: cells and effect, ``=``, ``-`` or ``#``."""
@@ -92,8 +109,12 @@ class Phase(NamedTuple):
         return cells + _EFFECT_MARK.get(self.effect, "")
 
     def matches(self, other: Phase) -> bool:
-        """Equal, treating an unknown element (-1) on either side as a wildcard."""
-        same = self._replace(element=-1) == other._replace(element=-1)
+        """Equal, treating an unknown element (-1) or an unwritten solo group on either side
+        as a wildcard."""
+        blank = {"element": -1}
+        if self.opponent is None or other.opponent is None:
+            blank["opponent"] = None
+        same = self._replace(**blank) == other._replace(**blank)
         return same and (self.element == other.element or -1 in (self.element, other.element))
 
     @property
@@ -164,8 +185,22 @@ def parse_phase(text: str) -> Phase:
     focus = tuple(
         (who.lower(), _parse_action(action, text)) for who, action in _FOCUS_RE.findall(match[4])
     )
-    action = _parse_action(match[5], text)
-    return action._replace(space=space, element=element, drops=drops, focus=focus)
+    opponent = None
+    if match[5] is not None:
+        opponent = tuple(_parse_group_action(part, text) for part in match[5].split()) or None
+    action = _parse_action(match[6], text)
+    return action._replace(
+        space=space, element=element, drops=drops, focus=focus, opponent=opponent
+    )
+
+
+def _parse_group_action(part: str, text: str) -> tuple[int, Phase | None]:
+    element, colon, body = part.partition(":")
+    if not colon or not body:
+        raise NotationError(
+            f"phase {text!r}: opponent action {part!r} must read element:execution, e.g. Fi:c3x"
+        )
+    return space_index(element), None if body == "~" else _parse_action(body, text)
 
 
 def parse_turn(text: str) -> Turn:

@@ -62,7 +62,25 @@ OPTIONS: dict[str, Option] = {
             1,
             (0, 1),
             "A11",
-            "How many extra Spirit+Matter phases Wind and Thunder can grant in one turn.",
+            "How many extra Spirit+Matter phases Wind and Thunder can grant in one turn. "
+            "The solo variant ignores extra phases whatever this says.",
+        ),
+        Option(
+            "solo_lookahead",
+            "matter",
+            ("matter", "next-turn"),
+            "A30",
+            "Solo opponent, priority 2: the damage it could take is counted up to the end of the "
+            "player's pending Matter phase ('matter') or to the end of the player's next turn "
+            "('next-turn', the literal reading).",
+        ),
+        Option(
+            "solo_focus_replaces_action",
+            False,
+            (False, True),
+            "A29",
+            "Solo opponent: whether a Focus of its colour replaces its solo action on that space "
+            "(True) or both happen (False, the literal reading).",
         ),
     )
 }
@@ -105,10 +123,10 @@ class Rules:
         if not _scenario_exists(self.scenario):
             known = ", ".join(scenario_names())
             raise RulesError(f"unknown scenario {self.scenario!r}; available: {known}")
-        if self.solo:
-            raise NotImplementedError("the solo variant is not implemented yet")
         for name, value in self.options:
             _check_option(name, value)
+            if name.startswith("solo_") and not self.solo and value != OPTIONS[name].default:
+                raise RulesError(f"option {name!r} only applies to the solo variant")
         scenario = load_scenario(self.scenario)
         if self.edition not in scenario.editions:
             raise RulesError(
@@ -119,9 +137,7 @@ class Rules:
             if not scenario.village:
                 raise RulesError(f"the Village variant is not played on {scenario.name}")
             if self.edition == "earlier":
-                raise RulesError(
-                    "the earlier edition has no village tile and no Village variant"
-                )
+                raise RulesError("the earlier edition has no village tile and no Village variant")
         canonical = tuple(sorted((n, v) for n, v in self.options if v != OPTIONS[n].default))
         object.__setattr__(self, "options", canonical)
 

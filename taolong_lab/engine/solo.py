@@ -1,0 +1,372 @@
+"""The solo variant (A28–A31): stack-order sowing and the automated opponent.
+
+A solo turn is the player's Spirit choice, then the opponent's *group* (the action of every
+space that received one of its stones, in drop order), then the player's Matter phase. The
+opponent picks among the combined executions of its whole group by four priorities:
+
+1. the most damage dealt to the player's dragon (:func:`damage_dealt`);
+2. the least damage it could take (:func:`potential_damage`), up to the end of the player's
+   pending Matter phase (``solo_lookahead="matter"``) or of the player's next turn
+   (``"next-turn"``, where the opponent uses priorities 1 and 3 only);
+3. the shortest path to face the player (:func:`approach_distance`);
+4. the player decides: every option still tied is a legal turn of its own.
+
+Every score depends only on where the group leaves the board, so executions that end in the
+same place are one option. The core works on walks (see :mod:`.core`); :func:`opponent_choices`
+is the same policy on a :class:`~taolong_lab.engine.state.State`.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections import deque
+from typing import NamedTuple
+
+from ..rules.data import COLOURS
+from .core import CCW, Env, Outcome, executions, hurt, occupancy, sow, village_damage
+from .spirit import FOCUS, Sowing, _monk_sowings, flow_for, resolve_effects
+from .turns import Phase
+
+UNREACHABLE = 10**6  # approach distance when no path exists
+PRIORITIES = (1, 2, 3)
+
+
+class Candidate(NamedTuple):
+    """One way the opponent's group can go, with its score at each priority."""
+
+    actions: tuple[tuple[int, Outcome | None], ...]  # (element, execution | None if skipped)
+    walk: tuple
+    dealt: int  # priority 1: damage dealt to the player's dragon (higher is better)
+    risk: int  # priority 2: damage the opponent could take (lower is better; 0 if not judged)
+    distance: int  # priority 3: steps to face the player (lower is better; 0 if not judged)
+
+
+def life(env: Env, walk, colour: int) -> int:
+    """Damage the dragon can still take: 4 per segment beyond the first plus its water."""
+    d = walk[0][colour]
+    return (len(d.cells) - 2) * env.cap + d.water if d.alive else 0
+
+
+def _alive(walk) -> bool:
+    return walk[0][0].alive and walk[0][1].alive
+
+
+# ---- sowing (A28) --------------------------------------------------------------------------
+class SoloSowing(NamedTuple):
+    sowing: Sowing
+    pattern: str  # the colours dropped, in drop order
+    targets: tuple[int, ...]  # the spaces that received them
+
+
+def solo_sowings(env: Env, bagua, space: int, flow: int) -> tuple[SoloSowing, ...]:
+    """The ways the player may sow ``space`` in solo: stack order from the base (A28).
+
+    From Monk on, stack order applies after A26's priorities 1–2: among the arrangements that
+    trigger and make imminent the most Focus/Balance effects, keep those that move the fewest
+    stones out of stack order, each taken as low in the stack as possible. More than one left
+    means the player chooses, and the drops appear in the notation.
+    """
+    return _solo_sowings(bagua, space, flow, env.ring_size, env.main_spaces, env.monk)
+
+
+@functools.lru_cache(maxsize=65536)
+def _solo_sowings(bagua, space, flow, n, main, monk) -> tuple[SoloSowing, ...]:
+    stack = bagua[space]
+    step = 1 if flow == CCW else n - 1
+    targets = tuple((space + step * j) % n for j in range(1, len(stack) + 1))
+    if not monk:
+        new, element = sow(bagua, space, flow)
+        return (SoloSowing(Sowing("", new, element, ()), stack, targets),)
+    options = _monk_sowings(bagua, space, flow, n, main)
+    if "W" not in stack or "B" not in stack:  # one colour: a single way to drop
+        return (SoloSowing(options[0], stack, targets),)
+    best = {o.drops: o for o in options}
+    chosen = _fewest_out_of_order(stack, best)
+    many = len(chosen) > 1
+    return tuple(SoloSowing(best[p]._replace(drops=p if many else ""), p, targets) for p in chosen)
+
+
+def _fewest_out_of_order(stack: str, allowed) -> list[str]:
+    """The allowed drop patterns reached by fixing the fewest drops: fixed drops take the
+    lowest stone of their colour, the rest follow in stack order."""
+    k = len(stack)
+    for size in range(k + 1):
+        found = set()
+        for fixed in itertools.combinations(range(k), size):
+            for pattern in allowed:
+                rest = list(stack)
+                for j in fixed:
+                    rest.remove(pattern[j])  # list.remove takes the lowest such stone
+                fill = iter(rest)
+                made = "".join(pattern[j] if j in fixed else next(fill) for j in range(k))
+                if made in allowed:
+                    found.add(made)
+        if found:
+            return sorted(found)
+    return sorted(allowed)  # unreachable: fixing every drop reaches every pattern
+
+
+# ---- the opponent's group and its scores -----------------------------------------------------
+def group_executions(env: Env, walk, colour: int, group) -> list[tuple[tuple, tuple]]:
+    """Every combined execution of the actions ``group`` (ring indices, in order) by the
+    dragon of ``colour``: ``(actions, walk)`` pairs, executions that end in the same walk
+    merged (the first kept). An impossible action is skipped without penalty; once a dragon
+    is defeated the rest of the group is not performed."""
+    results = [((), walk)]
+    for element in group:
+        following = []
+        for actions, w in results:
+            if not _alive(w):
+                following.append((actions, w))
+                continue
+            outs = executions(env, w, colour, element)
+            if not outs:
+                following.append(((*actions, (element, None)), w))
+            following.extend(((*actions, (element, o)), o.walk) for o in outs)
+        results = following
+    seen = {}
+    for actions, w in results:
+        seen.setdefault(w, actions)
+    return [(actions, w) for w, actions in seen.items()]
+
+
+def damage_dealt(env: Env, before, after, player: int) -> int:
+    """Priority 1: the life the player's dragon lost between two walks."""
+    return life(env, before, player) - life(env, after, player)
+
+
+def approach_distance(env: Env, walk, colour: int) -> int:
+    """Priority 3: the fewest steps (forward, left or right onto free cells, through free
+    portals) that leave the head of ``colour``'s dragon adjacently facing the other dragon,
+    every other tile fixed; 0 if it already does, :data:`UNREACHABLE` if it never can."""
+    if not _alive(walk):
+        return 0
+    dragons, _water, _fire, rocks = walk
+    me = dragons[colour]
+    prey = env.targets(dragons, 1 - colour)
+    blocked = occupancy(env, walk) | env.mask(c for c, _ in rocks)
+    nbr = env.nbr
+    start = (me.cells[0], env.facing(me))
+    seen = {start}
+    frontier = deque([(start, 0)])
+    while frontier:
+        (head, f), dist = frontier.popleft()
+        front = nbr[head][f]
+        if front >= 0 and prey >> front & 1:
+            return dist
+        for d in (f, (f + 1) % 4, (f + 3) % 4):
+            cell = nbr[head][d]
+            if cell < 0 or blocked >> cell & 1:
+                continue
+            nexts = _portal_exits(env, cell, blocked) if cell in env.portal_colour else ((cell, d),)
+            for state in nexts:
+                if state not in seen:
+                    seen.add(state)
+                    frontier.append((state, dist + 1))
+    return UNREACHABLE
+
+
+def _portal_exits(env: Env, entry: int, blocked: int):
+    colour_of = env.portal_colour
+    rule = env.scenario.portal_rule(colour_of[entry])
+    exits = [
+        c
+        for c in colour_of
+        if c != entry and (rule.destination != "twin" or colour_of[c] == colour_of[entry])
+    ]
+    for exit_ in exits:
+        if blocked >> exit_ & 1:
+            continue
+        for d, cell in enumerate(env.nbr[exit_]):
+            if cell >= 0 and not (blocked | env.portal_mask) >> cell & 1:
+                yield cell, d
+
+
+def potential_damage(env: Env, start, walk, opponent: int, pending: int, after, lookahead):
+    """Priority 2: the most life the opponent could lose from ``start`` (before its group)
+    to the horizon, given that its group led to ``walk``.
+
+    ``lookahead="matter"`` ends the horizon after the player's pending Matter phase (the
+    element ``pending``, -1 for none); ``"next-turn"`` adds the player's whole next turn,
+    which starts from ``after = (bagua, coin)``. Water the opponent absorbs on the way counts
+    against the damage."""
+    player = 1 - opponent
+    if not _alive(walk) or pending < 0:
+        ends = [walk]
+    else:
+        outs = executions(env, walk, player, pending)
+        ends = [o.walk for o in outs] or [hurt(walk, player, 1, env.cap)]
+    if lookahead == "next-turn":
+        bagua, coin = after
+        lowest = min(_next_turn_low(env, w, bagua, coin, player) for w in ends)
+    else:
+        lowest = min(life(env, w, opponent) for w in ends)
+    return life(env, start, opponent) - lowest
+
+
+def _next_turn_low(env: Env, walk, bagua, coin, player: int) -> int:
+    """The opponent's lowest life after the player's next turn from ``walk``."""
+    walk = village_damage(env, walk, player)
+    if not _alive(walk):
+        return life(env, walk, 1 - player)
+    return min(
+        life(env, option[-1], 1 - player)
+        for option in solo_options(env, walk, bagua, coin, player, None)
+    )
+
+
+def rank_groups(env: Env, walk, opponent: int, group, pending, after, lookahead, priorities):
+    """Every candidate of the opponent's group (merged by final walk), scored at the
+    ``priorities`` asked for (unasked scores are 0)."""
+    player = 1 - opponent
+    out = []
+    for actions, w in group_executions(env, walk, opponent, group):
+        out.append(
+            Candidate(
+                actions,
+                w,
+                damage_dealt(env, walk, w, player) if 1 in priorities else 0,
+                potential_damage(env, walk, w, opponent, pending, after, lookahead)
+                if 2 in priorities and lookahead
+                else 0,
+                approach_distance(env, w, opponent) if 3 in priorities else 0,
+            )
+        )
+    return out
+
+
+def choose_group(env: Env, walk, opponent: int, group, pending=-1, after=None, lookahead=None):
+    """The opponent's options still tied after priorities 1–3, in canonical order.
+
+    ``lookahead=None`` skips priority 2 (the opponent inside a "next-turn" lookahead)."""
+    return _choose(env, walk, opponent, tuple(group), pending, after, lookahead)
+
+
+@functools.lru_cache(maxsize=1 << 17)
+def _choose(env, walk, opponent, group, pending, after, lookahead) -> tuple:
+    options = group_executions(env, walk, opponent, group)
+    if len(options) > 1:
+        dealt = [damage_dealt(env, walk, w, 1 - opponent) for _, w in options]
+        top = max(dealt)
+        options = [o for o, d in zip(options, dealt, strict=True) if d == top]
+    if len(options) > 1 and lookahead:
+        risk = [
+            potential_damage(env, walk, w, opponent, pending, after, lookahead) for _, w in options
+        ]
+        low = min(risk)
+        options = [o for o, r in zip(options, risk, strict=True) if r == low]
+    if len(options) > 1:
+        dist = [approach_distance(env, w, opponent) for _, w in options]
+        near = min(dist)
+        options = [o for o, d in zip(options, dist, strict=True) if d == near]
+    return tuple(options)
+
+
+# ---- a whole solo turn -----------------------------------------------------------------------
+def solo_options(env: Env, walk, bagua, coin, player: int, lookahead):
+    """Every outcome of a solo turn, before it becomes notation (A10 applied):
+    ``(space, sowing, flow, records, actions, possible, outcome | None, walk)``.
+
+    ``outcome`` is the player's Matter execution; None with ``possible`` False is the
+    1-life penalty, None with ``possible`` True means the game ended before the Matter
+    phase. The last item is the walk at the end of the turn, before village damage."""
+    opponent = 1 - player
+    stone = "WB"[opponent]
+    replaces = env.rules.option("solo_focus_replaces_action")
+    raw = []
+    any_possible = False
+    for space in range(env.ring_size):
+        if not bagua[space]:
+            continue
+        flow = flow_for(bagua[space], coin, env.rules.mode)
+        for option in solo_sowings(env, bagua, space, flow):
+            sowing = option.sowing
+            after = (sowing.bagua, flow) if lookahead == "next-turn" else None
+
+            def focus_choice(w, colour, at, outs, _pending=sowing.element, _after=after):
+                if colour == player:
+                    return outs
+                picked = choose_group(env, w, colour, (at,), _pending, _after, lookahead)
+                chosen = {actions[0][1] for actions, _ in picked}
+                return [o for o in outs if o in chosen]
+
+            focused = {s for kind, c, s in sowing.effects if kind == FOCUS and c == opponent}
+            group = tuple(
+                t
+                for t, s in zip(option.targets, option.pattern, strict=True)
+                if s == stone and not (replaces and t in focused)
+            )
+            for w, records in resolve_effects(env, walk, sowing.effects, focus_choice):
+                if not _alive(w):
+                    raw.append((space, sowing, flow, records, (), w, None))
+                    any_possible = True
+                    continue
+                choices = (
+                    choose_group(env, w, opponent, group, sowing.element, after, lookahead)
+                    if group
+                    else (((), w),)
+                )
+                for actions, w2 in choices:
+                    if not _alive(w2):
+                        raw.append((space, sowing, flow, records, actions, w2, None))
+                        any_possible = True
+                        continue
+                    outs = executions(env, w2, player, sowing.element)
+                    any_possible = any_possible or bool(outs)
+                    raw.append((space, sowing, flow, records, actions, w2, outs))
+    for space, sowing, flow, records, actions, w, outs in raw:
+        if outs is None:
+            yield space, sowing, flow, records, actions, True, None, w
+        elif not any_possible:
+            yield space, sowing, flow, records, actions, False, None, hurt(w, player, 1, env.cap)
+        else:
+            for o in outs:
+                yield space, sowing, flow, records, actions, True, o, o.walk
+
+
+def solo_phases(env: Env, walk, bagua, coin, player: int):
+    """Every ``(Phase, walk, bagua, coin)`` of a solo turn (no extra phases in solo)."""
+    from .spirit import _action, _focus
+
+    lookahead = env.rules.option("solo_lookahead")
+    result = []
+    for space, sowing, flow, records, actions, possible, outcome, w in solo_options(
+        env, walk, bagua, coin, player, lookahead
+    ):
+        group = tuple((e, None if o is None else _action(env, o)) for e, o in actions) or None
+        focus = _focus(env, records) if records else ()
+        if outcome is None:
+            phase = Phase(
+                space, sowing.element, (), None, not possible, (), sowing.drops, focus,
+                possible, group,
+            )  # fmt: skip
+        else:
+            matter = _action(env, outcome)
+            phase = matter._replace(
+                space=space, element=sowing.element, drops=sowing.drops, focus=focus,
+                opponent=group,
+            )  # fmt: skip
+        result.append((phase, w, sowing.bagua, flow))
+    return result
+
+
+def opponent_colour(player: str) -> str:
+    return COLOURS[1 - COLOURS.index(player)]
+
+
+__all__ = [
+    "PRIORITIES",
+    "UNREACHABLE",
+    "Candidate",
+    "approach_distance",
+    "choose_group",
+    "damage_dealt",
+    "group_executions",
+    "life",
+    "potential_damage",
+    "rank_groups",
+    "solo_options",
+    "solo_phases",
+    "solo_sowings",
+]
