@@ -69,6 +69,7 @@ fmt: $(DEV_STAMP)
 
 bench: $(DEV_STAMP)
 	$(PY) bench/run.py
+	$(PY) bench/solo.py
 
 golden: $(DEV_STAMP)
 	$(PY) -m taolong_lab.tools.golden

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from taolong_lab import State, new_game
+from taolong_lab import State, new_game, solo_game
 from taolong_lab.rules import Rules
 from taolong_lab.tools import golden
 from taolong_lab.views.text import board_text
@@ -83,7 +83,16 @@ def test_every_game_has_a_file_and_every_file_a_game():
     assert {p.name for p in golden_files()} == {g.filename() for g in golden.GAMES}
     editions = {g.edition for g in golden.GAMES}
     assert editions == {"current", "earlier"}
-    assert 8 <= len(golden.GAMES) <= 10
+    assert 8 <= len(golden.GAMES) <= 14
+    # solo: both colours, both lookaheads, a game the player wins and one it loses
+    solo = [g for g in golden.GAMES if g.player]
+    assert {g.player for g in solo} == {"white", "black"}
+    assert {dict(g.options).get("solo_lookahead", "matter") for g in solo} == {
+        "matter",
+        "next-turn",
+    }
+    winners = {golden.play(g)[-1][1].outcome().winner == g.player for g in solo}
+    assert winners == {True, False}
     # the later rules: a scenario with each kind of feature, and every mode
     scenarios = {g.scenario for g in golden.GAMES}
     assert {"valley", "wall", "mist", "torus", "cave"} <= scenarios
@@ -182,9 +191,14 @@ def test_replay_golden_file(path):
     state = State(header["start"])
     rules = Rules.from_token(header["rules"])
     assert state.rules == rules
-    assert state == new_game(
-        rules.scenario, rules.mode, edition=rules.edition, **dict(rules.options)
-    )
+    if rules.solo:  # the player's colour is the side to move of the start
+        start = solo_game(
+            rules.scenario, rules.mode, player=state.to_move, edition=rules.edition,
+            **dict(rules.options),
+        )  # fmt: skip
+    else:
+        start = new_game(rules.scenario, rules.mode, edition=rules.edition, **dict(rules.options))
+    assert state == start
     assert state.ply == 0
     assert record.turns, "an empty transcript"
     for expected_number, entry in enumerate(record.turns, start=1):

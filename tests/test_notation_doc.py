@@ -78,7 +78,7 @@ def test_play_examples(block):
 def test_every_turn_form_is_shown_in_a_play_block():
     turns = [line for block in blocks("play") for line in block[1:] if not is_position(line)]
     text = " ".join(turns)
-    for form in ("+", "x", "=", " -", ",", " ; ", "[", "/", "{", "{b:-}", " #"):
+    for form in ("+", "x", "=", " -", ",", " ; ", "[", "/", "{", "{b:-}", " #", " (", ":~"):
         assert form in text, f"no example of {form!r}"
 
 

@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections import deque
 from typing import NamedTuple
 
-from ..rules.data import COLOURS
+from ..errors import RulesError
 from .core import CCW, Env, Outcome, executions, hurt, occupancy, sow, village_damage
-from .spirit import FOCUS, Sowing, _monk_sowings, flow_for, resolve_effects
-from .turns import Phase
+from .spirit import FOCUS, Sowing, _action, _focus, _monk_sowings, flow_for, resolve_effects
+from .turns import Phase, space_index
 
 UNREACHABLE = 10**6  # approach distance when no path exists
 PRIORITIES = (1, 2, 3)
@@ -145,26 +144,55 @@ def approach_distance(env: Env, walk, colour: int) -> int:
     dragons, _water, _fire, rocks = walk
     me = dragons[colour]
     prey = env.targets(dragons, 1 - colour)
-    blocked = occupancy(env, walk) | env.mask(c for c, _ in rocks)
-    nbr = env.nbr
-    start = (me.cells[0], env.facing(me))
-    seen = {start}
-    frontier = deque([(start, 0)])
+    blocked = occupancy(env, walk)
+    if rocks:
+        blocked |= env.mask(c for c, _ in rocks)
+    front, moves = _bfs_tables(env)
+    portals = env.portal_colour
+    start = me.cells[0] * 4 + env.facing(me)
+    seen = bytearray(len(front))
+    seen[start] = 1
+    frontier = [start]
+    dist = 0
     while frontier:
-        (head, f), dist = frontier.popleft()
-        front = nbr[head][f]
-        if front >= 0 and prey >> front & 1:
-            return dist
-        for d in (f, (f + 1) % 4, (f + 3) % 4):
-            cell = nbr[head][d]
-            if cell < 0 or blocked >> cell & 1:
-                continue
-            nexts = _portal_exits(env, cell, blocked) if cell in env.portal_colour else ((cell, d),)
-            for state in nexts:
-                if state not in seen:
-                    seen.add(state)
-                    frontier.append((state, dist + 1))
+        following = []
+        for state in frontier:
+            cell = front[state]
+            if cell >= 0 and prey >> cell & 1:
+                return dist
+            for cell, nxt in moves[state]:
+                if blocked >> cell & 1:
+                    continue
+                if cell in portals:
+                    nexts = [c * 4 + d for c, d in _portal_exits(env, cell, blocked)]
+                else:
+                    nexts = (nxt,)
+                for n in nexts:
+                    if not seen[n]:
+                        seen[n] = 1
+                        following.append(n)
+        frontier = following
+        dist += 1
     return UNREACHABLE
+
+
+@functools.cache
+def _bfs_tables(env: Env):
+    """For each state ``cell * 4 + facing``: the cell in front, and the forward, left and
+    right moves as ``(cell, next state)``."""
+    front, moves = [], []
+    for cell in range(env.geo.size):
+        for f in range(4):
+            front.append(env.nbr[cell][f])
+            turns = (f, (f + 1) % 4, (f + 3) % 4)
+            moves.append(
+                tuple(
+                    (env.nbr[cell][d], env.nbr[cell][d] * 4 + d)
+                    for d in turns
+                    if env.nbr[cell][d] >= 0
+                )
+            )
+    return tuple(front), tuple(moves)
 
 
 def _portal_exits(env: Env, entry: int, blocked: int):
@@ -327,8 +355,6 @@ def solo_options(env: Env, walk, bagua, coin, player: int, lookahead):
 
 def solo_phases(env: Env, walk, bagua, coin, player: int):
     """Every ``(Phase, walk, bagua, coin)`` of a solo turn (no extra phases in solo)."""
-    from .spirit import _action, _focus
-
     lookahead = env.rules.option("solo_lookahead")
     result = []
     for space, sowing, flow, records, actions, possible, outcome, w in solo_options(
@@ -351,19 +377,86 @@ def solo_phases(env: Env, walk, bagua, coin, player: int):
     return result
 
 
-def opponent_colour(player: str) -> str:
-    return COLOURS[1 - COLOURS.index(player)]
+# ---- the policy on positions -----------------------------------------------------------------
+class OpponentOption(NamedTuple):
+    """One way the solo opponent can perform its group, as :func:`opponent_choices` gives it."""
+
+    actions: tuple[tuple[int, Phase | None], ...]  # (element, action | None if skipped)
+    position: object  # the State after the group, before the player's Matter phase
+    dealt: int
+    risk: int
+    distance: int
+
+    def notation(self) -> str:
+        """The group as written in a solo turn, e.g. ``(Fi:c3x La:=)``."""
+        return Phase(-1, opponent=self.actions or None).group().strip()
+
+
+def opponent_options(position, group, pending=None, priorities=PRIORITIES):
+    """Every way the opponent of the solo ``position`` can perform the actions ``group``
+    (spaces by name, abbreviation or ring index, in drop order), executions that end alike
+    merged, each scored at ``priorities``. ``position`` is the board after the Spirit phase;
+    ``pending`` is the element of the player's coming Matter phase (priority 2 counts the
+    damage it could deal; None counts none).
+
+    >>> from taolong_lab import solo_game
+    >>> [o.notation() for o in opponent_options(solo_game(), ["Mo", "Wa"], "Wa")]
+    ['(Mo:f8 Wa:f7+)', '(Mo:f8 Wa:e8+)']
+    """
+    from .state import State
+
+    env = position._env
+    if not env.solo:
+        raise RulesError("opponent_options needs a solo position")
+    spaces = tuple(g if isinstance(g, int) else space_index(g) for g in group)
+    pending = (
+        -1 if pending is None else pending if isinstance(pending, int) else space_index(pending)
+    )
+    lookahead = env.rules.option("solo_lookahead")
+    after = (position.bagua, position._flux) if lookahead == "next-turn" else None
+    walk = (position._dragons, position._water, position._fire, position._rocks)
+    out = []
+    for c in rank_groups(
+        env, walk, 1 - position._to_move, spaces, pending, after, lookahead, priorities
+    ):
+        actions = tuple((e, None if o is None else _action(env, o)) for e, o in c.actions)
+        after_state = State._make(
+            env, c.walk, position.bagua, position._flux, position._to_move, position.ply
+        )
+        out.append(OpponentOption(actions, after_state, c.dealt, c.risk, c.distance))
+    return out
+
+
+def opponent_choices(position, group, pending=None, priorities=PRIORITIES):
+    """The options the opponent's priorities leave (more than one: the player decides).
+
+    Each priority can be asked alone, e.g. ``priorities=(3,)``; they apply in the order
+    1 (most damage dealt), 2 (least damage risked), 3 (shortest approach).
+
+    >>> from taolong_lab import solo_game
+    >>> [o.distance for o in opponent_choices(solo_game(), ["Mo", "Wa"], "Wa")]
+    [8, 8]
+    """
+    options = opponent_options(position, group, pending, priorities)
+    for p, score, best in ((1, "dealt", max), (2, "risk", min), (3, "distance", min)):
+        if p in priorities and options:
+            top = best(getattr(o, score) for o in options)
+            options = [o for o in options if getattr(o, score) == top]
+    return options
 
 
 __all__ = [
     "PRIORITIES",
     "UNREACHABLE",
     "Candidate",
+    "OpponentOption",
     "approach_distance",
     "choose_group",
     "damage_dealt",
     "group_executions",
     "life",
+    "opponent_choices",
+    "opponent_options",
     "potential_damage",
     "rank_groups",
     "solo_options",

@@ -42,9 +42,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import new_game
+from .. import new_game, solo_game
 from ..engine import Phase, State, Turn
 from ..engine.core import CW, sow
+from ..engine.solo import solo_sowings
 from ..engine.spirit import BALANCE, flow_for, sowings
 from ..views.text import board_text
 
@@ -68,8 +69,14 @@ class Game:
     mode: str = "grasshopper"
     why: str = ""
     uses: tuple[str, ...] = ()
+    player: str | None = None  # solo: the player's colour
 
     def start(self) -> State:
+        if self.player is not None:
+            return solo_game(
+                self.scenario, self.mode, player=self.player, edition=self.edition,
+                **dict(self.options),
+            )  # fmt: skip
         return new_game(self.scenario, self.mode, edition=self.edition, **dict(self.options))
 
     def filename(self) -> str:
@@ -147,6 +154,38 @@ GAMES: tuple[Game, ...] = (
         "Balances, played blind (the boards below are shown revealed).",
         uses=("rock hits", "rocks trampled", "clockwise sowings", "Focus", "Balance"),
     ),
+    Game(
+        "solo-field-white-seed-7",
+        7,
+        player="white",
+        why="a short solo game: the opponent acts in most turns, skips impossible actions, "
+        "leaves ties to the player, and kills the player's dragon during its group.",
+        uses=(
+            "opponent actions",
+            "opponent actions skipped",
+            "opponent ties",
+            "player dragon lost in the opponent's group",
+        ),
+    ),
+    Game(
+        "solo-field-black-next-turn-seed-3",
+        3,
+        player="black",
+        options=(("solo_lookahead", "next-turn"),),
+        why="the player takes the black dragon and the opponent judges priority 2 up to the "
+        "end of the player's next turn (solo_lookahead=next-turn).",
+        uses=("opponent actions", "opponent actions skipped", "opponent ties"),
+    ),
+    Game(
+        "solo-valley-monk-black-seed-2",
+        2,
+        scenario="valley",
+        mode="monk",
+        player="black",
+        why="a solo game the player wins, in Monk mode on the Valley: portal steps by both "
+        "dragons, a Focus, opponent ties.",
+        uses=("portal steps (green)", "portal steps (red)", "Focus", "opponent ties"),
+    ),
 )
 
 
@@ -184,6 +223,10 @@ FEATURE_ORDER = (
     "penalties",
     "extra phases",
     "ended in the Spirit phase",
+    "opponent actions",
+    "opponent actions skipped",
+    "opponent ties",
+    "player dragon lost in the opponent's group",
 )
 _PORTAL_NAMES = {"G": "green", "R": "red", "B": "blue", "Y": "yellow"}
 
@@ -208,10 +251,12 @@ def features(start: State, turns: list[tuple[Turn, State]]) -> Counter:
         for phase in turn.phases:
             flow = flow_for(bagua[phase.space], coin, before.rules.mode)
             found["clockwise sowings"] += flow == CW
+            if env.solo:
+                options = [o.sowing for o in solo_sowings(env, bagua, phase.space, flow)]
+            elif env.monk:
+                options = sowings(env, bagua, phase.space, flow)
             if env.monk:
-                sowing = next(
-                    s for s in sowings(env, bagua, phase.space, flow) if s.drops == phase.drops
-                )
+                sowing = next(s for s in options if s.drops == phase.drops)
                 found["Balance"] += sum(kind == BALANCE for kind, _, _ in sowing.effects)
                 bagua = sowing.bagua
             else:
@@ -222,7 +267,22 @@ def features(start: State, turns: list[tuple[Turn, State]]) -> Counter:
                 found["impossible Focus"] += action.penalty
                 _walk(found, heads, stepped, rows, who, action)
             found["penalties"] += phase.penalty
-            found["ended in the Spirit phase"] += phase.ended
+            for _, action in phase.opponent or ():
+                found["opponent actions"] += 1
+                found["opponent actions skipped"] += action is None
+                if action is not None:
+                    _walk(found, heads, stepped, rows, "wb"[1 - "wb".index(mover[0])], action)
+            if env.solo:
+                groups = {
+                    t.phases[0].opponent
+                    for t in before.legal_turns()
+                    if t.phases[0].space == phase.space and t.phases[0].drops == phase.drops
+                }
+                found["opponent ties"] += len(groups) > 1
+                lost = not after.dragon(mover).alive and phase.ended
+                found["player dragon lost in the opponent's group"] += lost
+            else:
+                found["ended in the Spirit phase"] += phase.ended
             _walk(found, heads, stepped, rows, mover[0], phase)
         found["extra phases"] += len(turn.phases) > 1
         old, new = before.rocks, after.rocks
