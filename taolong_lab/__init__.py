@@ -15,9 +15,11 @@ from .errors import (
     InvariantError,
     NotationError,
     PositionError,
+    PuzzleError,
     RulesError,
     TaoLongError,
 )
+from .puzzles import Puzzle, load_puzzles, save_puzzles
 from .rules import OPTIONS, Rules
 
 __version__ = "0.1.0"
@@ -74,6 +76,8 @@ __all__ = [
     "NotationError",
     "Phase",
     "PositionError",
+    "Puzzle",
+    "PuzzleError",
     "Result",
     "Rules",
     "RulesError",
@@ -81,7 +85,9 @@ __all__ = [
     "TaoLongError",
     "Turn",
     "__version__",
+    "load_puzzles",
     "new_game",
     "parse_turn",
+    "save_puzzles",
     "solo_game",
 ]

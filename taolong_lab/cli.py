@@ -5,6 +5,8 @@
     taolong show --position TLN --json   any position, as JSON
     taolong turns [--position TLN]       the legal turns, numbered, with what each one does
     taolong play [--position TLN] TURN.. play turns (each quoted: 'Wa>He a3,a4') and show the board
+    taolong show --puzzle FILE[:ID]      a puzzle's start (default: the file's first puzzle)
+    taolong play --puzzle FILE[:ID]      play a solo challenge turn by turn in the terminal
     taolong scenarios                    the scenario files
     taolong --version
 
@@ -22,6 +24,7 @@ from collections.abc import Sequence
 from . import __version__, new_game
 from .engine import State
 from .errors import RulesError, TaoLongError
+from .puzzles import Puzzle, read_puzzles
 from .rules import EDITIONS, MODES, Rules, scenario_names
 from .rules.data import load_toml
 
@@ -59,8 +62,49 @@ def _options(pairs: Sequence[str]) -> dict:
     return options
 
 
+class _CommandError(TaoLongError):
+    """Bad input to a command that no other error names (an unknown puzzle id, ...)."""
+
+
+def _puzzle(args) -> Puzzle | None:
+    """The puzzle of ``--puzzle FILE[:ID]``: the one with that id, or the file's first.
+
+    The other puzzles' problems are printed as warnings: one bad line never hides the rest.
+    """
+    spec = args.puzzle
+    if spec is None:
+        return None
+    file, ident = spec, None
+    if not os.path.exists(spec) and ":" in spec:
+        file, _, ident = spec.rpartition(":")
+    try:
+        puzzles, problems = read_puzzles(file, check_solutions=False)
+    except OSError as exc:
+        raise _CommandError(f"--puzzle: cannot read {file}: {exc.strerror or exc}") from None
+    for line, field, reason in problems:
+        where = f"{file}:{line}" if line else file
+        print(f"{PROG}: warning: {where}: {field}: {reason}", file=sys.stderr)
+    count = len(problems)
+    skipped = f" ({count} problem{'s' * (count != 1)} above)" if problems else ""
+    if not puzzles:
+        raise _CommandError(f"--puzzle: {file} holds no puzzle{skipped}")
+    if ident is None:
+        return puzzles[0]
+    for puzzle in puzzles:
+        if puzzle.id == ident:
+            return puzzle
+    ids = ", ".join(p.id for p in puzzles)
+    raise _CommandError(f"--puzzle: no puzzle {ident!r} in {file}{skipped}; its ids: {ids}")
+
+
 def _position(args) -> State:
-    """The position named on the command line: ``--position`` or a start position."""
+    """The position named on the command line: ``--position``, ``--puzzle`` or a start
+    position."""
+    return _setup(args)[1]
+
+
+def _setup(args) -> tuple[Puzzle | None, State]:
+    """The puzzle named by ``--puzzle`` (or None) and the position the command starts from."""
     rules_given = [
         flag
         for flag, value in (
@@ -72,10 +116,17 @@ def _position(args) -> State:
         )
         if value
     ]
+    if args.position is not None and args.puzzle is not None:
+        raise RulesError("--position and --puzzle both name a position; give one")
+    if args.puzzle is not None:
+        if rules_given:
+            raise RulesError(f"--puzzle already names its rules; drop {', '.join(rules_given)}")
+        puzzle = _puzzle(args)
+        return puzzle, puzzle.start
     if args.position is not None:
         if rules_given:
             raise RulesError(f"--position already names its rules; drop {', '.join(rules_given)}")
-        return State.from_tln(args.position)
+        return None, State.from_tln(args.position)
     # Rules checks every name and value first, so no option can clash with new_game's arguments.
     rules = Rules(
         args.scenario or "field",
@@ -84,7 +135,9 @@ def _position(args) -> State:
         args.solo,
         tuple(_options(args.option or ()).items()),
     )
-    return new_game(rules.scenario, rules.mode, rules.solo, rules.edition, **dict(rules.options))
+    return None, new_game(
+        rules.scenario, rules.mode, rules.solo, rules.edition, **dict(rules.options)
+    )
 
 
 def _print_state(state: State, args, out) -> None:
@@ -97,13 +150,25 @@ def _print_state(state: State, args, out) -> None:
         print(state.to_tln(), file=out)
 
 
-def _describe(state: State, turn) -> str:
-    return "; then ".join(state.describe_phase(phase) for phase in turn.phases)
-
-
 # ---- commands -------------------------------------------------------------------------------
+def _puzzle_header(puzzle: Puzzle) -> str:
+    return f"puzzle {puzzle.id}: {puzzle.title}\n{_goal(puzzle)}"
+
+
+def _goal(puzzle: Puzzle) -> str:
+    other = "black" if puzzle.player == "white" else "white"
+    goal = f"You play {puzzle.player}; win by taking the {other} dragon's last segment"
+    if puzzle.optimum is not None:
+        goal += f" (best known: {puzzle.optimum} turns)"
+    return goal + "."
+
+
 def _cmd_show(args, out) -> int:
-    _print_state(_position(args), args, out)
+    puzzle, state = _setup(args)
+    if puzzle is not None and not args.json:
+        print(_puzzle_header(puzzle), file=out)
+        print(file=out)
+    _print_state(state, args, out)
     return EXIT_OK
 
 
@@ -118,7 +183,7 @@ def _cmd_turns(args, out) -> int:
     texts = [str(turn) for turn in turns]
     turn_width = max(len(text) for text in texts)
     for number, (turn, text) in enumerate(zip(turns, texts, strict=True), start=1):
-        line = f"{number:>{number_width}}. {text:<{turn_width}}  {_describe(state, turn)}"
+        line = f"{number:>{number_width}}. {text:<{turn_width}}  {state.describe_turn(turn)}"
         print(line.rstrip(), file=out)
     return EXIT_OK
 
@@ -131,6 +196,13 @@ class _TurnError(TaoLongError):
 
 
 def _cmd_play(args, out) -> int:
+    if not args.turns:
+        if args.puzzle is None:
+            raise _UsageError(
+                "the following arguments are required: TURN (or --puzzle FILE[:ID] to play a "
+                f"solo challenge turn by turn) (see '{PROG} play --help')"
+            )
+        return Session(_setup(args)[0], sys.stdin, out).run()
     state = _position(args)
     played = []
     for number, text in enumerate(args.turns, start=1):
@@ -157,6 +229,136 @@ def _cmd_scenarios(args, out) -> int:
     return EXIT_OK
 
 
+# ---- the interactive session -----------------------------------------------------------------
+SESSION_HELP = """\
+Enter the number of a turn from the list, or the turn in notation (e.g. 'Wa>He a3,a4').
+Commands:
+  list   the legal turns
+  board  the position
+  undo   take back your last turn
+  help   this text
+  quit   leave (so does the end of the input)"""
+
+
+class Session:
+    """``taolong play --puzzle FILE[:ID]``: play a solo challenge turn by turn.
+
+    Reads one entry a line from ``inp`` (a terminal or piped input). A bad entry prints a
+    message and a new prompt; nothing an entry says ends the session but ``quit``, the end of
+    the input, or the end of the game.
+    """
+
+    def __init__(self, puzzle: Puzzle, inp, out):
+        self.puzzle, self.inp, self.out = puzzle, inp, out
+        self.state = puzzle.start
+        self.history: list[State] = []  # the position before each turn played
+        self.echo = not (hasattr(inp, "isatty") and inp.isatty())  # piped: show the entry
+
+    def say(self, *lines: str) -> None:
+        for line in lines:
+            print(line, file=self.out)
+
+    def run(self) -> int:
+        self.say(_puzzle_header(self.puzzle), "Enter 'help' for the commands.", "")
+        self.show()
+        while self.state.outcome() is None and self.state.legal_turns():
+            try:
+                entry = self.read()
+                if entry is None or entry.lower() in ("quit", "exit", "q"):
+                    self.say(f"You left after {self._turns(len(self.history))}.")
+                    return EXIT_OK
+                self.handle(entry)
+            except KeyboardInterrupt:
+                self.say("", f"You left after {self._turns(len(self.history))}.")
+                return EXIT_OK
+            except Exception as exc:  # never a traceback in the middle of a game
+                self.say(f"internal error, please report it: {type(exc).__name__}: {exc}")
+        self.finish()
+        return EXIT_OK
+
+    def read(self) -> str | None:
+        print(f"turn {len(self.history) + 1}> ", end="", file=self.out, flush=True)
+        line = self.inp.readline()
+        if not line:
+            self.say("")
+            return None
+        entry = line.strip()
+        if self.echo:
+            self.say(entry)
+        return entry
+
+    def handle(self, entry: str) -> None:
+        command = entry.lower()
+        if not entry:
+            return
+        if command in ("help", "?", "h"):
+            self.say(SESSION_HELP)
+        elif command in ("list", "turns", "l"):
+            self.list_turns()
+        elif command in ("board", "b"):
+            self.say(str(self.state))
+        elif command in ("undo", "u"):
+            self.undo()
+        elif entry.isdigit():
+            turns = self.state.legal_turns()
+            number = int(entry)
+            if 1 <= number <= len(turns):
+                self.play(turns[number - 1])
+            else:
+                self.say(f"There is no turn {number}: enter 1 to {len(turns)}, or 'list'.")
+        else:
+            try:
+                turn = self.state.parse_turn(entry)
+            except TaoLongError as exc:
+                self.say(f"{exc}", "Enter a number from the list, a turn, or 'help'.")
+                return
+            self.play(turn)
+
+    def play(self, turn) -> None:
+        before = self.state
+        self.state = before.play(turn)
+        self.history.append(before)
+        self.say(f"{len(self.history)}. {turn}", f"   {before.describe_turn(turn)}", "")
+        self.show()
+
+    def undo(self) -> None:
+        if not self.history:
+            self.say("Nothing to undo.")
+            return
+        self.state = self.history.pop()
+        self.say(f"Took back turn {len(self.history) + 1}.", "")
+        self.show()
+
+    def show(self) -> None:
+        self.say(str(self.state), "")
+        if self.state.outcome() is None:
+            self.list_turns()
+
+    def list_turns(self) -> None:
+        turns = self.state.legal_turns()
+        if not turns:
+            self.say("No legal turns.")
+            return
+        width, texts = len(str(len(turns))), [str(turn) for turn in turns]
+        turn_width = max(len(text) for text in texts)
+        for number, (turn, text) in enumerate(zip(turns, texts, strict=True), start=1):
+            line = f"{number:>{width}}. {text:<{turn_width}}  {self.state.describe_turn(turn)}"
+            self.say(line.rstrip())
+
+    def finish(self) -> None:
+        result, played = self.state.outcome(), self._turns(len(self.history))
+        if result is None:
+            self.say(f"No legal turns left after {played}.")
+        elif result.winner == self.puzzle.player:
+            self.say(f"You win in {played}.")
+        else:
+            self.say(f"You lose after {played}: {result.reason}.")
+
+    @staticmethod
+    def _turns(count: int) -> str:
+        return f"{count} turn" + ("" if count == 1 else "s")
+
+
 # ---- parser -----------------------------------------------------------------------------------
 def _add_position_arguments(parser: argparse.ArgumentParser) -> None:
     where = parser.add_argument_group("position (default: the start of the default game)")
@@ -167,6 +369,11 @@ def _add_position_arguments(parser: argparse.ArgumentParser) -> None:
     where.add_argument("--mode", metavar="M", help=f"game mode: {', '.join(MODES)}")
     where.add_argument("--edition", metavar="E", help=f"rulebook edition: {', '.join(EDITIONS)}")
     where.add_argument("--solo", action="store_true", help="the solo variant")
+    where.add_argument(
+        "--puzzle",
+        metavar="FILE[:ID]",
+        help="the start of a puzzle in a .jsonl or .json file (default: its first puzzle)",
+    )
     where.add_argument(
         "--option",
         metavar="NAME=VALUE",
@@ -203,7 +410,12 @@ def build_parser() -> argparse.ArgumentParser:
     play = commands.add_parser("play", help="play turns and print the position after them")
     _add_position_arguments(play)
     _add_output_arguments(play)
-    play.add_argument("turns", nargs="+", metavar="TURN", help="a turn, e.g. 'Wa>He a3,a4'")
+    play.add_argument(
+        "turns",
+        nargs="*",
+        metavar="TURN",
+        help="a turn, e.g. 'Wa>He a3,a4'; with --puzzle and no TURN, an interactive session",
+    )
     play.set_defaults(run=_cmd_play)
 
     scenarios = commands.add_parser("scenarios", help="list the scenarios")

@@ -109,10 +109,10 @@ class Phase(NamedTuple):
         return cells + _EFFECT_MARK.get(self.effect, "")
 
     def matches(self, other: Phase) -> bool:
-        """Equal, treating an unknown element (-1) or an unwritten solo group on either side
-        as a wildcard."""
+        """Equal, treating an unknown element (-1) on either side, and a solo group that
+        ``other`` (the turn as written) leaves out, as wildcards."""
         blank = {"element": -1}
-        if self.opponent is None or other.opponent is None:
+        if other.opponent is None:
             blank["opponent"] = None
         same = self._replace(**blank) == other._replace(**blank)
         return same and (self.element == other.element or -1 in (self.element, other.element))

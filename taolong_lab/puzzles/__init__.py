@@ -1,0 +1,29 @@
+"""Solo challenges: the puzzle file format (``format``) and the rulebook's own set (``rulebook``).
+
+``load_puzzles("puzzles/rulebook-solo.jsonl")`` reads a puzzle file; docs/puzzles.md describes
+the format.
+"""
+
+from ..errors import PuzzleError
+from .format import (
+    FORMAT,
+    MIGRATIONS,
+    VERSION,
+    Problem,
+    Puzzle,
+    load_puzzles,
+    read_puzzles,
+    save_puzzles,
+)
+
+__all__ = [
+    "FORMAT",
+    "MIGRATIONS",
+    "VERSION",
+    "Problem",
+    "Puzzle",
+    "PuzzleError",
+    "load_puzzles",
+    "read_puzzles",
+    "save_puzzles",
+]
