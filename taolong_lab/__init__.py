@@ -21,6 +21,7 @@ from .errors import (
 )
 from .puzzles import Puzzle, load_puzzles, save_puzzles
 from .rules import OPTIONS, Rules
+from .solvers import Solution, solve
 
 __version__ = "0.1.0"
 
@@ -81,6 +82,7 @@ __all__ = [
     "Result",
     "Rules",
     "RulesError",
+    "Solution",
     "State",
     "TaoLongError",
     "Turn",
@@ -90,4 +92,5 @@ __all__ = [
     "parse_turn",
     "save_puzzles",
     "solo_game",
+    "solve",
 ]

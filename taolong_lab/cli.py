@@ -8,6 +8,9 @@
     taolong show --puzzle FILE[:ID]      a puzzle's start (default: the file's first puzzle)
     taolong play --puzzle FILE[:ID]      play a solo challenge turn by turn in the terminal
     taolong scenarios                    the scenario files
+    taolong solve FILE[:ID]              the fewest turns to win a solo challenge, proved
+    taolong verify FILE [--full]         replay (and re-prove) every stored solution
+    taolong graph --puzzle FILE[:ID] --depth D --out G.graphml   the state graph
     taolong --version
 
 Every bad input prints ``taolong: error: <message>`` on stderr and exits with status 2.
@@ -22,6 +25,7 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__, new_game
+from .cli_solve import add_commands as add_solver_commands
 from .engine import State
 from .errors import RulesError, TaoLongError
 from .puzzles import Puzzle, read_puzzles
@@ -420,6 +424,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     scenarios = commands.add_parser("scenarios", help="list the scenarios")
     scenarios.set_defaults(run=_cmd_scenarios)
+
+    add_solver_commands(commands)
     return parser
 
 

@@ -11,7 +11,10 @@ written once.
   ``play()`` never mutates;
 - :func:`combinations`: every allowed (scenario, mode, edition, village) of the game, read from
   the scenario files (``load_scenario(key).editions`` / ``.village``), not written by hand;
-- :func:`playout`: the positions of a seeded random game.
+- :func:`playout`: the positions of a seeded random game;
+- :func:`solo_start` and :func:`solo_playout`: the same for the solo variant, from a setup drawn
+  from a seed (the player's colour, segments, water, Ba Gua), the player choosing at random or
+  greedily (the turn that hurts the opponent most).
 
 The checks read the board geometry from the scenario file (size, wrap) and the position's own
 layout, not from the engine's tables, so that they are an independent statement of the rules.
@@ -27,7 +30,7 @@ import pickle
 import random
 from dataclasses import dataclass
 
-from taolong_lab import State, Turn, new_game
+from taolong_lab import IllegalTurnError, State, Turn, new_game, solo_game
 from taolong_lab.rules import EDITIONS, MODES, scenario_names
 from taolong_lab.rules.data import COLOURS, game_data
 from taolong_lab.rules.scenario import PORTAL_COLOURS, load_scenario
@@ -100,6 +103,64 @@ def combo_playout(combo: Combo, seed: int, depth: int) -> list[State]:
     kwargs = combo.kwargs()
     edition = kwargs.pop("edition")
     return playout(edition, kwargs, seed, depth)
+
+
+# ---- solo playouts ---------------------------------------------------------------------------
+SOLO_LOOKAHEADS = ("matter", "next-turn")
+
+
+def solo_start(combo: Combo, player: str, seed: int, **options) -> State:
+    """A solo start for ``combo`` (``options`` are rule options such as ``solo_lookahead``): the
+    player's colour as given; segments (1-3), water (1-4) and the Ba Gua (standard, shuffled or
+    random, with its own seed) drawn from ``seed``."""
+    rng = random.Random(seed)
+    kwargs = combo.kwargs()
+    scenario, mode = kwargs.pop("scenario"), kwargs.pop("mode")
+    return solo_game(
+        scenario,
+        mode,
+        player=player,
+        segments={c: rng.choice((1, 2, 3, 3)) for c in COLOURS},
+        water={c: rng.choice((1, 2, 3, 4, 4)) for c in COLOURS},
+        bagua=rng.choice(("standard", "shuffled", "random")),
+        seed=rng.randrange(2**32),
+        **kwargs,
+        **options,
+    )
+
+
+def greedy(state: State, turns: list, rng: random.Random):
+    """The turn that takes the most life from the opponent, then keeps the most of the
+    player's own (ties at random)."""
+    me = state.player
+    other = COLOURS[1 - COLOURS.index(me)]
+    succ = dict(state.successors())
+    score = {t: (succ[t].life(other), -succ[t].life(me)) for t in turns}
+    best = min(score.values())
+    return rng.choice([t for t in turns if score[t] == best])
+
+
+def solo_playout(start: State, seed: int, depth: int, greed: float = 0.0) -> list[State]:
+    """Every position of a seeded solo game from ``start``, up to ``depth`` turns or the end;
+    with probability ``greed`` a turn is chosen by :func:`greedy`, else at random."""
+    rng = random.Random(seed)
+    state, path = start, [start]
+    while len(path) <= depth and not state.is_over():
+        turns = state.legal_turns()
+        turn = greedy(state, turns, rng) if rng.random() < greed else rng.choice(turns)
+        state = state.play(turn)
+        path.append(state)
+    return path
+
+
+def check_solo_path(path: list[State]) -> None:
+    """A solo game: the player never changes and is always to move; one turn a ply."""
+    player = path[0].player
+    assert player in COLOURS and path[0].rules.solo
+    for n, s in enumerate(path):
+        assert s.player == s.to_move == player
+        assert s.ply == path[0].ply + n
+        assert s.rules == path[0].rules
 
 
 # ---- geometry, from the scenario file --------------------------------------------------------
@@ -269,7 +330,33 @@ def check_turns(s: State) -> None:
         assert played == after
         assert s.play(text) == after
         assert played.ply == s.ply + 1
-        assert played.to_move != s.to_move
         assert played.rules == s.rules
-        assert 1 <= len(turn.phases) <= 2
+        if s.rules.solo:  # always the player's turn; no extra phases (A11, A31)
+            assert played.to_move == s.to_move == played.player == s.player
+            assert len(turn.phases) == 1
+            _check_without_group(s, turn, after)
+        else:
+            assert played.to_move != s.to_move
+            assert played.player is None
+            assert 1 <= len(turn.phases) <= 2
     assert (s.to_tln(), s.key(), hash(s)) == (tln, key, h), "play() mutated the position"
+
+
+def _check_without_group(s: State, turn: Turn, after: State) -> None:
+    """Solo: the turn written without the opponent's group plays to the same position, or is
+    refused as ambiguous when the group was a tie left to the player."""
+    phase = turn.phases[0]
+    if phase.opponent is None:
+        return
+    bare = Turn((phase._replace(opponent=None),))
+    outcomes = {a for t, a in s.successors() if t.matches(bare)}
+    assert after in outcomes
+    if len(outcomes) == 1:
+        assert s.play(bare) == after
+    else:
+        try:
+            s.play(bare)
+        except IllegalTurnError as err:
+            assert "ambiguous" in err.reason
+        else:
+            raise AssertionError(f"{bare} leaves a tie open but was accepted")

@@ -19,6 +19,13 @@ This file is the seeded SAMPLE run by ``make test``: per combination, every posi
 test_conformance_slow.py (marked ``slow``, run by ``make test-full``) plays many whole games per
 combination.
 
+The solo variant runs through the same checks: every combination, once for each player colour
+(128 cases), from a setup drawn from the case's seed (segments, water, a standard, shuffled or
+random Ba Gua) under both ``solo_lookahead`` readings, with the solo invariants on top (the
+player never changes and is always to move, one phase a turn, a turn written without its
+opponent group plays the same or is refused as ambiguous). A few turns each keep ``make test``
+fast; test_conformance_slow.py plays whole solo games.
+
 It also holds the differential test of the engine's two movement paths: on boards without
 portals, the village or breakable rocks (``core.Env.plain``) ``steps()`` takes a fast path; the
 general path must give the same successors.
@@ -33,18 +40,23 @@ import zlib
 import pytest
 from conformance import (
     FINISH,
+    SOLO_LOOKAHEADS,
     VILLAGE_EDITIONS,
     Combo,
     check_invariants,
+    check_solo_path,
     check_turns,
     combinations,
     combo_playout,
+    solo_playout,
+    solo_start,
     start_of,
 )
 
-from taolong_lab import RulesError, State, new_game
+from taolong_lab import RulesError, State, new_game, solo_game
 from taolong_lab.engine.geometry import cell_name
 from taolong_lab.rules import EDITIONS, MODES, scenario_names
+from taolong_lab.rules.data import COLOURS
 from taolong_lab.rules.scenario import load_scenario
 
 COMBOS = combinations()
@@ -138,6 +150,56 @@ def test_finished_games_have_no_turns(scenario):
     check_invariants(end)
     check_turns(end)
     assert end.legal_turns() == [] and end.successors() == []
+
+
+# ---- the solo variant ------------------------------------------------------------------------
+SOLO_CASES = [(combo, player) for combo in COMBOS for player in COLOURS]
+SOLO_DEPTH = {"matter": 12, "next-turn": 4}  # turns per sample playout
+
+
+def solo_case_id(case) -> str:
+    combo, player = case
+    return f"{combo.id}/solo/{player}"
+
+
+def test_solo_cases():
+    assert len(SOLO_CASES) == 2 * EXPECTED_COMBINATIONS == 128
+    assert all(solo_start(c, p, 0).rules.solo for c, p in SOLO_CASES[:4])
+
+
+@pytest.mark.parametrize("case", SOLO_CASES, ids=solo_case_id)
+def test_solo_start_position(case):
+    """The standard solo start: both dragons on the scenario's start cells, full segments and
+    water, the setup stacks, the chosen colour to move."""
+    combo, player = case
+    kwargs = combo.kwargs()
+    start = solo_game(kwargs.pop("scenario"), kwargs.pop("mode"), player=player, **kwargs)
+    two = combo.start()
+    assert start.rules.solo and start.rules.option("village") == combo.village
+    assert start.player == start.to_move == player and start.ply == 0
+    assert [start.cells(c) for c in COLOURS] == [two.cells(c) for c in COLOURS]
+    assert (start.bagua, start.centre, start.layout, start.rocks) == (
+        two.bagua,
+        two.centre,
+        two.layout,
+        two.rocks,
+    )
+    check_invariants(start)
+    check_turns(start)
+
+
+@pytest.mark.parametrize("case", SOLO_CASES, ids=solo_case_id)
+def test_solo_sample_playout_is_sound(case):
+    combo, player = case
+    for game, look in enumerate(SOLO_LOOKAHEADS):
+        seed = seed_of(combo, 10 + 2 * COLOURS.index(player) + game)
+        start = solo_start(combo, player, seed, solo_lookahead=look)
+        assert start.rules.option("solo_lookahead") == look
+        path = solo_playout(start, seed, SOLO_DEPTH[look], greed=0.3)
+        check_solo_path(path)
+        for s in path:
+            check_invariants(s)
+            check_turns(s)
 
 
 # ---- differential: the fast (plain) movement path against the general one --------------------

@@ -7,6 +7,12 @@ switch on the non-default readings of A7/A11 and A2. The games of each combinati
 its features (portal steps, rock hits, Monk drops and Focus, the flux coin turned, extra
 phases), so that the checks are not vacuous. About 4 minutes on 2 cores
 (``pytest tests/test_conformance_slow.py -n 2``).
+
+The solo variant: every combination for each player colour plays SOLO_GAMES whole games under
+each ``solo_lookahead`` reading, from setups drawn from the seed, the player choosing at random
+or greedily (so that it wins some games), the last game with ``solo_focus_replaces_action``.
+Every position gets the checks of conformance.py and the solo ones (the player never changes).
+About 2.5 minutes more on 2 cores.
 """
 
 from __future__ import annotations
@@ -15,16 +21,28 @@ import itertools
 import random
 
 import pytest
-from conformance import FINISH, check_invariants, check_turns, playout
+from conformance import (
+    FINISH,
+    SOLO_LOOKAHEADS,
+    check_invariants,
+    check_solo_path,
+    check_turns,
+    playout,
+    solo_playout,
+    solo_start,
+)
 from test_conformance import (
     COMBOS,
     PLAIN_COMBOS,
+    SOLO_CASES,
     check_paths_agree,
     random_field_position,
     seed_of,
+    solo_case_id,
 )
 
 from taolong_lab import new_game
+from taolong_lab.rules.data import COLOURS
 from taolong_lab.rules.scenario import PORTAL_COLOURS, load_scenario
 
 pytestmark = pytest.mark.slow
@@ -111,3 +129,69 @@ def test_fast_and_general_paths_agree_on_whole_games(combo):
             if state.is_over():
                 break
             state = state.play(rng.choice(state.legal_turns()))
+
+
+# ---- the solo variant: whole games ---------------------------------------------------------------
+SOLO_GREED = (0.0, 0.7, 1.0)  # game k: how often the player picks the most damaging turn
+SOLO_GAMES = len(SOLO_GREED)
+
+
+def solo_features(before, after) -> set[str]:
+    """What a solo turn exercised (for the coverage check)."""
+    turn = next(t for t, s in before.successors() if s == after)
+    phase = turn.phases[0]
+    seen = set()
+    if phase.opponent:
+        seen.add("group")
+        if any(a is None for _, a in phase.opponent):
+            seen.add("skipped")
+    same_choice = {
+        t.phases[0].opponent
+        for t in before.legal_turns()
+        if t.phases[0]._replace(opponent=None) == phase._replace(opponent=None)
+    }
+    if len(same_choice) > 1:
+        seen.add("tie")
+    if phase.focus:
+        seen.add("focus")
+    if phase.drops:
+        seen.add("drops")
+    if phase.penalty:
+        seen.add("penalty")
+    if phase.ended:
+        seen.add("ended in the group")
+    if after.is_over():
+        seen.add("won" if after.outcome().winner == after.player else "lost")
+    return seen
+
+
+@pytest.mark.parametrize("case", SOLO_CASES, ids=solo_case_id)
+def test_whole_solo_games_are_sound(case):
+    combo, player = case
+    seen: set[str] = set()
+    for look in SOLO_LOOKAHEADS:
+        for game, greed in enumerate(SOLO_GREED):
+            n = 100 + 10 * COLOURS.index(player) + 5 * SOLO_LOOKAHEADS.index(look) + game
+            seed = seed_of(combo, n)
+            options = {"solo_lookahead": look}
+            if game == SOLO_GAMES - 1:
+                options["solo_focus_replaces_action"] = True
+            path = solo_playout(solo_start(combo, player, seed, **options), seed, FINISH, greed)
+            assert path[-1].is_over(), f"{combo.id} {player} {look} game {game} did not end"
+            check_solo_path(path)
+            for s in path:
+                check_invariants(s)
+                check_turns(s)
+            for before, after in itertools.pairwise(path):
+                seen |= solo_features(before, after)
+    extra = 0
+    while "won" not in seen and extra < 6:  # a few more greedy games until the player wins one
+        seed = seed_of(combo, 200 + 10 * COLOURS.index(player) + extra)
+        path = solo_playout(solo_start(combo, player, seed), seed, FINISH, greed=1.0)
+        check_solo_path(path)
+        for s in path:
+            check_invariants(s)
+            check_turns(s)
+        seen |= solo_features(path[-2], path[-1])
+        extra += 1
+    assert {"group", "skipped", "tie", "won", "lost"} <= seen, sorted(seen)

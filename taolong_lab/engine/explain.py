@@ -36,6 +36,11 @@ def explain(state: State, turn: Turn) -> str:
         for x, y in phase.path:
             if not (0 <= x < geo.width and 0 <= y < geo.height):
                 return f"{where}: {cell_name((x, y))} is off the {geo.width}x{geo.height} board"
+        if number == 2 and env.solo:
+            return (
+                "the solo variant has no extra phases: Wind and Thunder grant none, as it is "
+                "always the player's turn"
+            )
         if number == 2 and not extra:
             return "only Wind and Thunder grant an extra phase, at most once a turn"
         if number == 2 and not env.extra_phases:

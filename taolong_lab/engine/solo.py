@@ -62,9 +62,9 @@ def solo_sowings(env: Env, bagua, space: int, flow: int) -> tuple[SoloSowing, ..
     """The ways the player may sow ``space`` in solo: stack order from the base (A28).
 
     From Monk on, stack order applies after A26's priorities 1–2: among the arrangements that
-    trigger and make imminent the most Focus/Balance effects, keep those that move the fewest
-    stones out of stack order, each taken as low in the stack as possible. More than one left
-    means the player chooses, and the drops appear in the notation.
+    trigger and make imminent the most Focus/Balance effects, the stones those effects need
+    are taken lowest first and the others dropped in stack order (:func:`_needed_first`).
+    More than one result left means the player chooses, and the drops appear in the notation.
     """
     return _solo_sowings(bagua, space, flow, env.ring_size, env.main_spaces, env.monk)
 
@@ -81,29 +81,66 @@ def _solo_sowings(bagua, space, flow, n, main, monk) -> tuple[SoloSowing, ...]:
     if "W" not in stack or "B" not in stack:  # one colour: a single way to drop
         return (SoloSowing(options[0], stack, targets),)
     best = {o.drops: o for o in options}
-    chosen = _fewest_out_of_order(stack, best)
+    chosen = _needed_first(stack, best, targets, main) or _fewest_out_of_order(stack, best)
     many = len(chosen) > 1
     return tuple(SoloSowing(best[p]._replace(drops=p if many else ""), p, targets) for p in chosen)
 
 
+def _needed_first(stack: str, best, targets, main) -> list[str]:
+    """A28 from Monk on: for each best arrangement, the drops its effects need (a stone making
+    3 or 4 of its colour on a space, or one of the single stones of a main-space Balance or
+    near-Balance) take the lowest stones of their colour, the rest follow in stack order. Keep
+    the arrangements so made that are still among the best, needing the fewest stones, those
+    closest to the base."""
+    found = {}
+    for pattern, sowing in best.items():
+        needed = [
+            j
+            for j, (t, stone) in enumerate(zip(targets, pattern, strict=True))
+            if sowing.bagua[t].count(stone) >= 3
+            or (
+                t in main
+                and sowing.bagua[t].count(stone) == 1
+                and sum(sowing.bagua[m].count(stone) == 1 for m in main) >= 3
+            )
+        ]
+        made, taken = _fix(stack, pattern, needed)
+        if made in best:
+            key = (len(needed), tuple(sorted(taken)))
+            found[made] = min(found.get(made, key), key)
+    if not found:
+        return []
+    top = min(found.values())
+    return sorted(made for made, key in found.items() if key == top)
+
+
+def _fix(stack: str, pattern: str, fixed) -> tuple[str, list[int]]:
+    """``pattern``'s colours on the ``fixed`` drops, each the lowest such stone left in the
+    stack; the other stones in stack order. Returns the drops and the stack indices taken."""
+    rest = list(enumerate(stack))
+    taken = []
+    for j in fixed:
+        i = next(n for n, (_, stone) in enumerate(rest) if stone == pattern[j])
+        taken.append(rest.pop(i)[0])
+    fill = iter(stone for _, stone in rest)
+    return "".join(pattern[j] if j in fixed else next(fill) for j in range(len(stack))), taken
+
+
 def _fewest_out_of_order(stack: str, allowed) -> list[str]:
-    """The allowed drop patterns reached by fixing the fewest drops: fixed drops take the
-    lowest stone of their colour, the rest follow in stack order."""
-    k = len(stack)
-    for size in range(k + 1):
-        found = set()
-        for fixed in itertools.combinations(range(k), size):
+    """Fallback: the allowed patterns reached by fixing the fewest drops (lowest stones),
+    the rest in stack order, those closest to the base first."""
+    for size in range(len(stack) + 1):
+        found = {}
+        for fixed in itertools.combinations(range(len(stack)), size):
             for pattern in allowed:
-                rest = list(stack)
-                for j in fixed:
-                    rest.remove(pattern[j])  # list.remove takes the lowest such stone
-                fill = iter(rest)
-                made = "".join(pattern[j] if j in fixed else next(fill) for j in range(k))
+                made, taken = _fix(stack, pattern, fixed)
                 if made in allowed:
-                    found.add(made)
+                    key = tuple(sorted(taken))
+                    found[made] = min(found.get(made, key), key)
         if found:
-            return sorted(found)
-    return sorted(allowed)  # unreachable: fixing every drop reaches every pattern
+            top = min(found.values())
+            return sorted(made for made, key in found.items() if key == top)
+    return sorted(allowed)
 
 
 # ---- the opponent's group and its scores -----------------------------------------------------

@@ -177,14 +177,14 @@ GAMES: tuple[Game, ...] = (
         uses=("opponent actions", "opponent actions skipped", "opponent ties"),
     ),
     Game(
-        "solo-valley-monk-black-seed-2",
-        2,
+        "solo-valley-monk-white-seed-19",
+        19,
         scenario="valley",
         mode="monk",
-        player="black",
+        player="white",
         why="a solo game the player wins, in Monk mode on the Valley: portal steps by both "
-        "dragons, a Focus, opponent ties.",
-        uses=("portal steps (green)", "portal steps (red)", "Focus", "opponent ties"),
+        "dragons, Focus and Balance effects, opponent ties.",
+        uses=("portal steps (green)", "portal steps (red)", "Focus", "Balance", "opponent ties"),
     ),
 )
 

@@ -1,0 +1,465 @@
+"""The explicit shortest-win solver for solo challenges, with a certificate and budgets.
+
+A solo challenge is a single-agent, deterministic search: the player picks every turn (the
+opponent's tie choices are part of the player's turns, R15.5) and the engine computes the
+opponent. :func:`solve` finds the fewest player turns to a position where the opponent's
+dragon is defeated, by best-first search (A*) over positions keyed by :meth:`State.key`, ordered
+by ``f = g + h``: ``g`` the turns played, ``h`` the admissible :func:`lower_bound`.
+
+Why the answer is optimal, and what the certificate says
+---------------------------------------------------------
+Every edge costs one turn and ``h`` never exceeds the true number of turns to win (proved in
+:func:`lower_bound`). The search keeps, for each position, the fewest turns it was reached in,
+and re-opens a position reached in fewer turns, so the A* lemma holds: while no win has been
+taken from the open list, every shortest winning line has a position ``p`` on the open list
+reached along it in its optimal ``g``, and ``g + h(p)`` is at most the line's length. So the
+smallest ``f`` on the open list, ``k``, proves **no win in fewer than k turns**; the search
+takes positions in increasing ``f`` and stops at the first win it generates from a position of
+``f = k``: that win has ``g + 1 <= k`` turns, hence exactly ``k``, the optimum.
+
+The certificate records, for each ``k`` below the optimum (or below the bound proved when a
+budget stops the search), the number of distinct positions expanded with ``f <= k``: each was
+not won, and each, being reached in ``g`` turns, has no win within ``k - g`` turns (else the
+start would have one within ``k``). With the lower bound's parameters, this is what a checker
+needs to re-run the proof.
+
+Budgets (``time_limit`` seconds, ``max_states`` positions expanded) are checked between
+expansions; when one runs out, or on ``KeyboardInterrupt``, :func:`solve` returns status
+``"unknown"`` with ``proved_no_win_below`` the ``k`` proved so far. ``"no-win"``: the whole
+reachable graph was exhausted without a win.
+
+>>> from taolong_lab import State
+>>> s = solve(State("field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "
+...     "d3-d2-d1-e1:4:0 d4-d5:1:0 -/-/BB/-/W/-/BWW/WB 3:8 w 1"), progress=False)
+>>> s.status, s.optimum, s.line, s.optimal_first_turns
+('optimal', 1, ('Ea>Mo =',), 1)
+"""
+
+from __future__ import annotations
+
+import math
+import resource
+import sys
+import time
+from dataclasses import dataclass, field
+
+from ..engine import State
+from ..errors import TaoLongError
+from ..rules.data import game_data
+from ..rules.scenario import load_scenario
+
+SOLVER = "taolong_lab.solvers.explicit"
+BOUND_NAME = "opponent-life/v1"
+INF = math.inf
+
+
+class SolverError(TaoLongError):
+    """The solver cannot work on this input (not a solo position, a bad budget, ...)."""
+
+
+# ---- the lower bound -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class BoundParams:
+    """The constants of :func:`lower_bound` for one position's rules and layout.
+
+    ``per_turn``: the most life the opponent can lose in one solo turn, rocks left aside;
+    ``tramples``: whether trampling rocks can hurt the opponent (breakable rocks on the board);
+    ``exact_rules``: False when the mode has effects the bound does not model (Monk and later),
+    and the bound falls back to 1.
+    """
+
+    player_matter: int
+    portal_per_turn: int
+    tramples: bool
+    exact_rules: bool
+
+    @property
+    def per_turn(self) -> int:
+        return self.player_matter + self.portal_per_turn
+
+    def to_json(self) -> dict:
+        return {
+            "name": BOUND_NAME,
+            "player_matter": self.player_matter,
+            "portal_per_turn": self.portal_per_turn,
+            "tramples": self.tramples,
+            "modelled": self.exact_rules,
+        }
+
+
+def bound_params(state: State) -> BoundParams:
+    """The :class:`BoundParams` of ``state`` (they depend on the rules and the layout only,
+    plus the stone counts, which never change)."""
+    data = game_data()
+    cap = data.capacity
+    rmax = max(cell.value for cell in data.ruler)
+    # a fire expel adds the attacker's fire meter (<= cap); a water expel the centre's water,
+    # which is all the water but the two living dragons' meters (each >= 1)
+    matter = max(1, rmax + cap, rmax + data.water_stones - 2)
+    scenario = load_scenario(state.rules.scenario)
+    letters = {sym for row in state.layout for sym in row if sym.isupper() and sym != "V"}
+    water_portals = any(scenario.portal_rule(c).cost == "water" for c in letters)
+    opponent_letter = "B" if state.to_move == "white" else "W"
+    opponent_stones = sum(stack.count(opponent_letter) for stack in state.bagua)
+    portal = 2 * opponent_stones if water_portals else 0
+    return BoundParams(
+        player_matter=matter,
+        portal_per_turn=portal,
+        tramples=bool(scenario.breakable_rocks),
+        exact_rules=state.rules.mode == "grasshopper",
+    )
+
+
+def lower_bound(state: State, params: BoundParams | None = None) -> float:
+    """An admissible lower bound on the player's turns to win from the solo ``state``.
+
+    0 when the player has won, ``math.inf`` when the player's dragon is dead. Otherwise, in
+    Grasshopper mode, ``max(1, ceil((L - R) / D))`` with ``L`` the opponent's life
+    (``State.life``), ``R`` the hits left in the board's breakable rocks (0 without them) and
+    ``D`` = :attr:`BoundParams.per_turn`; in the other modes, 1.
+
+    Proof of admissibility (Grasshopper). (1) *Life drops by exactly one per damage stone.*
+    :func:`taolong_lab.engine.core.damage` takes one water stone at a time; when the meter
+    empties the dragon loses its tail and refills to the capacity ``c``, so ``(segments - 1) * c
+    + water`` falls by one per stone, and the dragon is defeated exactly when it reaches 0.
+    Life only rises by absorbing water. So a win needs at least ``L`` damage to the opponent.
+    (2) *Where the opponent's damage comes from in one solo turn.* A solo turn is a sowing,
+    the opponent's group, then one player Matter phase (no Wind/Thunder extra phase in solo,
+    R15.6, and no Focus/Balance in Grasshopper); the village hurts only the player
+    (``village_damage`` is applied to the side to move). (a) The player's Matter phase: a bite
+    (1), or an expel: the ruler's best value (``max`` over ``data/ruler.toml``) plus the bonus,
+    the attacker's fire meter (at most ``c``) for Fire, the centre's water for Water, which is
+    the water stones but both living dragons' meters, each at least 1 (an invariant: a living
+    dragon holds 1..c water), so at most ``water_stones - 2``. Other elements and movement deal
+    the opponent nothing. (b) The opponent's own group: its actions (one per space that got a
+    stone of its colour, so at most its number of stones, a constant) each take at most two
+    steps; a step hurts it only through a water-cost portal (1) or by trampling a rock (the
+    rock's hits left; the rock is destroyed). So per turn at most ``D = (a) + 2 * stones`` (the
+    second term only with water-cost portals on the board), and trampling over the whole rest
+    of the game at most ``R``, the rocks' hits left now: rocks are never added or mended. (3)
+    After ``t`` turns the opponent has taken at most ``t * D + R`` damage, so a win needs
+    ``t * D + R >= L``, i.e. ``t >= (L - R) / D``, and a win needs at least one turn. Every
+    term is a bound over *every* future turn (constants or non-increasing quantities), so the
+    bound holds at every node of the search, which is what A* needs.
+
+    >>> from taolong_lab import solo_game
+    >>> start = solo_game(segments={"black": 1}, water={"black": 1})
+    >>> lower_bound(start), lower_bound(solo_game())
+    (1, 2)
+    """
+    result = state.outcome()
+    player = state.to_move
+    if result is not None:
+        return 0 if result.winner == player else INF
+    params = params or bound_params(state)
+    if not params.exact_rules:
+        return 1
+    opponent = "black" if player == "white" else "white"
+    rocks = sum(state.rocks.values()) if params.tramples else 0
+    need = state.life(opponent) - rocks
+    return max(1, -(-need // params.per_turn))
+
+
+# ---- the solution --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Solution:
+    """What :func:`solve` proved.
+
+    ``status``: ``"optimal"`` (``optimum`` turns is the fewest, ``line`` one such line),
+    ``"unknown"`` (a budget or an interrupt stopped the search: no win in fewer than
+    ``proved_no_win_below`` turns), ``"no-win"`` (every reachable position was searched: the
+    player cannot win). ``optimal_first_turns``: how many first turns start an optimal line
+    (None if the budget ran out while counting them). ``certificate``: plain JSON (it fits the
+    puzzle format's ``certificate``). ``stats``: positions expanded and generated, seconds,
+    positions per second, peak memory (the process's peak resident set, MB).
+    """
+
+    status: str
+    optimum: int | None
+    line: tuple[str, ...]
+    optimal_first_turns: int | None
+    certificate: dict = field(hash=False)
+    stats: dict = field(hash=False)
+    proved_no_win_below: int
+    start: str = ""
+
+    def to_json(self) -> dict:
+        return {
+            "status": self.status,
+            "optimum": self.optimum,
+            "line": list(self.line),
+            "optimal_first_turns": self.optimal_first_turns,
+            "proved_no_win_below": self.proved_no_win_below,
+            "certificate": self.certificate,
+            "stats": self.stats,
+            "start": self.start,
+        }
+
+
+def _start_of(puzzle_or_state) -> State:
+    if isinstance(puzzle_or_state, State):
+        state = puzzle_or_state
+    elif hasattr(puzzle_or_state, "start") and isinstance(puzzle_or_state.start, State):
+        state = puzzle_or_state.start
+    else:
+        raise SolverError(f"solve needs a Puzzle or a State, not {type(puzzle_or_state).__name__}")
+    if not state.rules.solo:
+        raise SolverError(
+            f"the explicit solver is for solo challenges; {state.rules.token()!r} is a "
+            "two-player position (explore() and retrograde_two_player() work on those)"
+        )
+    return state
+
+
+def _peak_mb() -> float:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return round(peak / (1024 * 1024 if sys.platform == "darwin" else 1024), 1)
+
+
+class _Budget:
+    def __init__(self, time_limit, max_states):
+        if time_limit is not None and time_limit < 0:
+            raise SolverError(f"time_limit must be >= 0 seconds, got {time_limit}")
+        if max_states is not None and max_states < 0:
+            raise SolverError(f"max_states must be >= 0, got {max_states}")
+        self.t0 = time.perf_counter()
+        self.deadline = None if time_limit is None else self.t0 + time_limit
+        self.max_states = max_states
+        self.expanded = 0
+        self.generated = 0
+        self.reason = None
+
+    def spent(self) -> bool:
+        if self.max_states is not None and self.expanded >= self.max_states:
+            self.reason = f"max_states={self.max_states} positions expanded"
+            return True
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            self.reason = "time_limit reached"
+            return True
+        return False
+
+    def seconds(self) -> float:
+        return time.perf_counter() - self.t0
+
+
+def solve(
+    puzzle_or_state,
+    method: str = "explicit",
+    time_limit: float | None = None,
+    max_states: int | None = None,
+    progress: bool = True,
+) -> Solution:
+    """The fewest turns to win a solo challenge (a :class:`~taolong_lab.puzzles.Puzzle` or a
+    solo :class:`State`), one optimal line and a certificate. See the module docstring for
+    the search and the proof; :func:`lower_bound` for the bound. Never hangs: with a budget it
+    returns status ``"unknown"`` and the number of turns below which no win exists."""
+    if method != "explicit":
+        raise SolverError(f"unknown method {method!r}: this solver knows 'explicit'")
+    start = _start_of(puzzle_or_state)
+    budget = _Budget(time_limit, max_states)
+    params = bound_params(start)
+    player = start.to_move
+    lookahead = start.rules.option("solo_lookahead")
+
+    def finish(status, optimum, line, first, proved, closed_f, interrupted=False):
+        per_k = []
+        if closed_f:
+            fs = sorted(closed_f)
+            j = 0
+            for k in range(proved):
+                while j < len(fs) and fs[j] <= k:
+                    j += 1
+                per_k.append({"turns": k, "positions": j})
+        else:
+            per_k = [{"turns": k, "positions": 0} for k in range(proved)]
+        seconds = budget.seconds()
+        certificate = {
+            "solver": SOLVER,
+            "method": "explicit A* by turns, transposition table on State.key()",
+            "lookahead": lookahead,
+            "lower_bound": params.to_json(),
+            "start_lower_bound": _json_num(lower_bound(start, params)),
+            "proved_no_win_below": proved,
+            "no_win_within": per_k,
+        }
+        if optimum is not None:
+            certificate["optimum"] = optimum
+        if budget.reason or interrupted:
+            certificate["stopped"] = "interrupted" if interrupted else budget.reason
+        stats = {
+            "expanded": budget.expanded,
+            "generated": budget.generated,
+            "seconds": round(seconds, 3),
+            "positions_per_second": round(budget.expanded / seconds, 1) if seconds > 0 else 0.0,
+            "peak_memory_mb": _peak_mb(),
+        }
+        return Solution(
+            status, optimum, tuple(line), first, certificate, stats, proved, start.to_tln()
+        )
+
+    result = start.outcome()
+    if result is not None:
+        if result.winner == player:
+            return finish("optimal", 0, (), 0, 0, [])
+        return finish("no-win", None, (), None, 0, [])
+
+    bar = _progress(progress)
+    # info[key] = (g, parent key, turn) ; closed[key] = f when first expanded
+    info: dict = {start.key(): (0, None, None)}
+    closed: dict = {}
+    h0 = lower_bound(start, params)
+    buckets: dict[int, list] = {h0: [(0, start)]}
+    open_count = 1
+    proved = 0
+    found = None
+    interrupted = False
+    try:
+        while buckets:
+            f = min(buckets)
+            proved = max(proved, f)
+            bucket = buckets[f]
+            g, state = bucket.pop()
+            open_count -= 1
+            if not bucket:
+                del buckets[f]
+            key = state.key()
+            if info[key][0] != g:  # stale: reached in fewer turns since
+                continue
+            if budget.spent():
+                break
+            budget.expanded += 1
+            closed.setdefault(key, f)
+            if bar is not None and budget.expanded % 256 == 0:
+                bar.update(256)
+                bar.set_postfix(bound=f, depth=g, frontier=open_count, refresh=False)
+            for turn, after in state.iter_successors():
+                budget.generated += 1
+                k = after.key()
+                seen = info.get(k)
+                if seen is not None and seen[0] <= g + 1:
+                    continue
+                h = lower_bound(after, params)
+                if h == INF:
+                    continue
+                info[k] = (g + 1, key, turn)
+                if h == 0:  # a win in g + 1 <= f turns, and none exists in fewer than f
+                    found = k
+                    break
+                buckets.setdefault(g + 1 + h, []).append((g + 1, after))
+                open_count += 1
+            if found is not None:
+                break
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if bar is not None:
+            bar.close()
+    if found is not None:
+        line = _line(info, found)
+        optimum = len(line)
+        first = None if interrupted else _count_first_turns(start, optimum, params, budget)
+        return finish("optimal", optimum, line, first, optimum, closed.values())
+    if not buckets and not interrupted and budget.reason is None:
+        return finish("no-win", None, (), None, proved, closed.values())
+    return finish("unknown", None, (), None, proved, closed.values(), interrupted)
+
+
+def _json_num(x):
+    return None if x == INF else x
+
+
+def _line(info: dict, key) -> list[str]:
+    line = []
+    while True:
+        _, parent, turn = info[key]
+        if parent is None:
+            return line[::-1]
+        line.append(str(turn))
+        key = parent
+
+
+def _count_first_turns(start: State, optimum: int, params, budget) -> int | None:
+    """How many of the start's turns lead to a win in ``optimum - 1`` more turns (a bounded
+    depth-first search with the lower bound, remembering depths proved to fail). None if the
+    budget runs out."""
+    failed: dict = {}  # key -> the largest r proved to have no win within r turns
+
+    def win_within(state: State, r: int) -> bool:
+        h = lower_bound(state, params)
+        if h == 0:
+            return True
+        if h > r:
+            return False
+        k = state.key()
+        if failed.get(k, -1) >= r:
+            return False
+        if budget.spent():
+            raise _OutOfBudget
+        budget.expanded += 1
+        for _, after in state.iter_successors():
+            budget.generated += 1
+            if win_within(after, r - 1):
+                return True
+        failed[k] = r
+        return False
+
+    try:
+        return sum(1 for _, after in start.iter_successors() if win_within(after, optimum - 1))
+    except _OutOfBudget:
+        return None
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def _progress(enabled: bool):
+    if not enabled:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # pragma: no cover - tqdm is a dependency, but progress is optional
+        return None
+    return tqdm(desc="positions", unit="pos", leave=False)
+
+
+# ---- replay --------------------------------------------------------------------------------
+def replay(solution: Solution, start: State | None = None) -> list[State]:
+    """The positions along the solution's line: ``[start, after turn 1, ...]``. ``start``
+    defaults to the position the solution was found from. Raises ``IllegalTurnError`` if a
+    turn is not legal (a solution for another position)."""
+    state = start if start is not None else State.from_tln(solution.start)
+    states = [state]
+    for text in solution.line:
+        state = state.play(text)
+        states.append(state)
+    return states
+
+
+def replay_text(solution: Solution, start: State | None = None) -> str:
+    """A text replay: each turn in notation and in words (the opponent's responses
+    included), then the board after it."""
+    states = replay(solution, start)
+    parts = [f"start\n{states[0]}"]
+    for i, text in enumerate(solution.line):
+        before = states[i]
+        words = before.describe_turn(before.parse_turn(text))
+        parts.append(f"turn {i + 1}: {text}\n  {words}\n{states[i + 1]}")
+    result = states[-1].outcome()
+    if result is not None:
+        parts.append(str(result))
+    return "\n\n".join(parts)
+
+
+__all__ = [
+    "BOUND_NAME",
+    "SOLVER",
+    "BoundParams",
+    "Solution",
+    "SolverError",
+    "bound_params",
+    "lower_bound",
+    "replay",
+    "replay_text",
+    "solve",
+]

@@ -1,0 +1,112 @@
+"""The solve / verify / graph subcommands, on a parser built here with add_commands."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+
+import networkx as nx
+import pytest
+
+from taolong_lab import State
+from taolong_lab.cli_solve import SolveCommandError, add_commands
+from taolong_lab.errors import TaoLongError
+from taolong_lab.puzzles import Puzzle, save_puzzles
+
+WIN_IN_1 = (
+    "field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "
+    "d3-d2-d1-e1:4:0 d4-d5:1:0 -/-/BB/-/W/-/BWW/WB 3:8 w 1"
+)
+WIN_IN_2 = (
+    "field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "
+    "b3-a3-a2-a1:4:0 e7-e8:3:0 WW/-/BW/-/-/-/WBBB/- 1:8 w 3"
+)
+LINE_2 = ["Wa>Fi (He:e6 La:d6 Fi:c6x) c3+", "La>Fi (Fi:c5x) c4x"]
+
+
+def run(*argv) -> tuple[int, str]:
+    parser = argparse.ArgumentParser(prog="taolong")
+    add_commands(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    out = io.StringIO()
+    return args.run(args, out), out.getvalue()
+
+
+@pytest.fixture
+def puzzles(tmp_path):
+    path = tmp_path / "set.jsonl"
+    save_puzzles(
+        path,
+        [
+            Puzzle.from_state("one", "win in 1", State(WIN_IN_1), optimum=1, solution=["Ea>Mo ="]),
+            Puzzle.from_state("two", "win in 2", State(WIN_IN_2), optimum=2, solution=LINE_2),
+        ],
+    )
+    return path
+
+
+def test_solve_prints_optimum_line_and_certificate(puzzles):
+    code, text = run("solve", f"{puzzles}:two")
+    assert code == 0
+    assert "two: optimal: win in 2" in text and "certificate:" in text and "  1. " in text
+    code, text = run("solve", str(puzzles), "--json")
+    docs = [json.loads(line) for line in text.splitlines()]
+    assert [d["id"] for d in docs] == ["one", "two"] and [d["optimum"] for d in docs] == [1, 2]
+    assert docs[1]["certificate"]["no_win_within"][1]["turns"] == 1
+
+
+def test_solve_unknown_within_budget_exits_non_zero(puzzles):
+    code, text = run("solve", f"{puzzles}:two", "--max-states", "0")
+    assert code == 1 and "unknown" in text and "no win in fewer than 1 turns" in text
+
+
+def test_solve_bad_input(puzzles, tmp_path):
+    with pytest.raises(SolveCommandError, match="no puzzle with id 'nope'"):
+        run("solve", f"{puzzles}:nope")
+    with pytest.raises(SolveCommandError, match="no such puzzle file"):
+        run("solve", str(tmp_path / "missing.jsonl"))
+    with pytest.raises(SystemExit):
+        run("solve", str(puzzles), "--time-limit", "-1")
+
+
+def test_verify_ok_and_full(puzzles):
+    code, text = run("verify", str(puzzles))
+    assert code == 0 and "one: ok (win in 1)" in text and "two: ok" in text
+    code, text = run("verify", str(puzzles), "--full")
+    assert code == 0 and "optimum re-proved" in text
+
+
+def test_verify_catches_a_wrong_optimum(tmp_path):
+    """A legal 3-turn win stored as the optimum of the win-in-2 challenge: the replay passes,
+    ``--full`` re-proves the optimum and fails."""
+    path = tmp_path / "bad.jsonl"
+    slow = ["He>Fi b2+", "Wa>Fi (He:e6,e5 La:d5 Fi:d4x) c2x", "Fi>Wa (Th:~ Wa:d3x) c3x"]
+    save_puzzles(
+        path, [Puzzle.from_state("slow", "not optimal", State(WIN_IN_2), optimum=3, solution=slow)]
+    )
+    assert run("verify", str(path))[0] == 0  # the replay alone is fine
+    with pytest.raises(TaoLongError, match="the optimum is 2"):
+        run("verify", str(path), "--full")
+
+
+def test_verify_catches_a_losing_solution(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    save_puzzles(
+        path,
+        [Puzzle.from_state("x", "x", State(WIN_IN_2), optimum=1, solution=[LINE_2[0]])],
+    )
+    with pytest.raises(SolveCommandError, match="does not win"):
+        run("verify", str(path))
+
+
+@pytest.mark.parametrize("suffix", [".graphml", ".gexf"])
+def test_graph_writes_a_file(puzzles, tmp_path, suffix):
+    out = tmp_path / f"g{suffix}"
+    code, text = run("graph", "--puzzle", f"{puzzles}:two", "--depth", "2", "--out", str(out))
+    assert code == 0 and "positions" in text
+    read = nx.read_graphml if suffix == ".graphml" else nx.read_gexf
+    g = read(out, node_type=int)
+    assert g.nodes[0]["turns_to_win"] == 2
+    with pytest.raises(SolveCommandError, match="graphml"):
+        run("graph", "--puzzle", str(puzzles), "--depth", "1", "--out", str(tmp_path / "g.txt"))
