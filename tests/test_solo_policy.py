@@ -131,6 +131,26 @@ def test_priority_2_without_a_pending_matter_phase():
     assert {o.risk for o in opponent_options(post, group)} == {0}
 
 
+def test_priority_2_counts_what_the_group_costs_the_opponent():
+    """On The Valley, black's Lake (it faces N at g6) can step E to h6, W to f6, or N into the
+    blue portal g5, paying 1 water, and out beside another portal. Nothing deals damage.
+    Through the portal it can land on c2 facing W, one step from facing white's a2, while h6
+    and f6 are 3 steps away (through the portal too, costs ignored). Priorities 1 and 3 alone
+    would take the portal; priority 2 counts its water: 1 against 0, so h6 or f6 stay."""
+    valley = {"rules": "valley/grasshopper/current/solo", "board": board_of("valley")}
+    s = position("c1 b1 a1 a2", "g6 g7 h7 h8", **valley)
+    options = opponent_options(s, ["La"])
+    assert {o.dealt for o in options} == {0}
+    assert {o.notation(): o.risk for o in options if "[" not in o.notation()} == {
+        "(La:h6)": 0,
+        "(La:f6)": 0,
+    }
+    assert {o.risk for o in options if "[g5" in o.notation()} == {1}
+    assert names(opponent_choices(s, ["La"], priorities=(1, 3))) == ["(La:[g5d2]c2)"]
+    assert names(opponent_choices(s, ["La"])) == ["(La:f6)", "(La:h6)"]
+    assert {o.distance for o in opponent_choices(s, ["La"])} == {3}
+
+
 def test_priority_3_alone():
     """The closest options end with Fire at e2 facing N: a right turn to f2 then f3 facing S,
     in front of f4 (2 steps). Eight options get there."""
