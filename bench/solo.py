@@ -24,7 +24,6 @@ import argparse
 import json
 import random
 import sys
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -33,6 +32,9 @@ sys.path.insert(0, str(HERE.parent))  # run from a checkout without installing
 from taolong_lab import State, solo_game  # noqa: E402
 from taolong_lab.engine import solo  # noqa: E402
 from taolong_lab.rules import scenario_names  # noqa: E402
+
+sys.path.insert(0, str(HERE))
+from run import best_of  # noqa: E402  (bench/run.py)
 
 POSITIONS = HERE / "positions-solo.txt"
 MODES = ("grasshopper", "monk", "master")
@@ -91,15 +93,6 @@ def expand(tlns: list[str], cold: bool) -> tuple[int, int]:
     for tln in tlns:
         successors += len(State(tln).successors())
     return len(tlns), successors
-
-
-def best_of(repeat: int, fn, *args):
-    best, result = float("inf"), None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = fn(*args)
-        best = min(best, time.perf_counter() - start)
-    return best, result
 
 
 def run(repeat: int) -> dict:
