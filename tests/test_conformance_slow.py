@@ -12,7 +12,7 @@ The solo variant: every combination for each player colour plays SOLO_GAMES whol
 each ``solo_lookahead`` reading, from setups drawn from the seed, the player choosing at random
 or greedily (so that it wins some games), the last game with ``solo_focus_replaces_action``.
 Every position gets the checks of conformance.py and the solo ones (the player never changes).
-About 2.5 minutes more on 2 cores.
+About 1.5 minutes more on 2 cores.
 """
 
 from __future__ import annotations

@@ -242,6 +242,15 @@ def test_approach_distance_unreachable_when_boxed_in():
     assert approach_distance(env, walk, 0) == 0  # white's head faces a1
 
 
+def test_approach_distance_treats_rocks_as_fixed():
+    """The Wall's breakable rocks run along the diagonal h1-a8; every path from one side to
+    the other crosses it. Black c5 faces the rock d5 with white e5 behind it: no path (a step
+    could trample a rock in the game, but the search keeps every tile fixed)."""
+    wall = {"rules": "wall/grasshopper/current/solo", "board": board_of("wall")}
+    s = position("e5 f5 g5 h5", "c5 b5 a5 a4", **wall)
+    assert distance(s) == UNREACHABLE
+
+
 def test_approach_distance_through_a_portal_on_the_valley():
     """Black c7 faces the green portal b7; its twin is g2, and stepping out south to g3 faces
     white's head on g4: 1 step. Red portals lead to any other portal and their fire cost is
