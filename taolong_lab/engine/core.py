@@ -341,6 +341,12 @@ def _alive(walk) -> bool:
     return walk[0][0].alive and walk[0][1].alive
 
 
+def life(env: Env, walk, colour: int) -> int:
+    """Damage the dragon can still take: 4 per segment beyond the first plus its water."""
+    d = walk[0][colour]
+    return (len(d.cells) - 2) * env.cap + d.water if d.alive else 0
+
+
 def executions(env: Env, walk, colour: int, element: int, occ: int | None = None) -> list[Outcome]:
     """Every legal Matter execution of ``element`` by the dragon of ``colour``.
 

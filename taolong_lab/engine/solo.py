@@ -23,7 +23,18 @@ import itertools
 from typing import NamedTuple
 
 from ..errors import RulesError
-from .core import CCW, Env, Outcome, executions, hurt, occupancy, sow, village_damage
+from .core import (
+    CCW,
+    Env,
+    Outcome,
+    _alive,
+    executions,
+    hurt,
+    life,
+    occupancy,
+    sow,
+    village_damage,
+)
 from .spirit import FOCUS, Sowing, _action, _focus, _monk_sowings, flow_for, resolve_effects
 from .turns import Phase, space_index
 
@@ -39,16 +50,6 @@ class Candidate(NamedTuple):
     dealt: int  # priority 1: damage dealt to the player's dragon (higher is better)
     risk: int  # priority 2: damage the opponent could take (lower is better; 0 if not judged)
     distance: int  # priority 3: steps to face the player (lower is better; 0 if not judged)
-
-
-def life(env: Env, walk, colour: int) -> int:
-    """Damage the dragon can still take: 4 per segment beyond the first plus its water."""
-    d = walk[0][colour]
-    return (len(d.cells) - 2) * env.cap + d.water if d.alive else 0
-
-
-def _alive(walk) -> bool:
-    return walk[0][0].alive and walk[0][1].alive
 
 
 # ---- sowing (A28) --------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from typing import NamedTuple
 from ..errors import IllegalTurnError, InvariantError, NotationError
 from ..rules.data import COLOURS, game_data
 from ..rules.options import Rules
-from .core import Dragon, village_damage
+from .core import Dragon, life, village_damage
 from .geometry import DIRECTIONS, cell_name
 from .spirit import phases
 from .turns import Phase, Turn, parse_turn
@@ -132,8 +132,7 @@ class State:
     def life(self, colour: str) -> int:
         """Damage the dragon can still take before it is defeated: 4 per segment beyond the
         first, plus its water meter (12 at the start)."""
-        d = self.dragon(colour)
-        return (d.segments - 1) * self._env.cap + d.water if d.alive else 0
+        return life(self._env, (self._dragons,), COLOURS.index(colour))
 
     @property
     def flux(self) -> str:
