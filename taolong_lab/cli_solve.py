@@ -5,8 +5,9 @@ function ``run(args, out) -> exit status`` like the other commands. Failures rai
 :class:`SolveCommandError` (a :class:`~taolong_lab.errors.TaoLongError`), which ``taolong``'s
 ``main`` prints as ``taolong: error: ...`` with a non-zero exit status.
 
-- ``taolong solve FILE[:ID] [--method explicit] [--json] [--time-limit S] [--max-states N]``:
-  the optimum, one optimal line and the certificate of each puzzle (or the one with ``ID``).
+- ``taolong solve FILE[:ID] [--method explicit] [--json] [--time-limit S] [--max-states N]
+  [--checkpoint DIR]``: the optimum, one optimal line and the certificate of each puzzle (or
+  the one with ``ID``); with ``--checkpoint`` each search is saved and resumed from there.
   Exit 0 when every puzzle was solved (optimal or proved unwinnable), 1 when a budget left one
   unknown.
 - ``taolong verify FILE [--full]``: replays every stored solution (each turn legal, a win in
@@ -38,6 +39,12 @@ def add_commands(subparsers) -> None:
     solve.add_argument("--time-limit", type=_non_negative(float), metavar="S", default=None)
     solve.add_argument("--max-states", type=_non_negative(int), metavar="N", default=None)
     solve.add_argument("--progress", action="store_true", help="show a progress bar")
+    solve.add_argument(
+        "--checkpoint",
+        metavar="DIR",
+        default=None,
+        help="save each search in DIR/ID.ckpt (atomically) and resume it from there",
+    )
     solve.set_defaults(run=run_solve)
 
     verify = subparsers.add_parser("verify", help="replay and check every stored solution")
@@ -111,6 +118,7 @@ def run_solve(args, out) -> int:
             time_limit=args.time_limit,
             max_states=args.max_states,
             progress=args.progress,
+            checkpoint=_checkpoint_path(args.checkpoint, puzzle.id),
         )
         if solution.status == "unknown":
             status = EXIT_UNKNOWN
@@ -131,6 +139,17 @@ def run_solve(args, out) -> int:
             file=out,
         )
     return status
+
+
+def _checkpoint_path(directory, ident: str):
+    if directory is None:
+        return None
+    path = Path(directory)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SolveCommandError(f"--checkpoint {directory}: {exc.strerror or exc}") from None
+    return path / f"{ident}.ckpt"  # puzzle ids are file-name safe (the puzzle format checks)
 
 
 def _summary(solution) -> str:

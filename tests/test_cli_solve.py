@@ -110,3 +110,23 @@ def test_graph_writes_a_file(puzzles, tmp_path, suffix):
     assert g.nodes[0]["turns_to_win"] == 2
     with pytest.raises(SolveCommandError, match="graphml"):
         run("graph", "--puzzle", str(puzzles), "--depth", "1", "--out", str(tmp_path / "g.txt"))
+
+
+def test_solve_checkpoint_resumes_across_runs(tmp_path):
+    path = tmp_path / "start.jsonl"
+    from taolong_lab import solo_game
+
+    start = solo_game(segments={"black": 1}, water={"black": 2})
+    save_puzzles(path, [Puzzle.from_state("weak-black", "weak black", start)])
+    ckpt = tmp_path / "ckpt"
+    code, text = run("solve", str(path), "--max-states", "40", "--checkpoint", str(ckpt))
+    assert code == 1 and "unknown" in text
+    assert [p.name for p in ckpt.iterdir()] == ["weak-black.ckpt"]
+    runs = 1
+    while code != 0:
+        code, text = run("solve", str(path), "--max-states", "40", "--checkpoint", str(ckpt))
+        runs += 1
+        assert runs < 50
+    assert "weak-black: optimal: win in 4" in text and runs > 2
+    with pytest.raises(SolveCommandError, match="--checkpoint"):
+        run("solve", str(path), "--checkpoint", str(path))

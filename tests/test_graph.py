@@ -8,6 +8,8 @@ import math
 
 import networkx as nx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from taolong_lab import State, new_game, solo_game
 from taolong_lab.graph import explore, iter_explore, retrograde, retrograde_two_player
@@ -181,3 +183,71 @@ def test_retrograde_exactness_and_frontier():
     frontier = [i for i in range(len(g)) if not g.expanded[i] and not g.terminal[i]]
     assert frontier and all(r.status[i] == "unknown" for i in frontier)
     assert not (r.proved_dead & set(frontier))
+
+
+def _naive_two_player(graph):
+    """The least fixpoint of the win/loss rules, by repeated sweeps (the oracle)."""
+    n = len(graph)
+    out = [[graph.dst[j] for j in graph.out_edges(i)] for i in range(n)]
+    value = [graph.winner[i] if graph.terminal[i] else "" for i in range(n)]
+    changed = True
+    while changed:
+        changed = False
+        for u in range(n):
+            if value[u] or graph.terminal[u]:
+                continue
+            me = graph.to_move[u]
+            other = "black" if me == "white" else "white"
+            if any(value[v] == me for v in out[u]):
+                value[u], changed = me, True
+            elif graph.expanded[u] and out[u] and all(value[v] == other for v in out[u]):
+                value[u], changed = other, True
+    return value
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_two_player_retrograde_matches_the_fixpoint_oracle(data):
+    from taolong_lab.solvers.graph import StateGraph
+
+    n = data.draw(st.integers(2, 12))
+    terminal = data.draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    g = StateGraph("toy", None)
+    for i in range(n):
+        g.tln.append(f"n{i}")
+        g.depth.append(0)
+        g.terminal.append(terminal[i])
+        g.winner.append(data.draw(st.sampled_from(["white", "black"])) if terminal[i] else "")
+        g.to_move.append(data.draw(st.sampled_from(["white", "black"])))
+        g.expanded.append(not terminal[i] and data.draw(st.booleans()))
+    for i in range(n):
+        if g.expanded[i]:
+            for d in data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=4)):
+                g.src.append(i)
+                g.dst.append(d)
+                g.turns.append(f"{i}>{d}")
+    r = retrograde_two_player(g)
+    assert list(r.value) == _naive_two_player(g)
+    for u in range(n):
+        if not r.value[u] or g.terminal[u]:
+            assert r.plies[u] == (0 if g.terminal[u] else None)
+            continue
+        kids = [g.dst[j] for j in g.out_edges(u)]
+        if r.value[u] == g.to_move[u]:  # the winner moves: some turn keeps the win, one ply less
+            assert any(r.value[v] == r.value[u] and r.plies[v] == r.plies[u] - 1 for v in kids)
+        else:  # the loser moves: every turn loses, the longest resistance
+            assert r.plies[u] == 1 + max(r.plies[v] for v in kids)
+
+
+def test_two_player_retrograde_on_a_real_graph():
+
+
+    # white to move can bite black's last segment at once (a two-player copy of WIN_IN_1)
+    start = State(
+        "field/grasshopper/current 8/8/8/8/8/8/8/8 "
+        "d3-d2-d1-e1:4:0 d4-d5:1:0 -/-/BB/-/W/-/BWW/WB 3:8 w 1"
+    )
+    g = explore(start, depth=1)
+    r = retrograde_two_player(g)
+    assert r.value[0] == "white" and r.plies[0] == 1
+    assert r.value == tuple(_naive_two_player(g))

@@ -50,8 +50,13 @@ def test_readme_has_console_examples():
 @pytest.mark.parametrize(
     ("command", "shown"), console_examples(), ids=[c[:50] for c, _ in console_examples()]
 )
-def test_readme_console_example(capsys, command, shown):
-    """The output shown must match; a line ``...`` stands for any number of lines."""
+def test_readme_console_example(capsys, command, shown, tmp_path, monkeypatch):
+    """The output shown must match; a line ``...`` stands for any number of lines. Commands
+    run in a scratch directory that sees the repository's bench/ and puzzles/ (they may
+    write files)."""
+    for name in ("bench", "puzzles"):
+        (tmp_path / name).symlink_to(ROOT / name)
+    monkeypatch.chdir(tmp_path)
     argv = shlex.split(command)
     assert argv[0] == "taolong"
     assert main(argv[1:]) == 0

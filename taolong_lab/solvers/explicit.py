@@ -38,23 +38,23 @@ reachable graph was exhausted without a win.
 from __future__ import annotations
 
 import math
-import resource
-import sys
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..engine import State
-from ..errors import TaoLongError
 from ..rules.data import game_data
 from ..rules.scenario import load_scenario
+from .common import (
+    Budget,
+    Checkpoint,
+    Solution,
+    SolverError,
+    peak_memory_mb,
+    reset_peak_memory,
+)
 
 SOLVER = "taolong_lab.solvers.explicit"
 BOUND_NAME = "opponent-life/v1"
 INF = math.inf
-
-
-class SolverError(TaoLongError):
-    """The solver cannot work on this input (not a solo position, a bad budget, ...)."""
 
 
 # ---- the lower bound -----------------------------------------------------------------------
@@ -160,42 +160,7 @@ def lower_bound(state: State, params: BoundParams | None = None) -> float:
     return max(1, -(-need // params.per_turn))
 
 
-# ---- the solution --------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Solution:
-    """What :func:`solve` proved.
-
-    ``status``: ``"optimal"`` (``optimum`` turns is the fewest, ``line`` one such line),
-    ``"unknown"`` (a budget or an interrupt stopped the search: no win in fewer than
-    ``proved_no_win_below`` turns), ``"no-win"`` (every reachable position was searched: the
-    player cannot win). ``optimal_first_turns``: how many first turns start an optimal line
-    (None if the budget ran out while counting them). ``certificate``: plain JSON (it fits the
-    puzzle format's ``certificate``). ``stats``: positions expanded and generated, seconds,
-    positions per second, peak memory (the process's peak resident set, MB).
-    """
-
-    status: str
-    optimum: int | None
-    line: tuple[str, ...]
-    optimal_first_turns: int | None
-    certificate: dict = field(hash=False)
-    stats: dict = field(hash=False)
-    proved_no_win_below: int
-    start: str = ""
-
-    def to_json(self) -> dict:
-        return {
-            "status": self.status,
-            "optimum": self.optimum,
-            "line": list(self.line),
-            "optimal_first_turns": self.optimal_first_turns,
-            "proved_no_win_below": self.proved_no_win_below,
-            "certificate": self.certificate,
-            "stats": self.stats,
-            "start": self.start,
-        }
-
-
+# ---- the search ----------------------------------------------------------------------------
 def _start_of(puzzle_or_state) -> State:
     if isinstance(puzzle_or_state, State):
         state = puzzle_or_state
@@ -211,129 +176,77 @@ def _start_of(puzzle_or_state) -> State:
     return state
 
 
-def _peak_mb() -> float:
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return round(peak / (1024 * 1024 if sys.platform == "darwin" else 1024), 1)
+class _Search:
+    """The A* search's state: everything a checkpoint keeps to resume it.
 
+    ``info[key] = (g, parent key, turn)`` for every position generated (the fewest turns it
+    was reached in); ``closed[key] = f`` when first expanded; ``buckets[f]`` the open list of
+    ``(g, position)``; no win exists in fewer than ``proved`` turns; ``found`` is the key of
+    the won position once generated. ``expanded``, ``generated`` and ``seconds`` add up every
+    run of a resumed search.
+    """
 
-class _Budget:
-    def __init__(self, time_limit, max_states):
-        if time_limit is not None and time_limit < 0:
-            raise SolverError(f"time_limit must be >= 0 seconds, got {time_limit}")
-        if max_states is not None and max_states < 0:
-            raise SolverError(f"max_states must be >= 0, got {max_states}")
-        self.t0 = time.perf_counter()
-        self.deadline = None if time_limit is None else self.t0 + time_limit
-        self.max_states = max_states
+    def __init__(self, start: State, params: BoundParams):
+        self.params = params
+        self.info: dict = {start.key(): (0, None, None)}
+        self.closed: dict = {}
+        self.buckets: dict[int, list] = {lower_bound(start, params): [(0, start)]}
+        self.proved = 0
+        self.found = None
         self.expanded = 0
         self.generated = 0
-        self.reason = None
+        self.seconds = 0.0
+        self.current = None
 
-    def spent(self) -> bool:
-        if self.max_states is not None and self.expanded >= self.max_states:
-            self.reason = f"max_states={self.max_states} positions expanded"
-            return True
-        if self.deadline is not None and time.perf_counter() >= self.deadline:
-            self.reason = "time_limit reached"
-            return True
-        return False
+    _FIELDS = ("info", "closed", "buckets", "proved", "found", "expanded", "generated", "seconds")
 
-    def seconds(self) -> float:
-        return time.perf_counter() - self.t0
+    def snapshot(self, seconds: float) -> dict:
+        data = {name: getattr(self, name) for name in self._FIELDS}
+        data["info"] = {k: (g, p, t if t is None else str(t)) for k, (g, p, t) in self.info.items()}
+        data["seconds"] = self.seconds + seconds
+        return data
 
+    def restore(self, saved: dict) -> None:
+        for name in self._FIELDS:
+            setattr(self, name, saved[name])
 
-def solve(
-    puzzle_or_state,
-    method: str = "explicit",
-    time_limit: float | None = None,
-    max_states: int | None = None,
-    progress: bool = True,
-) -> Solution:
-    """The fewest turns to win a solo challenge (a :class:`~taolong_lab.puzzles.Puzzle` or a
-    solo :class:`State`), one optimal line and a certificate. See the module docstring for
-    the search and the proof; :func:`lower_bound` for the bound. Never hangs: with a budget it
-    returns status ``"unknown"`` and the number of turns below which no win exists."""
-    if method != "explicit":
-        raise SolverError(f"unknown method {method!r}: this solver knows 'explicit'")
-    start = _start_of(puzzle_or_state)
-    budget = _Budget(time_limit, max_states)
-    params = bound_params(start)
-    player = start.to_move
-    lookahead = start.rules.option("solo_lookahead")
+    def requeue(self) -> None:
+        """Put the position whose expansion was cut short back on the open list (the
+        successors it already pushed stay there: they are sound open entries)."""
+        if self.current is not None:
+            f, g, state = self.current
+            self.buckets.setdefault(f, []).append((g, state))
+            self.current = None
 
-    def finish(status, optimum, line, first, proved, closed_f, interrupted=False):
-        per_k = []
-        if closed_f:
-            fs = sorted(closed_f)
-            j = 0
-            for k in range(proved):
-                while j < len(fs) and fs[j] <= k:
-                    j += 1
-                per_k.append({"turns": k, "positions": j})
-        else:
-            per_k = [{"turns": k, "positions": 0} for k in range(proved)]
-        seconds = budget.seconds()
-        certificate = {
-            "solver": SOLVER,
-            "method": "explicit A* by turns, transposition table on State.key()",
-            "lookahead": lookahead,
-            "lower_bound": params.to_json(),
-            "start_lower_bound": _json_num(lower_bound(start, params)),
-            "proved_no_win_below": proved,
-            "no_win_within": per_k,
-        }
-        if optimum is not None:
-            certificate["optimum"] = optimum
-        if budget.reason or interrupted:
-            certificate["stopped"] = "interrupted" if interrupted else budget.reason
-        stats = {
-            "expanded": budget.expanded,
-            "generated": budget.generated,
-            "seconds": round(seconds, 3),
-            "positions_per_second": round(budget.expanded / seconds, 1) if seconds > 0 else 0.0,
-            "peak_memory_mb": _peak_mb(),
-        }
-        return Solution(
-            status, optimum, tuple(line), first, certificate, stats, proved, start.to_tln()
-        )
+    def open_count(self) -> int:
+        return sum(len(bucket) for bucket in self.buckets.values())
 
-    result = start.outcome()
-    if result is not None:
-        if result.winner == player:
-            return finish("optimal", 0, (), 0, 0, [])
-        return finish("no-win", None, (), None, 0, [])
-
-    bar = _progress(progress)
-    # info[key] = (g, parent key, turn) ; closed[key] = f when first expanded
-    info: dict = {start.key(): (0, None, None)}
-    closed: dict = {}
-    h0 = lower_bound(start, params)
-    buckets: dict[int, list] = {h0: [(0, start)]}
-    open_count = 1
-    proved = 0
-    found = None
-    interrupted = False
-    try:
+    def run(self, budget: Budget, bar, on_progress) -> bool:
+        """Expand positions in increasing ``f`` until a win is generated (True), or the open
+        list empties or the budget runs out (False). ``on_progress(bound_rose)`` is called
+        when the proved bound rises and every 256 expansions."""
+        info, closed, buckets, params = self.info, self.closed, self.buckets, self.params
         while buckets:
             f = min(buckets)
-            proved = max(proved, f)
+            if f > self.proved:
+                self.proved = f
+                on_progress(True)
+            if budget.spent():  # before the pop: a resumed search finds the open list whole
+                return False
             bucket = buckets[f]
-            g, state = bucket.pop()
-            open_count -= 1
+            g, state = bucket[-1]
+            self.current = (f, g, state)  # put back by requeue() if the expansion is cut short
+            bucket.pop()
             if not bucket:
                 del buckets[f]
             key = state.key()
             if info[key][0] != g:  # stale: reached in fewer turns since
+                self.current = None
                 continue
-            if budget.spent():
-                break
-            budget.expanded += 1
-            closed.setdefault(key, f)
-            if bar is not None and budget.expanded % 256 == 0:
-                bar.update(256)
-                bar.set_postfix(bound=f, depth=g, frontier=open_count, refresh=False)
+            found = None
             for turn, after in state.iter_successors():
                 budget.generated += 1
+                self.generated += 1
                 k = after.key()
                 seen = info.get(k)
                 if seen is not None and seen[0] <= g + 1:
@@ -346,22 +259,150 @@ def solve(
                     found = k
                     break
                 buckets.setdefault(g + 1 + h, []).append((g + 1, after))
-                open_count += 1
+            budget.expanded += 1
+            self.expanded += 1
+            closed.setdefault(key, f)
+            self.current = None
             if found is not None:
-                break
+                self.found = found
+                return True
+            if budget.expanded % 256 == 0:
+                if bar is not None:
+                    bar.update(256)
+                    bar.set_postfix(bound=f, depth=g, frontier=self.open_count(), refresh=False)
+                on_progress(False)
+        return False
+
+
+def solve(
+    puzzle_or_state,
+    method: str = "explicit",
+    time_limit: float | None = None,
+    max_states: int | None = None,
+    progress: bool = True,
+    checkpoint=None,
+    checkpoint_every: float = 60.0,
+) -> Solution:
+    """The fewest turns to win a solo challenge (a :class:`~taolong_lab.puzzles.Puzzle` or a
+    solo :class:`State`), one optimal line and a certificate. See the module docstring for
+    the search and the proof; :func:`lower_bound` for the bound. Never hangs: with a budget it
+    returns status ``"unknown"`` and the number of turns below which no win exists.
+
+    ``checkpoint``: a file path. The search is saved there atomically whenever the proved
+    bound rises, every ``checkpoint_every`` seconds, and when it stops for any reason (a
+    budget, Ctrl-C, an exception); the finished result is saved too. Calling :func:`solve`
+    again with the same file resumes the search where it stopped (the budgets count this run
+    only), or returns the saved result. A file saved for another position raises
+    :class:`SolverError`.
+    """
+    if method != "explicit":
+        raise SolverError(f"unknown method {method!r}: this solver knows 'explicit'")
+    start = _start_of(puzzle_or_state)
+    budget = Budget(time_limit, max_states)
+    reset_peak_memory()
+    params = bound_params(start)
+    store = saved = None
+    if checkpoint is not None:
+        store = Checkpoint(
+            checkpoint,
+            solver=f"{SOLVER}/{BOUND_NAME}",
+            start=start.to_tln(),
+            every=checkpoint_every,
+        )
+        saved = store.load()
+    if saved is not None and "result" in saved:
+        done = Solution.from_json(saved["result"])
+        if done.status != "optimal" or done.optimal_first_turns is not None:
+            return done  # else: count the optimal first turns again, with this run's budget
+    search = _Search(start, params)
+    if saved is not None:
+        search.restore(saved)
+
+    def finish(status, line, first, interrupted=False) -> Solution:
+        optimum = len(line) if status == "optimal" else None
+        proved = optimum if optimum is not None else search.proved
+        certificate = {
+            "solver": SOLVER,
+            "method": "explicit A* by turns, transposition table on State.key()",
+            "lookahead": start.rules.option("solo_lookahead"),
+            "lower_bound": params.to_json(),
+            "start_lower_bound": _json_num(lower_bound(start, params)),
+            "proved_no_win_below": proved,
+            "no_win_within": _no_win_within(search.closed.values(), proved),
+        }
+        if optimum is not None:
+            certificate["optimum"] = optimum
+        if budget.reason or interrupted:
+            certificate["stopped"] = "interrupted" if interrupted else budget.reason
+        seconds = budget.seconds()
+        stats = {
+            "expanded": search.expanded,
+            "generated": search.generated,
+            "seconds": round(seconds, 3),
+            "cpu_seconds": round(budget.cpu_seconds(), 3),
+            "positions_per_second": round(budget.expanded / seconds, 1) if seconds > 0 else 0.0,
+            "peak_memory_mb": peak_memory_mb(),
+        }
+        if search.seconds:
+            stats["earlier_runs_seconds"] = round(search.seconds, 3)
+        solution = Solution(
+            status, optimum, tuple(line), first, certificate, stats, proved, start.to_tln()
+        )
+        if store is not None:
+            snapshot = search.snapshot(seconds)
+            if status != "unknown":
+                snapshot["result"] = solution.to_json()
+            store.save(snapshot)
+        return solution
+
+    result = start.outcome()
+    if result is not None:
+        if result.winner == start.to_move:
+            return finish("optimal", (), 0)
+        return finish("no-win", (), None)
+
+    def on_progress(bound_rose: bool) -> None:
+        if store is not None and (bound_rose or store.due()):
+            store.save(search.snapshot(budget.seconds()))
+
+    bar = _progress(progress)
+    interrupted = False
+    try:
+        won = search.found is not None or search.run(budget, bar, on_progress)
     except KeyboardInterrupt:
-        interrupted = True
+        search.requeue()
+        won, interrupted = False, True
+    except BaseException:
+        search.requeue()
+        if store is not None:  # keep what was proved, then let the error through
+            store.save(search.snapshot(budget.seconds()))
+        raise
     finally:
         if bar is not None:
             bar.close()
-    if found is not None:
-        line = _line(info, found)
-        optimum = len(line)
-        first = None if interrupted else _count_first_turns(start, optimum, params, budget)
-        return finish("optimal", optimum, line, first, optimum, closed.values())
-    if not buckets and not interrupted and budget.reason is None:
-        return finish("no-win", None, (), None, proved, closed.values())
-    return finish("unknown", None, (), None, proved, closed.values(), interrupted)
+    if won:
+        line = _line(search.info, search.found)
+        first = None
+        if not interrupted:
+            try:
+                first = _count_first_turns(start, len(line), params, budget)
+            except KeyboardInterrupt:
+                interrupted = True
+        return finish("optimal", line, first, interrupted)
+    if not search.buckets and not interrupted and budget.reason is None:
+        return finish("no-win", (), None)
+    return finish("unknown", (), None, interrupted)
+
+
+def _no_win_within(closed_f, proved: int) -> list[dict]:
+    """For each ``k < proved``: the positions expanded with ``f <= k`` (none of them won)."""
+    fs = sorted(closed_f)
+    rows, j = [], 0
+    for k in range(proved):
+        while j < len(fs) and fs[j] <= k:
+            j += 1
+        rows.append({"turns": k, "positions": j})
+    return rows
 
 
 def _json_num(x):

@@ -127,9 +127,10 @@ class StateGraph:
     ``tln[i]``, ``depth[i]`` (shortest turns from the start), ``terminal[i]`` (the game is
     over), ``winner[i]`` (``"white"``/``"black"``, ``""`` while the game goes on),
     ``expanded[i]`` (every successor is in the graph; False for the frontier and terminal
-    nodes). Edges are ``src[j] -> dst[j]`` by the turn ``turns[j]``. ``player`` is the solo
-    player's colour (None for a two-player graph). ``truncated``: ``max_states`` stopped the
-    walk. ``max_depth``: the depth limit the walk used (None: none).
+    nodes), ``to_move[i]`` (the colour to move). Edges are ``src[j] -> dst[j]`` by the turn
+    ``turns[j]``. ``player`` is the solo player's colour (None for a two-player graph).
+    ``truncated``: ``max_states`` stopped the walk. ``max_depth``: the depth limit the walk
+    used (None: none).
     """
 
     rules: str
@@ -139,6 +140,7 @@ class StateGraph:
     terminal: list[bool] = field(default_factory=list)
     winner: list[str] = field(default_factory=list)
     expanded: list[bool] = field(default_factory=list)
+    to_move: list[str] = field(default_factory=list)
     src: array = field(default_factory=lambda: array("l"))
     dst: array = field(default_factory=lambda: array("l"))
     turns: list[str] = field(default_factory=list)
@@ -182,11 +184,12 @@ class StateGraph:
         """A ``networkx.DiGraph`` with int node ids.
 
         Node attributes: ``tln``, ``depth``, ``terminal``, ``winner`` (``""`` if none),
-        ``expanded``; once solved (``analysis`` or :meth:`retrograde` before), ``status`` and
-        ``turns_to_win`` (``-1`` when no win is known) and ``solutions`` (solo), or ``value``
-        and ``plies`` (two-player). Edge attributes: ``turn`` (the first turn between the two
-        positions), ``turns`` (all of them, joined by ``" | "``) and ``count``: different
-        turns can lead to the same position, and a DiGraph holds one edge per pair.
+        ``expanded``, ``to_move``; once solved (``analysis`` or :meth:`retrograde` before),
+        ``status`` and ``turns_to_win`` (``-1`` when no win is known) and ``solutions``
+        (solo), or ``value`` and ``plies`` (two-player). Edge attributes: ``turn`` (the
+        first turn between the two positions), ``turns`` (all of them, joined by ``" | "``)
+        and ``count``: different turns can lead to the same position, and a DiGraph holds one
+        edge per pair.
         """
         import networkx as nx
 
@@ -199,6 +202,7 @@ class StateGraph:
                 "terminal": self.terminal[i],
                 "winner": self.winner[i],
                 "expanded": self.expanded[i],
+                "to_move": self.to_move[i],
             }
             if isinstance(analysis, Retrograde):
                 ttw = analysis.turns_to_win[i]
@@ -286,6 +290,7 @@ def explore(
             g.terminal.append(result is not None)
             g.winner.append(result.winner if result else NO_STR)
             g.expanded.append(False)
+            g.to_move.append(event.state.to_move)
         elif isinstance(event, Edge):
             g.src.append(event.src)
             g.dst.append(event.dst)
@@ -424,9 +429,19 @@ class TwoPlayerRetrograde:
 def retrograde_two_player(graph: StateGraph) -> TwoPlayerRetrograde:
     """Standard retrograde labelling: a node is won for the side to move if some turn leads
     to a node won for it, lost if it is expanded and every turn leads to a node won for the
-    other side. Each node's side to move is read from its TLN."""
+    other side. A pure function of the graph's lists (``to_move``, ``terminal``, ``winner``,
+    ``expanded`` and the edges).
+
+    >>> g = StateGraph("toy", None, tln=["a", "b", "c"], depth=[0, 1, 1],
+    ...     terminal=[False, True, False], winner=["", "white", ""],
+    ...     expanded=[True, False, False], to_move=["white", "black", "black"])
+    >>> g.src.extend([0, 0]); g.dst.extend([1, 2]); g.turns.extend(["x", "y"])
+    >>> r = retrograde_two_player(g)
+    >>> r.value, r.plies
+    (('white', 'white', ''), (1, 0, None))
+    """
     n = len(graph)
-    mover = [State.from_tln(t).to_move for t in graph.tln]
+    mover = graph.to_move
     preds: list[list[int]] = [[] for _ in range(n)]
     left = [0] * n
     for s, d in zip(graph.src, graph.dst, strict=True):
@@ -436,7 +451,7 @@ def retrograde_two_player(graph: StateGraph) -> TwoPlayerRetrograde:
     plies: list[int | None] = [None] * n
     queue = deque()
     for i in range(n):
-        if graph.terminal[i]:
+        if graph.terminal[i] and graph.winner[i]:
             value[i], plies[i] = graph.winner[i], 0
             queue.append(i)
     while queue:

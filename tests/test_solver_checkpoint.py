@@ -1,0 +1,147 @@
+"""Crash safety of the explicit solver: "a crash or interrupt loses nothing already proved".
+
+A search stopped by a budget, Ctrl-C or an exception leaves an atomic checkpoint; solving
+again with it resumes the search exactly where it stopped (same expansions in total, same
+optimum), and a finished checkpoint returns the saved result."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from taolong_lab import State, solo_game
+from taolong_lab.solvers.common import Checkpoint, Solution, reset_peak_memory, write_atomic
+from taolong_lab.solvers.explicit import SolverError, solve
+
+# Black with 1 segment and 2 water at the rulebook's start: an optimum of 4 found after a few
+# hundred expansions (test_solver_explicit checks the optimum of the 1-water version by hand).
+START = solo_game(segments={"black": 1}, water={"black": 2})
+
+
+@pytest.fixture(scope="module")
+def one_shot() -> Solution:
+    return solve(START, progress=False)
+
+
+def test_resumed_search_does_the_same_work_once(one_shot, tmp_path):
+    assert one_shot.status == "optimal" and one_shot.stats["expanded"] > 60
+    path = tmp_path / "search.ckpt"
+    runs = []
+    while True:
+        s = solve(START, max_states=25, progress=False, checkpoint=path)
+        runs.append(s)
+        if s.status != "unknown":
+            break
+        assert s.certificate["stopped"].startswith("max_states")
+    assert len(runs) > 2
+    bounds = [r.proved_no_win_below for r in runs]
+    assert bounds == sorted(bounds), "a resumed run never proves less"
+    final = runs[-1]
+    assert (final.optimum, final.line) == (one_shot.optimum, one_shot.line)
+    assert final.stats["expanded"] == one_shot.stats["expanded"]
+    assert final.certificate["no_win_within"] == one_shot.certificate["no_win_within"]
+    assert final.stats["earlier_runs_seconds"] > 0
+
+
+def test_a_finished_checkpoint_returns_the_saved_result(one_shot, tmp_path, monkeypatch):
+    path = tmp_path / "done.ckpt"
+    first = solve(START, progress=False, checkpoint=path)
+    assert first.to_json() == Solution.from_json(first.to_json()).to_json()
+
+    def no_search(self):
+        raise AssertionError("the saved result must be returned without a search")
+
+    monkeypatch.setattr(State, "iter_successors", no_search)
+    again = solve(START, progress=False, checkpoint=path)
+    assert again == first and again.stats == first.stats
+
+
+def test_a_crash_keeps_the_proved_bound_and_resumes(one_shot, tmp_path, monkeypatch):
+    path = tmp_path / "crash.ckpt"
+    real = State.iter_successors
+    calls = {"n": 0}
+
+    def crashing(self):
+        calls["n"] += 1
+        if calls["n"] > 40:
+            raise MemoryError("simulated")
+        return real(self)
+
+    monkeypatch.setattr(State, "iter_successors", crashing)
+    with pytest.raises(MemoryError):
+        solve(START, progress=False, checkpoint=path)
+    saved = pickle.loads(path.read_bytes())
+    assert saved["proved"] >= 2 and saved["expanded"] == 40 and "result" not in saved
+    monkeypatch.setattr(State, "iter_successors", real)
+    resumed = solve(START, progress=False, checkpoint=path)
+    assert (resumed.optimum, resumed.line) == (one_shot.optimum, one_shot.line)
+    assert resumed.stats["expanded"] == one_shot.stats["expanded"]
+
+
+def test_ctrl_c_saves_and_returns_unknown(tmp_path, monkeypatch):
+    path = tmp_path / "int.ckpt"
+    real = State.iter_successors
+    calls = {"n": 0}
+
+    def interrupting(self):
+        calls["n"] += 1
+        if calls["n"] > 30:
+            raise KeyboardInterrupt
+        return real(self)
+
+    monkeypatch.setattr(State, "iter_successors", interrupting)
+    s = solve(START, progress=False, checkpoint=path)
+    assert s.status == "unknown" and s.certificate["stopped"] == "interrupted"
+    saved = pickle.loads(path.read_bytes())
+    assert saved["proved"] == s.proved_no_win_below >= 2
+    assert saved["expanded"] == s.stats["expanded"] == 30
+
+
+def test_the_bound_is_saved_as_soon_as_it_rises(tmp_path, monkeypatch):
+    """Even a kill -9 (no chance to save at the end) loses no proved bound."""
+    path = tmp_path / "bound.ckpt"
+    seen = []
+    real_save = Checkpoint.save
+
+    def recording(self, snapshot):
+        seen.append(snapshot["proved"])
+        real_save(self, snapshot)
+
+    monkeypatch.setattr(Checkpoint, "save", recording)
+    s = solve(START, progress=False, checkpoint=path, checkpoint_every=3600)
+    assert s.optimum == 4
+    assert seen[:-1] == sorted(set(seen[:-1])) and set(range(2, 5)) <= set(seen)
+
+
+def test_a_checkpoint_of_another_position_is_refused(tmp_path):
+    path = tmp_path / "other.ckpt"
+    solve(START, max_states=3, progress=False, checkpoint=path)
+    other = solo_game(segments={"black": 1}, water={"black": 1})
+    with pytest.raises(SolverError, match=r"other\.ckpt.*'start'"):
+        solve(other, progress=False, checkpoint=path)
+
+
+def test_a_foreign_file_is_refused_and_left_alone(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("my notes")
+    with pytest.raises(SolverError, match="not a solver checkpoint"):
+        solve(START, progress=False, checkpoint=path)
+    assert path.read_text() == "my notes"
+
+
+def test_write_atomic_leaves_no_temporary_file(tmp_path):
+    path = tmp_path / "f.bin"
+    write_atomic(path, b"one")
+    write_atomic(path, b"two")
+    assert path.read_bytes() == b"two" and [p.name for p in tmp_path.iterdir()] == ["f.bin"]
+
+
+def test_peak_memory_is_per_solve_on_linux():
+    if not reset_peak_memory():
+        pytest.skip("/proc/self/clear_refs is not writable here")
+    ballast = bytearray(300 * 1024 * 1024)
+    ballast[::4096] = b"x" * len(ballast[::4096])  # touch every page
+    del ballast
+    s = solve(solo_game(segments={"black": 1}, water={"black": 1}), progress=False)
+    assert s.stats["peak_memory_mb"] < 300
