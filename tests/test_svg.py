@@ -90,13 +90,14 @@ def test_start_stones_and_fills():
     assert len(fills) == 1
     assert fills != {el.get("fill") for el in with_class(root, "stone", "black")}
     # stack order, base first, as in the TLN field: Fire is black under white
-    assert stones(root) == {"heaven": "WW", "fire": "BW", "earth": "BB", "water": "WB"}
+    assert stones(root) == {"He": "WW", "Fi": "BW", "Ea": "BB", "Wa": "WB"}
 
 
 def test_spaces_in_ring_order_heaven_on_top_sowing_to_the_left():
     root = parse(board_svg(new_game()))
     spaces = [el for el in root.iter() if el.get("class") == "space"]
-    assert [el.get("data-space") for el in spaces] == list(game_data().ring)
+    assert [el.get("data-space") for el in spaces] == list(game_data().abbrev)
+    assert [el.get("data-element") for el in spaces] == list(game_data().ring)
     centres = []
     for el in spaces:
         cup = el.find("svg:circle", NS)
@@ -153,7 +154,7 @@ def test_changes_after_a_move():
     before_svg, after_svg = board_svg(start), board_svg(after)
     assert before_svg != after_svg
     root = parse(after_svg)
-    assert stones(root) == {"heaven": "WWB", "fire": "BW", "earth": "BB", "wind": "W"}
+    assert stones(root) == {"He": "WWB", "Fi": "BW", "Ea": "BB", "Wi": "W"}
     white_body = with_class(root, "body")[0]
     assert white_body.get("points") == " ".join(
         f"{26 + (x + 0.5) * 44:g},{26 + (y + 0.5) * 44:g}" for x, y in after.cells("white")
@@ -162,7 +163,7 @@ def test_changes_after_a_move():
 
 def test_big_stacks_keep_every_stone_in_order():
     root = parse(board_svg(State(BIG_STACK_TLN)))
-    assert stones(root) == {"heaven": "WBWBWBWB"}
+    assert stones(root) == {"He": "WBWBWBWB"}
 
 
 def test_deterministic_and_scalable():
@@ -191,7 +192,7 @@ def test_every_position_of_a_game_renders(seed):
         assert len(with_class(root, "stone")) == 8
         drawn = stones(root)
         assert drawn == {
-            name: s for name, s in zip(game_data().ring, state.bagua, strict=True) if s
+            name: s for name, s in zip(game_data().abbrev, state.bagua, strict=True) if s
         }
 
 

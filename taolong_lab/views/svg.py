@@ -37,7 +37,11 @@ Elements carry classes and ``data-*`` attributes for tests and styling: ``big-ro
 (``data-cells``), ``rock`` [``breakable``] [``damaged``] (``data-cell``, ``data-hits``),
 ``village`` (``data-cells``, ``data-protector``), ``portal <colour> free|occupied``
 (``data-cell``, ``data-colour``, ``data-dragon``), ``portal-link`` (``data-exit``,
-``data-entry``), ``flux-coin`` (``data-flux``), ``board hidden``.
+``data-entry``), ``flux-coin`` (``data-flux``), ``board hidden``; each board cell ``cell``
+(``data-cell``), each Ba Gua space ``space`` (``data-space`` its abbreviation as in the
+notation, ``data-element``, ``data-index``) and its stones ``stone`` (``data-space``,
+``data-index``), each body tile ``segment straight|bent|tail`` (``data-cell``). Overlays
+(a turn, destinations, highlights) come from :mod:`taolong_lab.render`.
 
 ``python -m taolong_lab.views.svg [--reveal] [TLN]`` prints the SVG of a position (default:
 the start).
@@ -144,8 +148,9 @@ def _text(x: float, y: float, content: str, **attrs) -> str:
 class _Grid:
     """Where the Board of Human sits in the picture: its origin, size in cells, wrapping."""
 
-    def __init__(self, state, ox: float, oy: float):
+    def __init__(self, state, ox: float, oy: float, ids: str | None = None):
         env = state._env
+        self.ids = ids  # a prefix for element ids, or None for no ids
         self.ox, self.oy = ox, oy
         self.width, self.height = env.layout.width, env.layout.height
         self.wrap = env.geo.wrap
@@ -180,8 +185,19 @@ def _board(grid: _Grid, coordinates: bool) -> list[str]:
     for y in range(h):
         for x in range(w):
             fill = LIGHT_CELL if (x + y) % 2 == 0 else DARK_CELL
+            name = cell_name((x, y))
             out.append(
-                _el("rect", x=ox + x * CELL, y=oy + y * CELL, width=CELL, height=CELL, fill=fill)
+                _el(
+                    "rect",
+                    id=f"{grid.ids}cell-{name}" if grid.ids is not None else None,
+                    class_="cell",
+                    data_cell=name,
+                    x=ox + x * CELL,
+                    y=oy + y * CELL,
+                    width=CELL,
+                    height=CELL,
+                    fill=fill,
+                )
             )
     for i in range(w + 1):
         x = ox + i * CELL
@@ -806,6 +822,33 @@ def _body_runs(state, colour: str, grid: _Grid):
     return runs, stubs
 
 
+def _tile_kinds(state, colour: str, grid: _Grid) -> list[str]:
+    """The body tile on each cell behind the head: ``straight`` (the body goes through it),
+    ``bent`` (it turns there) or ``tail`` (the last one). A tile beside a portal counts the
+    portal as its neighbour; on the Torus the neighbour across an edge counts."""
+    dragon = state.dragon(colour)
+    links = {i: (q, e) for i, q, e in dragon.links}
+    chain: list[int] = []  # tiles head first, each portal pair in between (exit, entry)
+    position = []  # where each of the dragon's cells sits in the chain
+    for i, cell in enumerate(dragon.cells):
+        position.append(len(chain))
+        chain.append(cell)
+        if i in links:
+            chain.extend(links[i])
+    direction = grid.geo.direction
+    kinds = []
+    for i in range(1, len(dragon.cells)):
+        at = position[i]
+        if i == len(dragon.cells) - 1:
+            kinds.append("tail")
+            continue
+        before = direction.get((chain[at], chain[at - 1]))
+        after = direction.get((chain[at], chain[at + 1]))
+        straight = before is not None and after is not None and (before - after) % 4 == 2
+        kinds.append("straight" if straight else "bent")
+    return kinds
+
+
 def _points(points) -> str:
     return " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
 
@@ -884,9 +927,19 @@ def _dragon(state, colour_index: int, grid: _Grid) -> list[str]:
             if who == colour:
                 x, y = grid.geo.xy[cell]
                 out.extend(_portal_mouth(grid, (x, y), rows[y][x], who))
-        for x, y in centres[1:]:
+        names = [cell_name(xy) for xy in state.cells(colour)]
+        kinds = _tile_kinds(state, colour, grid)
+        for (x, y), name, kind in zip(centres[1:], names[1:], kinds, strict=True):
             out.append(
-                _el("circle", class_="segment", cx=x, cy=y, r=CELL * 0.11, fill=style["scale"])
+                _el(
+                    "circle",
+                    class_=f"segment {kind}",
+                    data_cell=name,
+                    cx=x,
+                    cy=y,
+                    r=CELL * 0.11,
+                    fill=style["scale"],
+                )
             )
     hx, hy = centres[0]
     if len(centres) > 1:
@@ -1002,7 +1055,7 @@ def _trigram(symbol: str, cx: float, cy: float, fill: str) -> list[str]:
     return out
 
 
-def _stones(stack: str, cx: float, cy: float, name: str) -> list[str]:
+def _stones(stack: str, cx: float, cy: float, space: str) -> list[str]:
     """A stack as discs in stack order: base stone first, read like text (left to right, then
     a second row for a stack of more than four); each disc is drawn over the one before."""
     n = len(stack)
@@ -1020,7 +1073,7 @@ def _stones(stack: str, cx: float, cy: float, name: str) -> list[str]:
                 _el(
                     "circle",
                     class_=f"stone {'white' if mark == 'W' else 'black'}",
-                    data_space=name,
+                    data_space=space,
                     data_index=index,
                     cx=x0 + i * spacing,
                     cy=y,
@@ -1034,7 +1087,7 @@ def _stones(stack: str, cx: float, cy: float, name: str) -> list[str]:
     return out
 
 
-def _wheel(state, cx: float, cy: float) -> list[str]:
+def _wheel(state, cx: float, cy: float, ids: str | None = None) -> list[str]:
     data = game_data()
     count = len(data.ring)
     out = ['<g class="bagua">']
@@ -1066,7 +1119,14 @@ def _wheel(state, cx: float, cy: float) -> list[str]:
     ):
         x, y = _polar(cx, cy, WHEEL_R, i, count)
         main = name in data.main
-        out.append(f'<g class="space" data-space="{name}" data-index="{i}">')
+        attrs = _attrs(
+            id=f"{ids}space-{abbrev}" if ids is not None else None,
+            class_="space",
+            data_space=abbrev,
+            data_element=name,
+            data_index=i,
+        )
+        out.append(f"<g {attrs}>")
         out.append(f"<title>{escape(name.title())}: {escape(state.bagua[i] or 'empty')}</title>")
         out.append(
             _el(
@@ -1079,7 +1139,7 @@ def _wheel(state, cx: float, cy: float) -> list[str]:
                 stroke_width=2.4 if main else 1.4,
             )
         )
-        out.extend(_stones(state.bagua[i], x, y, name))
+        out.extend(_stones(state.bagua[i], x, y, abbrev))
         lx, ly = _polar(cx, cy, LABEL_R, i, count)
         out.extend(_trigram(symbol, lx, ly - 7, INK))
         out.append(
@@ -1437,6 +1497,8 @@ def board_svg(
     coordinates: bool = True,
     panel: bool = True,
     reveal: bool = False,
+    overlay=None,
+    ids: str | None = None,
 ) -> str:
     """The position as an SVG document (a string).
 
@@ -1445,6 +1507,13 @@ def board_svg(
     meters and whose turn it is beside the board. In Chosen One mode the Board of Human is
     hidden ("in the players' minds") unless ``reveal`` is set.
 
+    ``ids``: a prefix for ``id`` attributes on the cells (``{ids}cell-c3``) and the Ba Gua
+    spaces (``{ids}space-He``); no ids by default (two pictures on a page must not clash).
+    ``overlay``: an object drawing extra layers (see :mod:`taolong_lab.render`): its
+    ``under(grid)`` is drawn over the cells, under the tiles and dragons; ``over(grid)`` over
+    the dragons; ``wheel(cx, cy)`` over the Ba Gua. The board layers are left out while the
+    Board of Human is hidden.
+
     >>> from taolong_lab import new_game
     >>> svg = board_svg(new_game())
     >>> svg.startswith("<svg") and svg.count('class="stone ') == 8
@@ -1452,7 +1521,7 @@ def board_svg(
     """
     hidden = state.rules.mode == "chosen-one" and not reveal
     ox = oy = MARGIN if coordinates else 8
-    grid = _Grid(state, ox, oy)
+    grid = _Grid(state, ox, oy, ids)
     board_w, board_h = grid.width * CELL, grid.height * CELL
     pad = 10 if coordinates else ox
     width = ox + board_w + pad
@@ -1484,17 +1553,23 @@ def board_svg(
         out.extend(_hidden_board(grid))
     else:
         out.extend(_board(grid, coordinates))
+        if overlay is not None:
+            out.extend(overlay.under(grid))
         for colour in COLOURS:  # under the tiles: the threads come out from under the portals
             out.extend(_portal_links(state, colour, grid))
         out.extend(_features(state, grid))
         for colour_index in range(len(COLOURS)):
             out.extend(_dragon(state, colour_index, grid))
+        if overlay is not None:
+            out.extend(overlay.over(grid))
     if panel:
         out.extend(_caption(state, caption, ox - 4, caption_y))
         if state.rules.mode in FLUX_MODES:
             out.extend(_flux_coin(state, px + PANEL_W - 20, 24))
         cx, cy = px + PANEL_W / 2, WHEEL_TOP + LABEL_R
-        out.extend(_wheel(state, cx, cy))
+        out.extend(_wheel(state, cx, cy, ids))
+        if overlay is not None:
+            out.extend(overlay.wheel(cx, cy))
         y = cy + LABEL_R + 44
         for colour_index in range(len(COLOURS)):
             out.extend(_dragon_card(state, colour_index, px + 8, y))
