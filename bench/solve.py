@@ -8,8 +8,9 @@ The set is built from solo starts with a weakened opponent (1-2 segments, low wa
 scenarios: each start is solved, and the positions along its optimal line give challenges of
 every smaller optimum. Each challenge stores its optimum, a solution and the certificate.
 Per challenge the report gives the optimum, positions expanded, positions/s, wall and CPU
-seconds and the peak memory of that solve (MB: the peak resident set, reset before each solve
-through /proc/self/clear_refs on Linux; elsewhere the process's lifetime peak).
+seconds and the peak memory of that solve (MB: the peak resident set of a fresh process that
+solves only that challenge; `--same-process` solves them all in this one, faster to start but
+then memory freed by one search stays with the process and counts in the next one's peak).
 """
 
 from __future__ import annotations
@@ -80,6 +81,21 @@ def make(time_limit: float) -> list[Puzzle]:
     return puzzles
 
 
+def _solve_one(puzzle, time_limit):
+    return solve(puzzle, time_limit=time_limit, progress=False)
+
+
+def _solve(puzzle, time_limit, *, fresh: bool):
+    if not fresh:
+        return _solve_one(puzzle, time_limit)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(1, mp_context=context, max_tasks_per_child=1) as pool:
+        return pool.submit(_solve_one, puzzle, time_limit).result()
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--make", action="store_true", help="rebuild the set first")
@@ -87,6 +103,7 @@ def main(argv=None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--file", default=str(SET))
     parser.add_argument("--only", nargs="*", metavar="ID", help="these challenges only")
+    parser.add_argument("--same-process", action="store_true", help="no fresh process each")
     args = parser.parse_args(argv)
     if args.make:
         puzzles = make(args.time_limit)
@@ -101,7 +118,7 @@ def main(argv=None) -> int:
     for p in puzzles:
         if args.only and p.id not in args.only:
             continue
-        s = solve(p, time_limit=args.time_limit, progress=False)
+        s = _solve(p, args.time_limit, fresh=not args.same_process)
         st = s.stats
         row = {
             "id": p.id,

@@ -318,7 +318,7 @@ def solve(
     if saved is not None:
         search.restore(saved)
 
-    def finish(status, line, first, interrupted=False) -> Solution:
+    def finish(status, line, first, interrupted=False, counted=0) -> Solution:
         optimum = len(line) if status == "optimal" else None
         proved = optimum if optimum is not None else search.proved
         certificate = {
@@ -336,7 +336,9 @@ def solve(
             certificate["stopped"] = "interrupted" if interrupted else budget.reason
         seconds = budget.seconds()
         stats = {
-            "expanded": search.expanded,
+            "expanded": search.expanded + counted,
+            "search_expanded": search.expanded,
+            "count_expanded": counted,
             "generated": search.generated,
             "seconds": round(seconds, 3),
             "cpu_seconds": round(budget.cpu_seconds(), 3),
@@ -382,13 +384,15 @@ def solve(
             bar.close()
     if won:
         line = _line(search.info, search.found)
-        first = None
+        first, counted = None, 0
         if not interrupted:
+            before = budget.expanded
             try:
                 first = _count_first_turns(start, len(line), params, budget)
             except KeyboardInterrupt:
                 interrupted = True
-        return finish("optimal", line, first, interrupted)
+            counted = budget.expanded - before
+        return finish("optimal", line, first, interrupted, counted)
     if not search.buckets and not interrupted and budget.reason is None:
         return finish("no-win", (), None)
     return finish("unknown", (), None, interrupted)
