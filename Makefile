@@ -14,12 +14,13 @@ INSTALL_DEPS = pyproject.toml taolong_lab/__init__.py
 
 .DEFAULT_GOAL := help
 
-.PHONY: help setup test test-full lab lint fmt bench golden clean
+.PHONY: help setup test test-full test-browser lab lint fmt bench golden clean
 
 help:
 	@echo "Targets:"
 	@echo "  make test       ruff check + pytest (not slow), 2 xdist workers"
 	@echo "  make test-full  ruff check + pytest, all tests incl. slow"
+	@echo "  make test-browser  only the real-browser test (JupyterLab in chromium)"
 	@echo "  make lab        install lab extras and start jupyter lab in notebooks/"
 	@echo "  make lint       ruff check ."
 	@echo "  make fmt        ruff check --fix ."
@@ -55,6 +56,10 @@ test-full: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -n 2
 
+# Needs /usr/bin/chromium (apt-get install -y chromium); the screenshot goes to artifacts/.
+test-browser: $(DEV_STAMP)
+	$(PY) -m pytest -m browser -p no:xdist
+
 # JupyterLab refuses to run as root unless told to (these machines run as root).
 LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 
@@ -70,6 +75,7 @@ fmt: $(DEV_STAMP)
 bench: $(DEV_STAMP)
 	$(PY) bench/run.py
 	$(PY) bench/solo.py
+	$(PY) bench/widgets.py
 
 golden: $(DEV_STAMP)
 	$(PY) -m taolong_lab.tools.golden

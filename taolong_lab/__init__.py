@@ -66,6 +66,15 @@ def solo_game(
     return solo_start(rules, player, segments, water, bagua, seed)
 
 
+def __getattr__(name: str):
+    # Views are imported on demand: importing taolong_lab never imports ipywidgets.
+    if name == "Explorer":
+        from .widgets import Explorer
+
+        return Explorer
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
     "ABSORB",
     "EXPEL",

@@ -1,0 +1,170 @@
+"""One real-browser test: JupyterLab runs notebooks/01-tour.ipynb in Debian's chromium, driven by
+Playwright, and a turn is played in the Explorer by clicking.
+
+The browser is ``/usr/bin/chromium`` (``apt-get install -y chromium``; ``CHROMIUM`` overrides the
+path), launched through Playwright's ``executable_path``: Playwright's own browsers are never
+downloaded. Without chromium the test skips, saying so; ``.ci/run`` installs it. JupyterLab runs
+token-less on a free local port (``--allow-root`` when root), in a temporary folder holding a copy
+of the notebook, so the repository's file is never saved over. The screenshot goes to
+``artifacts/browser/01-tour.png`` (``TAOLONG_ARTIFACTS`` overrides ``artifacts/``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK = ROOT / "notebooks" / "01-tour.ipynb"
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = Path(os.environ.get("TAOLONG_ARTIFACTS", ROOT / "artifacts")) / "browser"
+
+pytestmark = pytest.mark.browser
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(
+        f"chromium not found at {CHROMIUM}: install it with `apt-get install -y chromium` "
+        "(.ci/run does) or set CHROMIUM=/path/to/chromium",
+        allow_module_level=True,
+    )
+sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (dev extra)")
+pytest.importorskip("jupyterlab", reason="pip install jupyterlab (dev extra)")
+
+LAUNCH_ARGS = [  # a closed network: no background connections, no GPU
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+if hasattr(os, "geteuid") and os.geteuid() == 0:
+    LAUNCH_ARGS.append("--no-sandbox")  # chromium's sandbox refuses to run as root
+
+
+_KERNEL_IDLE = """() => {
+    const panel = window.jupyterapp.shell.currentWidget;
+    const kernel = panel && panel.sessionContext && panel.sessionContext.session
+        && panel.sessionContext.session.kernel;
+    return !!kernel && kernel.connectionStatus === "connected" && kernel.status === "idle";
+}"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def lab(tmp_path):
+    """A token-less JupyterLab on a free port serving a copy of 01-tour.ipynb: its URL."""
+    work = tmp_path / "lab"
+    work.mkdir()
+    shutil.copyfile(NOTEBOOK, work / NOTEBOOK.name)
+    settings = tmp_path / "settings" / "@jupyterlab" / "apputils-extension"
+    settings.mkdir(parents=True)
+    # no "news" toast asking to fetch announcements (it could cover the widget)
+    (settings / "notification.jupyterlab-settings").write_text(
+        json.dumps({"fetchNews": "false", "checkForUpdates": False})
+    )
+    port = _free_port()
+    cmd = [
+        sys.executable, "-m", "jupyter", "lab",
+        f"--ServerApp.port={port}", "--ServerApp.port_retries=0", "--ServerApp.ip=127.0.0.1",
+        "--ServerApp.open_browser=False", "--IdentityProvider.token=", "--ServerApp.password=",
+        "--ServerApp.disable_check_xsrf=True", "--LabApp.expose_app_in_browser=True",
+        f"--ServerApp.root_dir={work}", f"--LabApp.workspaces_dir={tmp_path / 'workspaces'}",
+    ]  # fmt: skip
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")  # JupyterLab refuses to run as root otherwise
+    env = {
+        **os.environ,
+        "JUPYTERLAB_SETTINGS_DIR": str(tmp_path / "settings"),
+        "JUPYTER_CONFIG_DIR": str(tmp_path / "config"),
+        "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"),
+    }
+    log = (tmp_path / "lab.log").open("w")
+    proc = subprocess.Popen(cmd, cwd=work, stdout=log, stderr=subprocess.STDOUT, env=env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.flush()
+                output = (tmp_path / "lab.log").read_text()[-3000:]
+                pytest.fail(f"JupyterLab did not start: {' '.join(cmd)}\n{output}")
+            try:
+                urllib.request.urlopen(f"{url}/api/status", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.5)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+        log.close()
+
+
+def test_run_the_tour_and_play_a_turn_by_clicking(lab):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    shot = ARTIFACTS / "01-tour.png"
+    for old in (shot, ARTIFACTS / "01-tour-failure.png"):
+        old.unlink(missing_ok=True)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        try:
+            page.goto(f"{lab}/lab/tree/{NOTEBOOK.name}")
+            page.wait_for_function("window.jupyterapp !== undefined", timeout=90_000)
+            page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
+            # the kernel must be connected and idle before "run all", or nothing runs
+            page.wait_for_function(_KERNEL_IDLE, timeout=90_000)
+            page.locator(".jp-Notebook .jp-Cell").first.click()  # commands act on the focus
+            page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+            page.wait_for_selector(".jp-InputPrompt:has-text('[1]')", timeout=60_000)
+
+            explorer = page.locator(".taolong-explorer").last
+            moves = explorer.locator(".taolong-movelist")
+            # the notebook's last cell plays two turns in the Explorer
+            sync_api.expect(moves).to_have_attribute("data-moves", "2", timeout=120_000)
+            board = explorer.locator(".taolong-board")
+            before = board.inner_html()
+            assert "<svg" in before
+
+            spaces = explorer.locator("button.taolong-space:enabled")
+            assert spaces.count() >= 1
+            spaces.first.click()
+            for _ in range(4):  # a destination, then absorb or expel if the element asks
+                if moves.get_attribute("data-moves") == "3":
+                    break
+                choice = explorer.locator("button.taolong-choice:enabled")
+                effect = explorer.locator("button.taolong-effect:enabled")
+                sync_api.expect(choice.or_(effect).first).to_be_visible(timeout=30_000)
+                (choice if choice.count() else effect).first.click()
+                page.wait_for_timeout(300)
+            sync_api.expect(moves).to_have_attribute("data-moves", "3", timeout=30_000)
+            assert moves.locator("li").count() == 3
+            after = board.inner_html()
+            assert after != before
+            explorer.scroll_into_view_if_needed()
+            page.screenshot(path=str(shot))
+        except Exception:
+            page.screenshot(path=str(ARTIFACTS / "01-tour-failure.png"), full_page=True)
+            raise
+        finally:
+            browser.close()
+    assert shot.stat().st_size > 10_000
