@@ -331,7 +331,10 @@ class Explorer(w.VBox):
         self.prev_button = self._button("◀ prev", "previous position of the line", "prev")
         self.next_button = self._button("next ▶", "next position of the line", "next")
         self.play_widget = w.Play(min=0, max=0, step=1, interval=900, description="play")
-        self.slider = w.IntSlider(min=0, max=0, description="turn", continuous_update=True)
+        # continuous_update=False: with True the browser's slider reports its *old* value
+        # while it redraws for a new max, and that stale value would move the position back
+        # when turns are played in quick succession (seen in the browser test).
+        self.slider = w.IntSlider(min=0, max=0, description="turn", continuous_update=False)
         # Linked in the kernel, not with jslink: a link in the browser sends its own copy of
         # every value the kernel sets back to the kernel, a stale one when turns are played
         # in quick succession, which would move the position back.
@@ -1081,7 +1084,11 @@ class Explorer(w.VBox):
                 line += f"<br><i>{html.escape(prompt)}</i>"
             elif not self.picked:
                 line += "<br><i>sow a Ba Gua space</i>"
-        return f'<div style="line-height:1.35">{title}{line}</div>'
+        # data-picked / data-ply let a browser test wait for each click to be taken
+        return (
+            f'<div class="taolong-state" data-picked="{len(self.picked)}" '
+            f'data-ply="{state.ply}" style="line-height:1.35">{title}{line}</div>'
+        )
 
     def _moves_html(self) -> str:
         if not self.turns:

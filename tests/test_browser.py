@@ -145,17 +145,35 @@ def test_run_the_tour_and_play_a_turn_by_clicking(lab):
             before = board.inner_html()
             assert "<svg" in before
 
+            state = explorer.locator(".taolong-status .taolong-state")
+
+            def click_and_wait(button) -> None:
+                """Click, then wait until the kernel took it: one more choice picked, or the
+                turn played (a fixed sleep is flaky on a loaded machine)."""
+                picked = state.get_attribute("data-picked")
+                button.click()
+                page.wait_for_function(
+                    """([picked]) => {
+                        const s = document.querySelectorAll('.taolong-explorer .taolong-state');
+                        const m = document.querySelectorAll('.taolong-explorer .taolong-movelist');
+                        const last = s[s.length - 1], moves = m[m.length - 1];
+                        return (moves && moves.dataset.moves === '3')
+                            || (last && last.dataset.picked !== picked);
+                    }""",
+                    arg=[picked],
+                    timeout=30_000,
+                )
+
             spaces = explorer.locator("button.taolong-space:enabled")
             assert spaces.count() >= 1
-            spaces.first.click()
+            click_and_wait(spaces.first)
             for _ in range(4):  # a destination, then absorb or expel if the element asks
                 if moves.get_attribute("data-moves") == "3":
                     break
                 choice = explorer.locator("button.taolong-choice:enabled")
                 effect = explorer.locator("button.taolong-effect:enabled")
                 sync_api.expect(choice.or_(effect).first).to_be_visible(timeout=30_000)
-                (choice if choice.count() else effect).first.click()
-                page.wait_for_timeout(300)
+                click_and_wait((choice if choice.count() else effect).first)
             sync_api.expect(moves).to_have_attribute("data-moves", "3", timeout=30_000)
             assert moves.locator("li").count() == 3
             after = board.inner_html()
