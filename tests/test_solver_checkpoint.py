@@ -146,3 +146,15 @@ def test_peak_memory_is_per_solve_on_linux():
     del ballast
     s = solve(solo_game(segments={"black": 1}, water={"black": 1}), progress=False)
     assert s.stats["peak_memory_mb"] < 300
+
+
+def test_periodic_saves_back_off_when_saving_is_slow(tmp_path, monkeypatch):
+    store = Checkpoint(tmp_path / "c.ckpt", solver="s", start="x", every=0.0)
+    clock = iter([0.0, 100.0, 105.0, 200.0, 2000.0]).__next__
+    monkeypatch.setattr("taolong_lab.solvers.common.time.perf_counter", clock)
+    store.last = 0.0
+    store.save({})  # began 0.0, finished 100.0: a 100 s save
+    assert store.duration == 100.0
+    assert not store.due()  # 105 - 100 < 10 * 100
+    assert not store.due()  # 200 - 100 < 1000
+    assert store.due()  # 2000 - 100 >= 1000

@@ -160,13 +160,18 @@ def write_atomic(path, data: bytes) -> None:
 
 class Checkpoint:
     """A solver's snapshot file: :meth:`load` what an earlier run saved for the same position
-    and solver, :meth:`save` (atomically) a dict of plain data. ``every`` seconds between
-    periodic saves (:meth:`due`)."""
+    and solver, :meth:`save` (atomically) a dict of plain data. Periodic saves (:meth:`due`)
+    come every ``every`` seconds, or every ``OVERHEAD`` times the last save's duration if
+    that is longer: a big search never spends more than about 1/``OVERHEAD`` of its time
+    saving."""
+
+    OVERHEAD = 10
 
     def __init__(self, path, *, solver: str, start: str, every: float = 60.0):
         self.path = Path(path)
         self.solver, self.start, self.every = solver, start, every
         self.last = time.perf_counter()
+        self.duration = 0.0
         self.saves = 0
 
     def load(self) -> dict | None:
@@ -193,13 +198,15 @@ class Checkpoint:
         return data
 
     def due(self) -> bool:
-        return time.perf_counter() - self.last >= self.every
+        return time.perf_counter() - self.last >= max(self.every, self.OVERHEAD * self.duration)
 
     def save(self, snapshot: dict) -> None:
+        began = time.perf_counter()
         data = {"format": CHECKPOINT_FORMAT, "solver": self.solver, "start": self.start}
         data.update(snapshot)
         write_atomic(self.path, pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL))
         self.last = time.perf_counter()
+        self.duration = self.last - began
         self.saves += 1
 
 

@@ -38,6 +38,7 @@ reachable graph was exhausted without a win.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 
 from ..engine import State
@@ -364,8 +365,14 @@ def solve(
         return finish("no-win", (), None)
 
     def on_progress(bound_rose: bool) -> None:
-        if store is not None and (bound_rose or store.due()):
-            store.save(search.snapshot(budget.seconds()))
+        if store is None or not (bound_rose or store.due()):
+            return
+        near_stop = budget.deadline is not None and (
+            budget.deadline - time.perf_counter() < store.duration
+        )
+        if near_stop and not bound_rose:
+            return  # the save at the stop is near: do not overrun the time limit for it
+        store.save(search.snapshot(budget.seconds()))
 
     bar = _progress(progress)
     interrupted = False
