@@ -34,7 +34,16 @@ def add_commands(subparsers) -> None:
     """Add ``solve``, ``verify`` and ``graph`` to ``subparsers`` (from ``add_subparsers``)."""
     solve = subparsers.add_parser("solve", help="prove the fewest turns to win solo challenges")
     solve.add_argument("puzzle", metavar="FILE[:ID]", help="a puzzle file, optionally :ID")
-    solve.add_argument("--method", default="explicit", choices=("explicit",))
+    solve.add_argument(
+        "--method",
+        default="explicit",
+        choices=("explicit", "sat", "auto"),
+        help="explicit A*, incremental SAT, or auto (SAT in Grasshopper mode, else explicit)",
+    )
+    solve.add_argument(
+        "--conflicts", type=_non_negative(int), metavar="N", default=None,
+        help="SAT only: stop after N conflicts in all",
+    )
     solve.add_argument("--json", action="store_true", help="print JSON, one object a line")
     solve.add_argument("--time-limit", type=_non_negative(float), metavar="S", default=None)
     solve.add_argument("--max-states", type=_non_negative(int), metavar="N", default=None)
@@ -50,6 +59,12 @@ def add_commands(subparsers) -> None:
     verify = subparsers.add_parser("verify", help="replay and check every stored solution")
     verify.add_argument("file", metavar="FILE")
     verify.add_argument("--full", action="store_true", help="re-prove each optimum too")
+    verify.add_argument(
+        "--method",
+        default="explicit",
+        choices=("explicit", "sat", "auto", "other"),
+        help="the solver that re-proves (--full); other: not the one named by the certificate",
+    )
     verify.add_argument("--time-limit", type=_non_negative(float), metavar="S", default=None)
     verify.set_defaults(run=run_verify)
 
@@ -107,19 +122,31 @@ def puzzles_of(spec: str, *, check_solutions: bool = True):
     return puzzles
 
 
+def _solver_options(method: str, args, ident: str) -> dict:
+    """The options of ``method`` from the command line; an option of the other solver is an
+    error naming it."""
+    options = {"time_limit": args.time_limit, "progress": getattr(args, "progress", False)}
+    explicit_only = {"--max-states": args.max_states, "--checkpoint": args.checkpoint}
+    sat_only = {"--conflicts": getattr(args, "conflicts", None)}
+    wrong = explicit_only if method == "sat" else sat_only
+    for flag, value in wrong.items():
+        if value is not None:
+            raise SolveCommandError(f"{flag} does not apply to the {method} solver")
+    if method == "sat":
+        options["conflict_budget"] = sat_only["--conflicts"]
+    else:
+        options["max_states"] = args.max_states
+        options["checkpoint"] = _checkpoint_path(args.checkpoint, ident)
+    return options
+
+
 def run_solve(args, out) -> int:
-    from .solvers.explicit import solve
+    from .solvers import choose_method, solve
 
     status = EXIT_OK
     for puzzle in puzzles_of(args.puzzle, check_solutions=False):
-        solution = solve(
-            puzzle,
-            method=args.method,
-            time_limit=args.time_limit,
-            max_states=args.max_states,
-            progress=args.progress,
-            checkpoint=_checkpoint_path(args.checkpoint, puzzle.id),
-        )
+        method = choose_method(puzzle) if args.method == "auto" else args.method
+        solution = solve(puzzle, method=method, **_solver_options(method, args, puzzle.id))
         if solution.status == "unknown":
             status = EXIT_UNKNOWN
         if args.json:
@@ -128,16 +155,8 @@ def run_solve(args, out) -> int:
         print(f"{puzzle.id}: {_summary(solution)}", file=out)
         for i, turn in enumerate(solution.line, 1):
             print(f"  {i}. {turn}", file=out)
-        cert = solution.certificate
-        counts = ", ".join(f"{c['turns']}:{c['positions']}" for c in cert["no_win_within"])
-        print(f"  certificate: {cert['method']}; lookahead {cert['lookahead']}", file=out)
-        print(f"  positions proved without a win (turns:positions): {counts or '-'}", file=out)
-        s = solution.stats
-        print(
-            f"  {s['expanded']} positions expanded in {s['seconds']} s "
-            f"({s['positions_per_second']}/s), peak memory {s['peak_memory_mb']} MB",
-            file=out,
-        )
+        for line in _certificate_lines(solution):
+            print(f"  {line}", file=out)
     return status
 
 
@@ -152,6 +171,26 @@ def _checkpoint_path(directory, ident: str):
     return path / f"{ident}.ckpt"  # puzzle ids are file-name safe (the puzzle format checks)
 
 
+def _certificate_lines(solution) -> list[str]:
+    cert, stats = solution.certificate, solution.stats
+    method = cert.get("method", cert.get("solver"))
+    lines = [f"certificate: {method}; lookahead {cert.get('lookahead')}"]
+    if "no_win_within" in cert:
+        counts = ", ".join(f"{c['turns']}:{c['positions']}" for c in cert["no_win_within"])
+        lines.append(f"positions proved without a win (turns:positions): {counts or '-'}")
+    if "unsat_horizons" in cert:
+        horizons = ", ".join(str(k) for k in cert["unsat_horizons"]) or "-"
+        lines.append(f"no win within (turns, each an UNSAT answer): {horizons}")
+    if "expanded" in stats:
+        lines.append(
+            f"{stats['expanded']} positions expanded in {stats['seconds']} s "
+            f"({stats['positions_per_second']}/s), peak memory {stats['peak_memory_mb']} MB"
+        )
+    else:
+        lines.append(f"{stats.get('seconds')} s, peak memory {stats.get('peak_memory_mb')} MB")
+    return lines
+
+
 def _summary(solution) -> str:
     if solution.status == "optimal":
         first = solution.optimal_first_turns
@@ -163,8 +202,12 @@ def _summary(solution) -> str:
     return f"unknown ({why}): no win in fewer than {solution.proved_no_win_below} turns"
 
 
-def verify_puzzle(puzzle, *, full: bool = False, time_limit=None) -> list[str]:
-    """The problems with one puzzle's stored solution (empty when it checks out)."""
+def verify_puzzle(
+    puzzle, *, full: bool = False, time_limit=None, method: str = "explicit"
+) -> list[str]:
+    """The problems with one puzzle's stored solution (empty when it checks out). ``full``
+    re-proves the optimum with ``method`` (``"other"``: the solver the stored certificate
+    does not name)."""
     problems = []
     if puzzle.solution is None:
         return ["no stored solution"]
@@ -185,9 +228,12 @@ def verify_puzzle(puzzle, *, full: bool = False, time_limit=None) -> list[str]:
             f"the solution wins in {turns} turns, the stored optimum is {puzzle.optimum}"
         )
     if full:
-        from .solvers.explicit import solve
+        from .solvers import choose_method, solve
 
-        found = solve(puzzle, time_limit=time_limit, progress=False)
+        method = _reproving_method(puzzle, method) if method == "other" else method
+        if method == "auto":
+            method = choose_method(puzzle)
+        found = solve(puzzle, method=method, time_limit=time_limit, progress=False)
         if found.status != "optimal":
             problems.append(
                 f"not re-proved: {found.status}, no win in fewer than {found.proved_no_win_below}"
@@ -197,11 +243,19 @@ def verify_puzzle(puzzle, *, full: bool = False, time_limit=None) -> list[str]:
     return problems
 
 
+def _reproving_method(puzzle, method: str) -> str:
+    """``"other"``: SAT for a certificate of the explicit solver, explicit for one of SAT."""
+    solver = str((puzzle.certificate or {}).get("solver", ""))
+    return "explicit" if ".sat" in solver else "sat"
+
+
 def run_verify(args, out) -> int:
     puzzles = puzzles_of(args.file, check_solutions=False)
     failures = []
     for puzzle in puzzles:
-        problems = verify_puzzle(puzzle, full=args.full, time_limit=args.time_limit)
+        problems = verify_puzzle(
+            puzzle, full=args.full, time_limit=args.time_limit, method=args.method
+        )
         if problems:
             failures.extend(f"{puzzle.id}: {p}" for p in problems)
             print(f"{puzzle.id}: FAIL", file=out)
