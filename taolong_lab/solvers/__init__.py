@@ -36,7 +36,10 @@ def solve(puzzle_or_state, method: str = "explicit", **options) -> Solution:
     if method == "explicit":
         from .explicit import solve as run
     elif method == "sat":
-        from .sat import solve as run
+        try:
+            from .sat import solve as run
+        except ImportError as exc:  # python-sat missing from this installation
+            raise SolverError(f"the SAT solver cannot run here: {exc}") from None
     else:
         raise SolverError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
     return run(puzzle_or_state, **options)
