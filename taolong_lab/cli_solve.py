@@ -38,7 +38,7 @@ def add_commands(subparsers) -> None:
         "--method",
         default="explicit",
         choices=("explicit", "sat", "auto"),
-        help="explicit A*, incremental SAT, or auto (SAT in Grasshopper mode, else explicit)",
+        help="explicit A*, incremental SAT, or auto (explicit for a moment, then SAT)",
     )
     solve.add_argument(
         "--conflicts", type=_non_negative(int), metavar="N", default=None,
@@ -128,25 +128,29 @@ def _solver_options(method: str, args, ident: str) -> dict:
     options = {"time_limit": args.time_limit, "progress": getattr(args, "progress", False)}
     explicit_only = {"--max-states": args.max_states, "--checkpoint": args.checkpoint}
     sat_only = {"--conflicts": getattr(args, "conflicts", None)}
-    wrong = explicit_only if method == "sat" else sat_only
+    wrong = {
+        "sat": explicit_only,
+        "explicit": sat_only,
+        "auto": {**explicit_only, **sat_only},
+    }[method]
     for flag, value in wrong.items():
         if value is not None:
             raise SolveCommandError(f"{flag} does not apply to the {method} solver")
     if method == "sat":
         options["conflict_budget"] = sat_only["--conflicts"]
-    else:
+    elif method == "explicit":
         options["max_states"] = args.max_states
         options["checkpoint"] = _checkpoint_path(args.checkpoint, ident)
     return options
 
 
 def run_solve(args, out) -> int:
-    from .solvers import choose_method, solve
+    from .solvers import solve
 
     status = EXIT_OK
     for puzzle in puzzles_of(args.puzzle, check_solutions=False):
-        method = choose_method(puzzle) if args.method == "auto" else args.method
-        solution = solve(puzzle, method=method, **_solver_options(method, args, puzzle.id))
+        options = _solver_options(args.method, args, puzzle.id)
+        solution = solve(puzzle, method=args.method, **options)
         if solution.status == "unknown":
             status = EXIT_UNKNOWN
         if args.json:
@@ -228,11 +232,9 @@ def verify_puzzle(
             f"the solution wins in {turns} turns, the stored optimum is {puzzle.optimum}"
         )
     if full:
-        from .solvers import choose_method, solve
+        from .solvers import solve
 
         method = _reproving_method(puzzle, method) if method == "other" else method
-        if method == "auto":
-            method = choose_method(puzzle)
         found = solve(puzzle, method=method, time_limit=time_limit, progress=False)
         if found.status != "optimal":
             problems.append(

@@ -15,9 +15,12 @@ from .graph import Edge, Node, Retrograde, StateGraph, explore, iter_explore, re
 METHODS = ("explicit", "sat", "auto")
 
 
+AUTO_EXPLICIT_STATES = 5000
+
+
 def choose_method(puzzle_or_state) -> str:
-    """What ``method="auto"`` runs: the SAT solver where it applies (Grasshopper mode), the
-    explicit solver otherwise (the SAT encoding covers Grasshopper only)."""
+    """The solver ``method="auto"`` ends with: SAT where its encoding applies (Grasshopper
+    mode), the explicit solver otherwise."""
     from .explicit import _start_of
 
     start = _start_of(puzzle_or_state)
@@ -27,12 +30,20 @@ def choose_method(puzzle_or_state) -> str:
 def solve(puzzle_or_state, method: str = "explicit", **options) -> Solution:
     """The fewest turns to win a solo challenge, by ``method``: ``"explicit"`` (A* by turns,
     :func:`taolong_lab.solvers.explicit.solve`), ``"sat"`` (incremental SAT with CEGAR,
-    :func:`taolong_lab.solvers.sat.solve`) or ``"auto"`` (:func:`choose_method`). The
-    options go to that solver (``time_limit``, ``progress``, and ``max_states`` /
-    ``checkpoint`` for the explicit one, ``conflict_budget`` for SAT). Both return the same
-    :class:`Solution`; its certificate names the solver."""
+    :func:`taolong_lab.solvers.sat.solve`) or ``"auto"``. The options go to that solver
+    (``time_limit``, ``progress``; ``max_states`` and ``checkpoint`` for the explicit one,
+    ``conflict_budget`` for SAT). Both return the same :class:`Solution`, whose certificate
+    names the solver.
+
+    ``"auto"``, from the measurements in docs/performance.md: the explicit solver is the
+    faster one on short challenges (optimum up to about 4, settled within a few thousand
+    positions) and SAT on the longer ones. So in Grasshopper mode ``auto`` runs the explicit
+    solver with ``max_states=AUTO_EXPLICIT_STATES`` (about a second) and, if that does not
+    settle it, SAT with the rest of the time limit; in the other modes (no SAT encoding yet)
+    the explicit solver alone. Both are exact: the choice changes the time, never the answer.
+    """
     if method == "auto":
-        method = choose_method(puzzle_or_state)
+        return _solve_auto(puzzle_or_state, **options)
     if method == "explicit":
         from .explicit import solve as run
     elif method == "sat":
@@ -43,6 +54,28 @@ def solve(puzzle_or_state, method: str = "explicit", **options) -> Solution:
     else:
         raise SolverError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
     return run(puzzle_or_state, **options)
+
+
+def _solve_auto(puzzle_or_state, time_limit=None, progress=True, **options) -> Solution:
+    import time
+
+    from .explicit import solve as explicit
+
+    if choose_method(puzzle_or_state) == "explicit":
+        return explicit(puzzle_or_state, time_limit=time_limit, progress=progress, **options)
+    if options:
+        raise SolverError(f"method='auto' takes time_limit and progress only, not {options}")
+    t0 = time.perf_counter()
+    first = explicit(
+        puzzle_or_state,
+        time_limit=time_limit,
+        max_states=AUTO_EXPLICIT_STATES,
+        progress=False,
+    )
+    if first.status != "unknown":
+        return first
+    left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - t0))
+    return solve(puzzle_or_state, method="sat", time_limit=left, progress=progress)
 
 
 __all__ = [
