@@ -1,0 +1,111 @@
+"""Benchmark the SAT solver against the explicit solver on solo challenges (issue 6).
+
+    .venv/bin/python bench/compare.py                       # bench/solo-set.jsonl, both solvers
+    .venv/bin/python bench/compare.py --file puzzles/rulebook-solo.jsonl --only sat
+    .venv/bin/python bench/compare.py --ids field-b3w4-win7 --time-limit 600 --json
+
+Per challenge, measured in one run (one process, one after the other): the optimum (or the
+bound proved when a budget ran out), seconds for each solver and their ratio
+(explicit / SAT, > 1 means SAT is faster), the SAT encoding's clauses and variables per turn
+(mean over the layers, in thousands), CEGAR refinements (opponent groups and penalties),
+dead-end nogoods from the short real searches, SAT calls and conflicts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from taolong_lab.puzzles import load_puzzles  # noqa: E402
+from taolong_lab.solvers import explicit  # noqa: E402
+from taolong_lab.solvers.sat import solve as sat_solve  # noqa: E402
+
+SET = ROOT / "bench" / "solo-set.jsonl"
+
+
+def run(p, which: str, time_limit: float, solver_name: str) -> dict:
+    row: dict = {"id": p.id, "stored": p.optimum}
+    if which in ("both", "explicit"):
+        t = time.perf_counter()
+        ex = explicit.solve(p, time_limit=time_limit, progress=False)
+        row["explicit_s"] = round(time.perf_counter() - t, 3)
+        row["explicit"] = ex.optimum if ex.status == "optimal" else f">={ex.proved_no_win_below}"
+        row["explicit_status"] = ex.status
+    if which in ("both", "sat"):
+        t = time.perf_counter()
+        sat = sat_solve(p, time_limit=time_limit, progress=False, solver_name=solver_name)
+        row["sat_s"] = round(time.perf_counter() - t, 3)
+        row["sat"] = sat.optimum if sat.status == "optimal" else f">={sat.proved_no_win_below}"
+        row["sat_status"] = sat.status
+        cert, st = sat.certificate, sat.stats
+        per = cert["per_turn"]
+        row["clauses_per_turn_k"] = (
+            round(sum(x["clauses"] for x in per) / len(per) / 1e3, 1) if per else 0
+        )
+        row["vars_per_turn_k"] = (
+            round(sum(x["variables"] for x in per) / len(per) / 1e3, 1) if per else 0
+        )
+        row["per_turn"] = per
+        row["refinements"] = cert["refinements"]
+        row["dead_ends"] = cert["dead_ends"]
+        row["conflicts"] = cert["conflicts"]
+        row["sat_calls"] = st["sat_calls"]
+        row["encode_s"] = st["encode_seconds"]
+        row["solve_s"] = st["sat_seconds"]
+        row["unsat_horizons"] = cert["unsat_horizons"]
+        row["line"] = list(sat.line)
+    if "explicit_s" in row and "sat_s" in row and row["sat_s"] > 0:
+        row["ratio"] = round(row["explicit_s"] / row["sat_s"], 2)
+    return row
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--file", default=str(SET))
+    parser.add_argument("--ids", nargs="*", help="only these challenges")
+    parser.add_argument("--only", choices=("both", "sat", "explicit"), default="both")
+    parser.add_argument("--time-limit", type=float, default=600.0, help="per solver, s")
+    parser.add_argument("--solver", default="g4", help="PySAT solver name (g4, cd195, ...)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per challenge")
+    args = parser.parse_args(argv)
+    puzzles = load_puzzles(args.file, check_solutions=False)
+    if args.ids:
+        puzzles = [p for p in puzzles if p.id in set(args.ids)]
+    if not args.json:
+        print(
+            "| challenge | optimum | explicit s | SAT s | ratio | clauses/turn (k) "
+            "| vars/turn (k) | refinements | dead ends | SAT calls | conflicts |"
+        )
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    bad = 0
+    for p in puzzles:
+        row = run(p, args.only, args.time_limit, args.solver)
+        if args.json:
+            print(json.dumps(row), flush=True)
+        else:
+            opt = row.get("sat", row.get("explicit"))
+            if "sat" in row and "explicit" in row and row["sat"] != row["explicit"]:
+                opt = f"{row['explicit']} / SAT {row['sat']}"
+            print(
+                f"| {p.id} | {opt} | {row.get('explicit_s', '–')} | {row.get('sat_s', '–')} "
+                f"| {row.get('ratio', '–')} | {row.get('clauses_per_turn_k', '–')} "
+                f"| {row.get('vars_per_turn_k', '–')} | {row.get('refinements', '–')} "
+                f"| {row.get('dead_ends', '–')} | {row.get('sat_calls', '–')} "
+                f"| {row.get('conflicts', '–')} |",
+                flush=True,
+            )
+        both_opt = row.get("explicit_status") == "optimal" and row.get("sat_status") == "optimal"
+        if both_opt and row["sat"] != row["explicit"]:
+            print(f"MISMATCH {p.id}: explicit {row['explicit']}, SAT {row['sat']}", file=sys.stderr)
+            bad += 1
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,21 @@
+"""The SAT solver for solo challenges (issue 6): shortest wins proved optimal by incremental
+SAT with python-sat, the opponent's policy handled by CEGAR.
+
+- :mod:`.gates`: the Tseitin gate layer (structural hashing, constant folding, one IDPool);
+- :mod:`.encode`: one turn as a circuit over one-hot values (:class:`~.encode.Encoder`);
+- :mod:`.solver`: deepening from the explicit solver's lower bound, the CEGAR loop, budgets,
+  and :func:`solve`, which returns the explicit solver's
+  :class:`~taolong_lab.solvers.explicit.Solution`.
+
+Grasshopper mode only: the other modes raise ``NotImplementedError``.
+
+>>> from taolong_lab import State
+>>> s = solve(State("field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "
+...     "d3-d2-d1-e1:4:0 d4-d5:1:0 -/-/BB/-/W/-/BWW/WB 3:8 w 1"), progress=False)
+>>> s.status, s.optimum, s.line
+('optimal', 1, ('Ea>Mo =',))
+"""
+
+from .solver import SOLVER, SatEncodingError, SatSearch, solve
+
+__all__ = ["SOLVER", "SatEncodingError", "SatSearch", "solve"]

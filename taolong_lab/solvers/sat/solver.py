@@ -1,0 +1,547 @@
+"""Shortest solo wins by incremental SAT: deepening on the number of turns, CEGAR for the
+opponent's policy, every answer checked in the engine.
+
+The loop (``../shared/research/anchors-sat.md`` §4.1, design B+ with a hand-written layer):
+
+1. One PySAT solver for the whole search. Layer ``t`` (:meth:`.encode.Encoder.add_layer`) is
+   one turn: the Ba Gua (explicit configurations), the opponent's group with **every legal
+   option** (a relaxation of its policy), the player's Matter phase (or the penalty, admitted
+   whenever the sown element is impossible and its cheap necessary conditions hold: another
+   relaxation), the village. ``won_t`` is the latched "the opponent is defeated by turn t";
+   the player's dragon may not die before it.
+2. ``k`` starts at the explicit solver's admissible :func:`~..explicit.lower_bound` (every
+   ``k`` below it is proved by that bound) and grows by one. ``solve(assumptions=[won_k])``:
+   UNSAT proves **no win in k turns** even for the relaxed opponent, hence for the real one.
+3. SAT gives a candidate line. Each turn is checked in the engine: if the line's state after
+   the turn is one of the engine's successors, the turn is real. Otherwise either the
+   opponent's group ended where the policy would not (``solo.choose_group``): a refinement
+   clause ``state = w and signature = (group, element) [and Ba Gua after = b] -> the group
+   ends in one of T`` is added at every layer (the policy is a function of exactly these,
+   so the clause holds in the real game at every turn); or the player took a penalty while
+   some choice was possible: the clause ``not (state = w and Ba Gua = b and penalty)`` is
+   added. Anything else is an encoding error: :class:`SatEncodingError`, never an answer.
+   Near the end of the line (``r = k - t + 1 <= 2`` turns left from the position before a
+   spurious turn ``t``) a short real search (depth-first over ``State.successors``, pruned by
+   the lower bound, a budget of expansions) is run from that position: if the line so far
+   was real and the search wins, prefix + suffix is a real line of ``k`` turns; if it proves
+   no win within ``r`` turns, the **dead-end nogood** ``state_j = w and Ba Gua_j = b and not
+   won_j -> not won_{j+r}`` is added at every layer ``j`` (a fact of the real game at every
+   turn, so sound for the relaxation too; Steinmetz & Hoffmann's state nogoods).
+4. A candidate whose every turn is real is a real line, won in ``k`` turns, and no shorter
+   win exists: it is replayed with ``State.play`` (a win in exactly ``k``) and returned.
+
+Budgets: ``time_limit`` (seconds, checked between layers and between solver calls, each
+call run in conflict chunks) and ``conflict_budget`` (total conflicts) stop the search with
+status ``"unknown"`` and ``proved_no_win_below``; so does ``max_horizon``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from pysat.solvers import Solver
+
+from ...engine import State
+from ...engine.solo import choose_group
+from ..common import Solution, SolverError, peak_memory_mb, reset_peak_memory
+from ..explicit import bound_params, lower_bound
+from .encode import Encoder
+from .gates import Gates, neg
+
+SOLVER = "taolong_lab.solvers.sat"
+CHUNK = 20_000  # conflicts per solver call between time checks
+
+
+class SatEncodingError(SolverError):
+    """The SAT layer and the engine disagree on a turn the relaxation cannot explain: a bug
+    in the encoding. Raised instead of returning an answer."""
+
+
+def _start_of(puzzle_or_state) -> State:
+    if isinstance(puzzle_or_state, State):
+        state = puzzle_or_state
+    elif hasattr(puzzle_or_state, "start") and isinstance(puzzle_or_state.start, State):
+        state = puzzle_or_state.start
+    else:
+        raise SolverError(f"solve needs a Puzzle or a State, not {type(puzzle_or_state).__name__}")
+    if not state.rules.solo:
+        raise SolverError(
+            f"the SAT solver is for solo challenges; {state.rules.token()!r} is a two-player "
+            "position"
+        )
+    if state.rules.mode != "grasshopper":
+        raise NotImplementedError(
+            f"the SAT solver encodes the Grasshopper mode only, not the {state.rules.mode!r} "
+            "mode (Focus, Balance and the drop priorities are not encoded yet); use "
+            "method='explicit'"
+        )
+    return state
+
+
+class _Model:
+    """Fast literal evaluation on a PySAT model."""
+
+    def __init__(self, model):
+        self.sign = bytearray(len(model) + 1)  # PySAT models list +-1 .. +-n in order
+        for x in model:
+            if x > 0:
+                self.sign[x] = 1
+
+    def __call__(self, lit) -> bool:
+        if lit is True or lit is False:
+            return lit
+        v = abs(lit)
+        s = self.sign[v] if v < len(self.sign) else 0
+        return bool(s) if lit > 0 else not s
+
+
+class SatSearch:
+    """The state of one search: encoder, solver, refinements. :func:`solve` drives it; the
+    tests use its pieces."""
+
+    SEARCH_DEPTH = 2  # short real searches at spurious turns this close to the end
+    SHORT_BUDGET = 3000  # positions expanded by one short search
+
+    def __init__(self, start: State, solver_name: str = "g4", *, encoder=None, sat=None):
+        """A new search from ``start``; ``encoder`` (with its gates) and ``sat`` (a PySAT
+        solver holding its clauses) let the one-turn checks reuse the refinement code."""
+        self.start = start
+        self.env = start._env
+        self.enc = encoder if encoder is not None else Encoder(start, Gates())
+        self.g = self.enc.g
+        self.solver_name = solver_name
+        kwargs = (
+            {"incr": True} if solver_name in ("g3", "g4", "glucose3", "glucose4", "g41") else {}
+        )
+        self.sat = sat if sat is not None else Solver(name=solver_name, **kwargs)
+        self.refinements: list[tuple] = []  # (kind, data)
+        self._keys: set = set()
+        self.lookahead = start.rules.option("solo_lookahead")
+        self.player = start._to_move
+        self.ply0 = start.ply
+        self.encode_seconds = 0.0
+        self.sat_seconds = 0.0
+        self.calls = 0
+        self.seeded = 0
+        self.nogoods: list[tuple] = []
+        self.params = bound_params(start)
+        self.search_depth = self.SEARCH_DEPTH
+        self.short_budget = self.SHORT_BUDGET
+        self.short_timeouts = 0
+
+    def close(self):
+        self.sat.delete()
+
+    # ---- solver calls ------------------------------------------------------------------------
+    def call(self, goal, chunk: int, deadline: float | None):
+        """One bounded call under the assumption ``goal``: True, False, or None when the
+        ``chunk`` of conflicts or the time ran out (Glucose and the other MiniSat-family solvers
+        are interrupted at the deadline; CaDiCaL has no ``interrupt()``, so its chunk is
+        smaller)."""
+        if goal is False:
+            return False
+        sat = self.sat
+        timer = None
+        if self.solver_name.startswith(("cd", "cadical")):
+            chunk = min(chunk, CHUNK // 10)
+        elif deadline is not None:
+            timer = threading.Timer(max(0.0, deadline - time.perf_counter()), sat.interrupt)
+            timer.daemon = True
+            timer.start()
+        sat.conf_budget(chunk)
+        t1 = time.perf_counter()
+        try:
+            status = sat.solve_limited(
+                assumptions=[] if goal is True else [goal], expect_interrupt=timer is not None
+            )
+        finally:
+            if timer is not None:
+                timer.cancel()
+                sat.clear_interrupt()
+        self.sat_seconds += time.perf_counter() - t1
+        self.calls += 1
+        return status
+
+    # ---- layers and refinements -------------------------------------------------------------
+    def add_layer(self):
+        t0 = time.perf_counter()
+        L = self.enc.add_layer()
+        t = len(self.enc.layers) - 1
+        for ref in self.refinements:
+            self._apply(ref, t)
+        for nogood in self.nogoods:
+            if t - nogood[2] >= 0:
+                self._apply_nogood(nogood, t - nogood[2])
+        self.sat.append_formula(self.g.take())
+        self.encode_seconds += time.perf_counter() - t0
+        return L
+
+    def _apply(self, ref, t: int) -> None:
+        """Add refinement ``ref`` at turn ``t`` (pre-state layer ``t - 1``)."""
+        enc, g = self.enc, self.g
+        L, prev = enc.layers[t], enc.layers[t - 1]
+        kind = ref[0]
+        if kind == "group":
+            _, walk, sig, after, allowed = ref
+            s = L.sig.get(sig, False)
+            if s is False:
+                return
+            pre = enc.eq_walk(prev.state, walk)
+            if pre is False:
+                return
+            cond = [pre, s]
+            if after is not None:
+                b = L.bagua.get(after, False)
+                if b is False:
+                    return
+                cond.append(b)
+            posts = [enc.eq_walk(L.post_group, w) for w in allowed]
+            g.clause([*(-c if c is not True else False for c in cond), *posts])
+        else:  # "penalty": no penalty from this (walk, Ba Gua)
+            _, walk, bagua = ref
+            b = prev.bagua.get(bagua, False)
+            if b is False or L.penalty is False:
+                return
+            pre = enc.eq_walk(prev.state, walk)
+            if pre is False:
+                return
+            g.clause(
+                [-pre if pre is not True else False, -b if b is not True else False, -L.penalty]
+            )
+
+    def refine(self, ref) -> bool:
+        """Store ``ref`` and add it at every layer; False if it was already known."""
+        key = ref[:4] if ref[0] == "group" else ref
+        if key in self._keys:
+            return False
+        self._keys.add(key)
+        self.refinements.append(ref)
+        t0 = time.perf_counter()
+        for t in range(1, len(self.enc.layers)):
+            self._apply(ref, t)
+        self.sat.append_formula(self.g.take())
+        self.encode_seconds += time.perf_counter() - t0
+        return True
+
+    def group_ref(self, walk, bagua, space):
+        """The refinement for the opponent's group at (walk, Ba Gua, space), None without a
+        group."""
+        new, group, element = self.enc.sowings(bagua)[space]
+        if not group:
+            return None
+        after = (new, self.enc.flux) if self.lookahead == "next-turn" else None
+        chosen = choose_group(self.env, walk, self.enc.opp, group, element, after, self.lookahead)
+        allowed = tuple(sorted({w for _, w in chosen}, key=repr))
+        return ("group", walk, (group, element), new if after else None, allowed)
+
+    def seed(self, state: State) -> None:
+        """Refinements for every space from ``state`` (the start): its groups are known."""
+        walk = (state._dragons, state._water, state._fire, state._rocks)
+        for space in self.enc.sowings(state.bagua):
+            ref = self.group_ref(walk, state.bagua, space)
+            if ref is not None and self.refine(ref):
+                self.seeded += 1
+
+    # ---- checking a candidate --------------------------------------------------------------
+    def short_win(self, state: State, r: int):
+        """A real line winning within ``r`` turns from ``state`` (depth-first, the explicit
+        solver's lower bound prunes), None if there is none; None too, without a nogood,
+        when the budget runs out (:attr:`short_budget` expansions)."""
+        self._expansions = 0
+        failed: dict = {}
+        me = self.start.to_move
+
+        def dfs(st: State, r: int):
+            result = st.outcome()
+            if result is not None:
+                return [] if result.winner == me else None
+            if r == 0 or lower_bound(st, self.params) > r:
+                return None
+            key = st.key()
+            if failed.get(key, -1) >= r:
+                return None
+            self._expansions += 1
+            if self._expansions > self.short_budget:
+                raise _OutOfBudget
+            for turn, after in st.iter_successors():
+                sub = dfs(after, r - 1)
+                if sub is not None:
+                    return [str(turn), *sub]
+            failed[key] = r
+            return None
+
+        try:
+            return dfs(state, r)
+        except _OutOfBudget:
+            self.short_timeouts += 1
+            return _NOT_SEARCHED
+
+    def dead_end(self, walk, bagua, r: int) -> int:
+        """Store the nogood "from (walk, Ba Gua) no win within r turns" and add it at every
+        layer (the real game's fact, true at every turn, so adding it is sound)."""
+        key = ("dead", walk, bagua, r)
+        if key in self._keys:
+            return 0
+        self._keys.add(key)
+        self.nogoods.append((walk, bagua, r))
+        for j in range(len(self.enc.layers) - r):
+            self._apply_nogood((walk, bagua, r), j)
+        self.sat.append_formula(self.g.take())
+        return 1
+
+    def _apply_nogood(self, nogood, j: int) -> None:
+        walk, bagua, r = nogood
+        enc, g = self.enc, self.g
+        L = enc.layers[j]
+        b = L.bagua.get(bagua, False)
+        if b is False:
+            return
+        eq = enc.eq_walk(L.state, walk)
+        if eq is False:
+            return
+        g.clause([neg(eq), neg(b), L.won, neg(enc.layers[j + r].won)])
+
+    def state_of(self, walk, bagua, ply) -> State:
+        return State._make(self.env, walk, bagua, self.enc.flux, self.player, ply)
+
+    def check(self, value, k: int):
+        """Check the candidate line of ``k`` turns. Returns ``(line, refined)``: the turns in
+        notation if every turn is real, else None and the number of refinements added."""
+        enc = self.enc
+        prev_walk, prev_bagua = enc.start_walk, self.start.bagua
+        line = []
+        refined = 0
+        real = True
+        for t in range(1, k + 1):
+            space, bagua, _sig, post, walk, penalty = enc.decode_layer(t, value)
+            pre = self.state_of(prev_walk, prev_bagua, self.ply0 + t - 1)
+            want = self.state_of(walk, bagua, self.ply0 + t).key()
+            match = None
+            for turn, after in pre.successors():
+                if after.key() == want:
+                    match = turn
+                    break
+            if match is not None:
+                line.append(str(match))
+            else:
+                r = k - t + 1
+                if r <= self.search_depth:
+                    # a short real search from this position: a real win finishes the line
+                    # (when the prefix is real), none gives a dead-end nogood
+                    found = self.short_win(pre, r)
+                    if isinstance(found, list) and real:
+                        full = line + found
+                        if len(full) != k:
+                            raise SatEncodingError(
+                                f"a real win in {len(full)} turns was found at horizon {k}: "
+                                "an earlier UNSAT answer was wrong"
+                            )
+                        return full, 0
+                    if found is None:
+                        refined += self.dead_end(prev_walk, prev_bagua, r)
+                real = False
+                fixed = False
+                ref = self.group_ref(prev_walk, prev_bagua, space)
+                if ref is not None and post not in ref[4]:
+                    fixed = True
+                    refined += self.refine(ref)
+                if penalty and any(not t2.phases[0].penalty for t2, _ in pre.successors()):
+                    fixed = True
+                    refined += self.refine(("penalty", prev_walk, prev_bagua))
+                if not fixed:
+                    raise SatEncodingError(
+                        f"turn {t} of a SAT candidate is not a legal turn from "
+                        f"{pre.to_tln()!r} (sowing {space}, reaching "
+                        f"{self.state_of(walk, bagua, 0).to_tln()!r}): encoding error"
+                    )
+            if value(enc.layers[t].won):
+                break
+            prev_walk, prev_bagua = walk, bagua
+        if real:
+            return line, 0
+        if refined == 0:
+            raise SatEncodingError("a spurious SAT candidate added no new refinement")
+        return None, refined
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+class _NotSearched:
+    """The short search ran out of budget: neither a line nor a proof."""
+
+    def __add__(self, other):  # pragma: no cover - never concatenated
+        raise TypeError
+
+
+_NOT_SEARCHED = _NotSearched()
+
+
+def solve(
+    puzzle_or_state,
+    *,
+    time_limit: float | None = None,
+    conflict_budget: int | None = None,
+    max_horizon: int | None = None,
+    progress: bool = True,
+    solver_name: str = "g4",
+) -> Solution:
+    """The fewest turns to win a Grasshopper solo challenge, by incremental SAT (see the
+    module docstring), as a :class:`~taolong_lab.solvers.explicit.Solution`.
+
+    Raises ``NotImplementedError`` for the Monk, Master and Chosen One modes. With a budget
+    (``time_limit`` seconds, ``conflict_budget`` conflicts in all, ``max_horizon`` turns) it
+    returns status ``"unknown"`` and ``proved_no_win_below``."""
+    start = _start_of(puzzle_or_state)
+    if time_limit is not None and time_limit < 0:
+        raise SolverError(f"time_limit must be >= 0 seconds, got {time_limit}")
+    if conflict_budget is not None and conflict_budget < 0:
+        raise SolverError(f"conflict_budget must be >= 0, got {conflict_budget}")
+    reset_peak_memory()
+    t0, cpu0 = time.perf_counter(), time.process_time()
+    deadline = None if time_limit is None else t0 + time_limit
+    params = bound_params(start)
+    h0 = lower_bound(start, params)
+    player = start.to_move
+    lookahead = start.rules.option("solo_lookahead")
+
+    unsat: list[int] = []
+    per_turn: list[dict] = []
+    search = None
+
+    def finish(status, optimum, line, proved, stopped=None):
+        seconds = time.perf_counter() - t0
+        stats_conf = search.sat.accum_stats()["conflicts"] if search else 0
+        no_win = [
+            {"turns": k, "by": "sat-unsat" if k in unsat else "lower-bound"} for k in range(proved)
+        ]
+        certificate = {
+            "solver": SOLVER,
+            "method": "incremental SAT by turns (one layer a turn, latched goal literal), "
+            "CEGAR on the opponent's policy, every candidate replayed in the engine",
+            "lookahead": lookahead,
+            "lower_bound": params.to_json(),
+            "start_lower_bound": None if h0 == float("inf") else h0,
+            "proved_no_win_below": proved,
+            "no_win_below_proofs": no_win,
+            "unsat_horizons": list(unsat),
+            "sat_solver": search.solver_name if search else solver_name,
+            "per_turn": per_turn,
+            "refinements": len(search.refinements) if search else 0,
+            "seeded_refinements": search.seeded if search else 0,
+            "dead_ends": len(search.nogoods) if search else 0,
+            "conflicts": stats_conf,
+        }
+        if optimum is not None:
+            certificate["optimum"] = optimum
+        if stopped:
+            certificate["stopped"] = stopped
+        stats = {
+            "seconds": round(seconds, 3),
+            "cpu_seconds": round(time.process_time() - cpu0, 3),
+            "encode_seconds": round(search.encode_seconds, 3) if search else 0.0,
+            "sat_seconds": round(search.sat_seconds, 3) if search else 0.0,
+            "sat_calls": search.calls if search else 0,
+            "clauses": search.g.n_clauses if search else 0,
+            "variables": search.g.pool.top if search else 0,
+            "refinements": len(search.refinements) if search else 0,
+            "dead_ends": len(search.nogoods) if search else 0,
+            "conflicts": stats_conf,
+            "peak_memory_mb": peak_memory_mb(),
+        }
+        if search is not None:
+            search.close()
+        return Solution(
+            status, optimum, tuple(line), None, certificate, stats, proved, start.to_tln()
+        )
+
+    result = start.outcome()
+    if result is not None:
+        if result.winner == player:
+            return finish("optimal", 0, (), 0)
+        return finish("no-win", None, (), 0)
+
+    search = SatSearch(start, solver_name)
+    search.seed(start)
+    bar = _progress(progress)
+    proved = int(h0)
+    conflicts_left = conflict_budget
+    k = 0
+    try:
+        while True:
+            if max_horizon is not None and k >= max_horizon:
+                return finish("unknown", None, (), proved, f"max_horizon={max_horizon}")
+            if deadline is not None and time.perf_counter() >= deadline:
+                return finish("unknown", None, (), proved, "time_limit reached")
+            L = search.add_layer()
+            k += 1
+            row = {"turn": k, "clauses": L.clauses, "variables": L.variables}
+            per_turn.append(row)
+            if k < h0:
+                continue
+            c0, n0, s0 = search.sat.accum_stats()["conflicts"], search.calls, search.sat_seconds
+            r0 = len(search.refinements) + len(search.nogoods)
+
+            def horizon_stats(row=row, c0=c0, n0=n0, s0=s0, r0=r0):
+                row["sat_calls"] = search.calls - n0
+                row["conflicts"] = search.sat.accum_stats()["conflicts"] - c0
+                row["sat_seconds"] = round(search.sat_seconds - s0, 3)
+                row["refinements"] = len(search.refinements) + len(search.nogoods) - r0
+
+            while True:
+                if bar is not None:
+                    bar.set_description(f"SAT k={k} refinements={len(search.refinements)}")
+                    bar.update(1)
+                status = None
+                while status is None:
+                    if deadline is not None and time.perf_counter() >= deadline:
+                        return finish("unknown", None, (), proved, "time_limit reached")
+                    if conflicts_left is not None and conflicts_left <= 0:
+                        return finish(
+                            "unknown", None, (), proved, f"conflict_budget={conflict_budget}"
+                        )
+                    chunk = CHUNK if conflicts_left is None else min(CHUNK, conflicts_left)
+                    before = search.sat.accum_stats()["conflicts"]
+                    status = search.call(L.won, chunk, deadline)
+                    if conflicts_left is not None:
+                        conflicts_left -= search.sat.accum_stats()["conflicts"] - before
+                horizon_stats()
+                if status is False:
+                    unsat.append(k)
+                    proved = k + 1
+                    break
+                model = _Model(search.sat.get_model())
+                line, _ = search.check(model, k)
+                if line is None:
+                    continue
+                _verify(start, line, k)
+                return finish("optimal", k, line, k)
+    except KeyboardInterrupt:
+        return finish("unknown", None, (), proved, "interrupted")
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _verify(start: State, line, k: int) -> None:
+    """The line must replay in the engine to a win in exactly ``k`` turns."""
+    state = start
+    for i, turn in enumerate(line):
+        if state.is_over():
+            raise SatEncodingError(f"the SAT line ends the game before turn {i + 1}")
+        state = state.play(turn)
+    result = state.outcome()
+    if len(line) != k or result is None or result.winner != start.to_move:
+        raise SatEncodingError(f"the SAT line {line!r} does not win in {k} turns")
+
+
+def _progress(enabled: bool):
+    if not enabled:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # pragma: no cover
+        return None
+    return tqdm(unit="call", leave=False)

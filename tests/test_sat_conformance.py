@@ -1,0 +1,146 @@
+"""Transition conformance of the SAT layer (issue 6): one encoded turn against the engine.
+
+For random solo positions (hypothesis: every Grasshopper scenario, edition and Village variant,
+either player, both ``solo_lookahead`` readings, seeded playouts), the models of one encoded
+turn, projected on the next position (both dragons, meters, gaps through portals, rocks, the
+Ba Gua) and enumerated with blocking clauses, must give:
+
+- **exact**: with the CEGAR refinements for that position added (the opponent's policy for
+  every space, ``solo.choose_group``, and the penalty rule), exactly the engine's successor set
+  (``State.successors``). This is the set the solver's candidates live in once refined, so it
+  checks the refinement clauses too.
+- **relaxed**: without refinements, exactly the successor set built from the engine's own
+  pieces with the opponent taking *any* legal option of its group and the penalty taken when
+  the sown element is impossible (:func:`relaxed_successors`). This is the over-approximation
+  whose UNSAT answers the solver relies on: if it lost a real successor, an UNSAT could be
+  wrong; if it gained one, a candidate would fail the engine check. Comparing it with the
+  engine's pieces directly (rather than only the refined set) checks every opponent option,
+  including the ones the policy never picks.
+
+Both are run with the start as free variables pinned by assumptions (the whole circuit, no
+constant folding) and as constants (what the solver builds). Then the negative test: with the
+start, the sown space, the end of the opponent's group and every free choice fixed from a
+model, flipping any next-position literal is UNSAT.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conformance import SOLO_LOOKAHEADS, combinations, solo_playout, solo_start
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from taolong_lab import State
+from taolong_lab.solvers.sat.check import (
+    OneTurn,
+    engine_successors,
+    relaxed_successors,
+)
+
+COMBOS = [c for c in combinations() if c.mode == "grasshopper"]
+SHORT = st.integers(0, 25)
+SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def positions(draw, depth=SHORT) -> State:
+    combo = draw(st.sampled_from(COMBOS))
+    player = draw(st.sampled_from(("white", "black")))
+    look = draw(st.sampled_from(SOLO_LOOKAHEADS))
+    seed = draw(st.integers(0, 2**32 - 1))
+    start = solo_start(combo, player, seed, solo_lookahead=look)
+    path = solo_playout(start, seed, draw(depth), draw(st.sampled_from((0.0, 0.5, 1.0))))
+    state = path[-1]
+    if state.is_over():  # the last position still to play
+        state = path[-2] if len(path) > 1 else start
+    return state
+
+
+def check_position(state: State, symbolic: bool) -> None:
+    for exact, want in ((True, engine_successors(state)), (False, relaxed_successors(state))):
+        one = OneTurn(state, exact=exact, symbolic=symbolic)
+        try:
+            got = one.successors()
+        finally:
+            one.close()
+        assert got == want, (
+            f"{'exact' if exact else 'relaxed'} successors differ from {state.to_tln()!r}: "
+            f"{len(got - want)} extra, {len(want - got)} missing"
+        )
+
+
+@settings(max_examples=30, **SETTINGS)
+@given(positions(), st.booleans())
+def test_one_turn_successors_equal_the_engines(state, symbolic):
+    check_position(state, symbolic)
+
+
+@settings(max_examples=8, **SETTINGS)
+@given(positions())
+def test_a_wrong_next_literal_is_unsat(state):
+    one = OneTurn(state, exact=True, symbolic=True)
+    try:
+        lits = one.next_literals()
+        sample = random.Random(state.to_tln()).sample(lits, min(40, len(lits)))
+        assert one.determined(sample, max_models=2) == []
+    finally:
+        one.close()
+
+
+# Positions that exercise each feature, found in seeded playouts (the dragon through a portal
+# pair, damaged or trampled rocks, the Torus, the Village, the earlier edition's tail-first step).
+def _feature_positions(limit: int) -> list[State]:
+    rng = random.Random(2026)
+    found: dict[str, list[State]] = {}
+    tries = 0
+    while tries < 400 and min((len(found.get(f, [])) for f in FEATURES), default=0) < limit:
+        tries += 1
+        combo = rng.choice(COMBOS)
+        start = solo_start(combo, rng.choice(("white", "black")), rng.randrange(2**32))
+        for s in solo_playout(start, rng.randrange(2**32), 40, 0.5)[:-1]:
+            for f in FEATURES:
+                if FEATURES[f](s) and len(found.setdefault(f, [])) < limit:
+                    found[f].append(s)
+    unique = {s.to_tln(): s for f in FEATURES for s in found.get(f, [])}
+    return list(unique.values())
+
+
+def _entered(s: State, letter: str) -> bool:
+    """A dragon passes through a pair of portals it entered by one of colour ``letter``."""
+    width = len(s.layout[0])
+    colour = {y * width + x: sym for y, row in enumerate(s.layout) for x, sym in enumerate(row)}
+    return any(colour.get(e) == letter for c in ("white", "black") for _, _, e in s.dragon(c).links)
+
+
+FEATURES = {
+    "portal": lambda s: any(s.dragon(c).links for c in ("white", "black")),
+    "red portal": lambda s: s.rules.scenario == "valley" and _entered(s, "R"),
+    "blue portal": lambda s: s.rules.scenario == "valley" and _entered(s, "B"),
+    "destroyed rock": lambda s: s.rules.scenario in ("wall", "cave") and len(s.rocks) < 8,
+    "damaged rock": lambda s: 1 in s.rocks.values(),
+    "torus": lambda s: s.rules.scenario == "torus",
+    "village": lambda s: s.rules.option("village") is not None,
+    "earlier": lambda s: s.rules.edition == "earlier",
+    "valley": lambda s: s.rules.scenario == "valley",
+}
+
+
+@pytest.mark.parametrize("state", _feature_positions(1), ids=lambda s: s.rules.token())
+def test_feature_positions(state):
+    check_position(state, symbolic=True)
+
+
+@pytest.mark.slow
+@settings(max_examples=300, **SETTINGS)
+@given(positions(st.integers(0, 60)), st.booleans())
+def test_many_one_turn_successors_equal_the_engines(state, symbolic):
+    check_position(state, symbolic)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("state", _feature_positions(6), ids=lambda s: s.rules.token())
+def test_many_feature_positions(state):
+    check_position(state, symbolic=True)
+    check_position(state, symbolic=False)
