@@ -130,3 +130,44 @@ def test_solve_checkpoint_resumes_across_runs(tmp_path):
     assert "weak-black: optimal: win in 4" in text and runs > 2
     with pytest.raises(SolveCommandError, match="--checkpoint"):
         run("solve", str(path), "--checkpoint", str(path))
+
+
+def test_solve_with_sat_and_auto_agree_with_explicit(puzzles):
+    code, text = run("solve", str(puzzles), "--json", "--method", "sat")
+    docs = [json.loads(line) for line in text.splitlines()]
+    assert code == 0 and [d["optimum"] for d in docs] == [1, 2]
+    assert all("sat" in d["certificate"]["solver"] for d in docs)
+    assert docs[1]["certificate"]["unsat_horizons"] == [1]
+    code, text = run("solve", f"{puzzles}:two", "--method", "sat")
+    assert "two: optimal: win in 2" in text and "UNSAT answer" in text
+    code, text = run("solve", f"{puzzles}:two", "--method", "auto", "--json")
+    assert code == 0 and json.loads(text)["optimum"] == 2
+
+
+def test_solve_rejects_an_option_of_the_other_solver(puzzles):
+    with pytest.raises(SolveCommandError, match="--max-states does not apply to the sat solver"):
+        run("solve", str(puzzles), "--method", "sat", "--max-states", "10")
+    with pytest.raises(SolveCommandError, match="--conflicts does not apply to the explicit"):
+        run("solve", str(puzzles), "--conflicts", "10")
+
+
+@pytest.mark.parametrize("method", ["sat", "other"])
+def test_verify_full_with_the_other_solver(puzzles, method):
+    code, text = run("verify", str(puzzles), "--full", "--method", method)
+    assert code == 0 and text.count("optimum re-proved") == 2
+
+
+def test_a_sat_certificate_is_rechecked_by_the_explicit_solver(tmp_path):
+    from taolong_lab.cli_solve import _reproving_method
+    from taolong_lab.solvers import solve
+
+    found = solve(State(WIN_IN_2), method="sat", progress=False)
+    path = tmp_path / "sat.jsonl"
+    puzzle = Puzzle.from_state(
+        "two", "win in 2", State(WIN_IN_2), optimum=2, solution=list(found.line),
+        certificate=found.certificate,
+    )
+    save_puzzles(path, [puzzle])
+    assert _reproving_method(puzzle, "other") == "explicit"
+    code, text = run("verify", str(path), "--full", "--method", "other")
+    assert code == 0 and "optimum re-proved" in text
