@@ -79,6 +79,25 @@ class Solution:
         )
 
 
+def solo_start(puzzle_or_state, solver: str):
+    """The start position of a puzzle (or a State), checked to be a solo position; ``solver``
+    names the solver in the error."""
+    from ..engine import State
+
+    if isinstance(puzzle_or_state, State):
+        state = puzzle_or_state
+    elif isinstance(getattr(puzzle_or_state, "start", None), State):
+        state = puzzle_or_state.start
+    else:
+        raise SolverError(f"solve needs a Puzzle or a State, not {type(puzzle_or_state).__name__}")
+    if not state.rules.solo:
+        raise SolverError(
+            f"the {solver} solver is for solo challenges; {state.rules.token()!r} is a "
+            "two-player position (explore() and retrograde_two_player() work on those)"
+        )
+    return state
+
+
 # ---- peak memory ---------------------------------------------------------------------------
 _STATUS = Path("/proc/self/status")
 _CLEAR_REFS = Path("/proc/self/clear_refs")
@@ -217,5 +236,6 @@ __all__ = [
     "SolverError",
     "peak_memory_mb",
     "reset_peak_memory",
+    "solo_start",
     "write_atomic",
 ]

@@ -51,6 +51,7 @@ from .common import (
     SolverError,
     peak_memory_mb,
     reset_peak_memory,
+    solo_start,
 )
 
 SOLVER = "taolong_lab.solvers.explicit"
@@ -163,18 +164,7 @@ def lower_bound(state: State, params: BoundParams | None = None) -> float:
 
 # ---- the search ----------------------------------------------------------------------------
 def _start_of(puzzle_or_state) -> State:
-    if isinstance(puzzle_or_state, State):
-        state = puzzle_or_state
-    elif hasattr(puzzle_or_state, "start") and isinstance(puzzle_or_state.start, State):
-        state = puzzle_or_state.start
-    else:
-        raise SolverError(f"solve needs a Puzzle or a State, not {type(puzzle_or_state).__name__}")
-    if not state.rules.solo:
-        raise SolverError(
-            f"the explicit solver is for solo challenges; {state.rules.token()!r} is a "
-            "two-player position (explore() and retrograde_two_player() work on those)"
-        )
-    return state
+    return solo_start(puzzle_or_state, "explicit")
 
 
 class _Search:

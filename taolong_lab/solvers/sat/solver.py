@@ -44,7 +44,7 @@ from pysat.solvers import Solver
 
 from ...engine import State
 from ...engine.solo import choose_group
-from ..common import Solution, SolverError, peak_memory_mb, reset_peak_memory
+from ..common import Solution, SolverError, peak_memory_mb, reset_peak_memory, solo_start
 from ..explicit import bound_params, lower_bound
 from .encode import Encoder
 from .gates import Gates, neg
@@ -59,17 +59,7 @@ class SatEncodingError(SolverError):
 
 
 def _start_of(puzzle_or_state) -> State:
-    if isinstance(puzzle_or_state, State):
-        state = puzzle_or_state
-    elif hasattr(puzzle_or_state, "start") and isinstance(puzzle_or_state.start, State):
-        state = puzzle_or_state.start
-    else:
-        raise SolverError(f"solve needs a Puzzle or a State, not {type(puzzle_or_state).__name__}")
-    if not state.rules.solo:
-        raise SolverError(
-            f"the SAT solver is for solo challenges; {state.rules.token()!r} is a two-player "
-            "position"
-        )
+    state = solo_start(puzzle_or_state, "SAT")
     if state.rules.mode != "grasshopper":
         raise NotImplementedError(
             f"the SAT solver encodes the Grasshopper mode only, not the {state.rules.mode!r} "
