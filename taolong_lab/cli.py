@@ -25,6 +25,7 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__, new_game
+from .cli_generate import add_commands as add_generate_commands
 from .cli_solve import add_commands as add_solver_commands
 from .engine import State
 from .errors import RulesError, TaoLongError
@@ -426,6 +427,7 @@ def build_parser() -> argparse.ArgumentParser:
     scenarios.set_defaults(run=_cmd_scenarios)
 
     add_solver_commands(commands)
+    add_generate_commands(commands)
     return parser
 
 
