@@ -143,42 +143,16 @@ def greedy_line(state, turns: int) -> tuple[list[str], bool]:
     return line, result is not None and result.winner == player
 
 
-class _Budget(Exception):
-    pass
-
-
 def wins_within(state, turns: int, max_states: int | None = None) -> bool | None:
-    """Whether the player can win within ``turns`` turns: a depth-first search pruned by the
-    explicit solver's admissible lower bound, remembering positions proved to fail. Exact;
-    None when ``max_states`` expansions did not settle it."""
-    from ..solvers.explicit import bound_params, lower_bound
-
-    params = bound_params(state)
-    failed: dict = {}
-    expanded = 0
-
-    def search(state, r: int) -> bool:
-        nonlocal expanded
-        h = lower_bound(state, params)
-        if h == 0:
-            return True
-        if h > r:
-            return False
-        key = state.key()
-        if failed.get(key, -1) >= r:
-            return False
-        expanded += 1
-        if max_states is not None and expanded > max_states:
-            raise _Budget
-        for _, after in state.iter_successors():
-            if search(after, r - 1):
-                return True
-        failed[key] = r
-        return False
+    """Whether the player can win within ``turns`` turns (the explicit solver's exact
+    :func:`~taolong_lab.solvers.explicit.win_within`); None when ``max_states`` expansions did
+    not settle it."""
+    from ..solvers.common import Budget
+    from ..solvers.explicit import OutOfBudget, bound_params, win_within
 
     try:
-        return search(state, turns)
-    except _Budget:
+        return win_within(state, turns, bound_params(state), Budget(None, max_states))
+    except OutOfBudget:
         return None
 
 

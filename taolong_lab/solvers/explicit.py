@@ -420,13 +420,20 @@ def _line(info: dict, key) -> list[str]:
         key = parent
 
 
-def _count_first_turns(start: State, optimum: int, params, budget) -> int | None:
-    """How many of the start's turns lead to a win in ``optimum - 1`` more turns (a bounded
-    depth-first search with the lower bound, remembering depths proved to fail). None if the
-    budget runs out."""
-    failed: dict = {}  # key -> the largest r proved to have no win within r turns
+class OutOfBudget(Exception):
+    """A :class:`Budget` ran out during :func:`win_within`."""
 
-    def win_within(state: State, r: int) -> bool:
+
+def win_within(
+    state: State, turns: int, params: BoundParams, budget: Budget | None = None, failed=None
+) -> bool:
+    """Whether the player can win from ``state`` within ``turns`` turns: an exact depth-first
+    search pruned by :func:`lower_bound`, remembering in ``failed`` (key -> the largest r
+    proved to have no win within r turns; pass one dict to share it between calls) what it
+    proved. Raises :class:`OutOfBudget` when ``budget`` runs out."""
+    failed = {} if failed is None else failed
+
+    def search(state: State, r: int) -> bool:
         h = lower_bound(state, params)
         if h == 0:
             return True
@@ -435,24 +442,33 @@ def _count_first_turns(start: State, optimum: int, params, budget) -> int | None
         k = state.key()
         if failed.get(k, -1) >= r:
             return False
-        if budget.spent():
-            raise _OutOfBudget
-        budget.expanded += 1
+        if budget is not None:
+            if budget.spent():
+                raise OutOfBudget
+            budget.expanded += 1
         for _, after in state.iter_successors():
-            budget.generated += 1
-            if win_within(after, r - 1):
+            if budget is not None:
+                budget.generated += 1
+            if search(after, r - 1):
                 return True
         failed[k] = r
         return False
 
+    return search(state, turns)
+
+
+def _count_first_turns(start: State, optimum: int, params, budget) -> int | None:
+    """How many of the start's turns lead to a win in ``optimum - 1`` more turns
+    (:func:`win_within`, sharing what it proved between them). None if the budget runs out."""
+    failed: dict = {}
     try:
-        return sum(1 for _, after in start.iter_successors() if win_within(after, optimum - 1))
-    except _OutOfBudget:
+        return sum(
+            1
+            for _, after in start.iter_successors()
+            if win_within(after, optimum - 1, params, budget, failed)
+        )
+    except OutOfBudget:
         return None
-
-
-class _OutOfBudget(Exception):
-    pass
 
 
 def _progress(enabled: bool):
@@ -497,6 +513,7 @@ __all__ = [
     "BOUND_NAME",
     "SOLVER",
     "BoundParams",
+    "OutOfBudget",
     "Solution",
     "SolverError",
     "bound_params",
@@ -504,4 +521,5 @@ __all__ = [
     "replay",
     "replay_text",
     "solve",
+    "win_within",
 ]
