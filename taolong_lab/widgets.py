@@ -232,6 +232,19 @@ def _set(widget, **traits) -> None:
             setattr(widget, name, value)
 
 
+def _seconds_box(label: str, value: float, most: float, step: float, label_width: str):
+    """A time limit in seconds, from 0.1 to ``most``."""
+    return w.BoundedFloatText(
+        value=value,
+        min=0.1,
+        max=most,
+        step=step,
+        description=label,
+        layout=w.Layout(width="130px"),
+        style={"description_width": label_width},
+    )
+
+
 # ---- the widget --------------------------------------------------------------------------------
 class Explorer(w.VBox):
     """An interactive board for a position or a puzzle (a :class:`State`, a
@@ -309,24 +322,8 @@ class Explorer(w.VBox):
             layout=w.Layout(width="150px"),
             style={"description_width": "42px"},
         )
-        self.hint_time = w.BoundedFloatText(
-            value=hint_time,
-            min=0.1,
-            max=600,
-            step=0.5,
-            description="hint s",
-            layout=w.Layout(width="130px"),
-            style={"description_width": "42px"},
-        )
-        self.solve_time = w.BoundedFloatText(
-            value=solve_time,
-            min=0.1,
-            max=3600,
-            step=1,
-            description="solve s",
-            layout=w.Layout(width="130px"),
-            style={"description_width": "48px"},
-        )
+        self.hint_time = _seconds_box("hint s", hint_time, 600, 0.5, "42px")
+        self.solve_time = _seconds_box("solve s", solve_time, 3600, 1, "48px")
 
         self.prev_button = self._button("◀ prev", "previous position of the line", "prev")
         self.next_button = self._button("next ▶", "next position of the line", "next")
