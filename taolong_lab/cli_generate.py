@@ -1,10 +1,12 @@
 """The ``generate`` subcommand of ``taolong``.
 
 ``taolong generate --count N --out FILE.jsonl [--scenario NAME.. | all] [--mode NAME.. | all]
-[--turns MIN..MAX] [--seed S] [--workers K] [--time-limit S] [--no-progress]``: generates
-puzzles (:func:`taolong_lab.puzzles.generate.generate`) until FILE holds N of them; a rerun
-with the same FILE resumes. Names may be given as several words or comma-separated. Bad input
-raises :class:`GenerateCommandError` naming the flag, which ``taolong`` prints as
+[--source random|played|backward.. | all] [--turns MIN..MAX] [--seed S] [--workers K]
+[--time-limit S] [--scheduler tcp://HOST:PORT] [--no-progress]``: generates puzzles
+(:func:`taolong_lab.puzzles.generate.generate`) until FILE holds N of them; a rerun with the
+same FILE resumes. Names may be given as several words or comma-separated. The Village is
+drawn per candidate (no flag). Ctrl-C stops it (exit status 130); the same command resumes.
+Bad input raises :class:`GenerateCommandError` naming the flag, which ``taolong`` prints as
 ``taolong: error: ...`` with exit status 2.
 """
 
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 from .errors import TaoLongError
 
-EXIT_OK, EXIT_SHORT = 0, 1
+EXIT_OK, EXIT_SHORT, EXIT_INTERRUPTED = 0, 1, 130
 
 
 class GenerateCommandError(TaoLongError):
@@ -29,10 +31,23 @@ def add_commands(subparsers) -> None:
     gen.add_argument("--out", required=True, metavar="FILE.jsonl")
     gen.add_argument("--scenario", nargs="+", default=["field"], metavar="NAME|all")
     gen.add_argument("--mode", nargs="+", default=["grasshopper"], metavar="NAME|all")
+    gen.add_argument(
+        "--source",
+        nargs="+",
+        default=["all"],
+        metavar="NAME|all",
+        help="candidate sources: random, played, backward (default: all)",
+    )
     gen.add_argument("--turns", default="1..4", metavar="MIN..MAX")
     gen.add_argument("--seed", default="0", metavar="S")
     gen.add_argument("--workers", default="1", metavar="K")
     gen.add_argument("--time-limit", default="10", metavar="S", help="seconds per candidate")
+    gen.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="tcp://HOST:PORT",
+        help="run on this Dask distributed scheduler (pip install 'taolong_lab[dask]')",
+    )
     gen.add_argument("--no-progress", action="store_true", help="no progress bar")
     gen.set_defaults(run=run_generate)
 
@@ -74,6 +89,7 @@ def _turns(text: str) -> tuple[int, int]:
 
 def parse(args) -> dict:
     """The keyword arguments of :func:`generate` from the parsed command line."""
+    from .puzzles.generate import SOURCES
     from .rules import MODES, scenario_names
 
     if not args.out.lower().endswith(".jsonl"):
@@ -89,23 +105,31 @@ def parse(args) -> dict:
         "out": args.out,
         "scenarios": _names("--scenario", args.scenario, list(scenario_names())),
         "modes": _names("--mode", args.mode, list(MODES)),
+        "sources": _names("--source", args.source, list(SOURCES)),
         "turns": _turns(args.turns),
         "seed": _int("--seed", args.seed),
         "workers": _int("--workers", args.workers, 1),
         "time_limit": time_limit,
         "progress": not args.no_progress,
+        "scheduler": args.scheduler,
     }
 
 
 def run_generate(args, out) -> int:
     from .puzzles.generate import generate
+    from .puzzles.runner import RunnerError
 
     options = parse(args)
     count = options.pop("count")
     try:
         puzzles = generate(count, **options)
+    except RunnerError as exc:
+        raise GenerateCommandError(str(exc)) from None
     except OSError as exc:
         raise GenerateCommandError(f"--out {args.out}: {exc.strerror or exc}") from None
+    except KeyboardInterrupt:  # what was kept is in the file and its sidecar
+        print(f"{args.out}: interrupted; the same command resumes", file=out)
+        return EXIT_INTERRUPTED
     print(f"{args.out}: {len(puzzles)} puzzles (wanted {count})", file=out)
     return EXIT_OK if len(puzzles) >= count else EXIT_SHORT
 

@@ -59,7 +59,8 @@ def test_show_puzzle_draws_the_first_puzzle_by_default(capsys):
     assert (code, err) == (0, "")
     assert out == (
         f"puzzle {first.id}: {first.title}\n"
-        f"You play white; win by taking the black dragon's last segment.\n\n{first.start}\n"
+        f"You play white; win by taking the black dragon's last segment"
+        f" (best known: {first.optimum} turns).\n\n{first.start}\n"
     )
 
 
@@ -71,7 +72,9 @@ def test_show_puzzle_with_an_id(capsys):
         lines[0]
         == "puzzle field-black: The Field, playing Dilong (black): the rulebook's solo challenge"
     )
-    assert lines[1] == "You play black; win by taking the white dragon's last segment."
+    assert lines[1] == (
+        "You play black; win by taking the white dragon's last segment (best known: 7 turns)."
+    )
     assert lines[-1] == solo_game(player="black").to_tln()
     assert "turn 1: black to move" in lines
 

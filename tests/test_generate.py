@@ -10,20 +10,34 @@ from taolong_lab import State, cli
 from taolong_lab.cli_generate import add_commands
 from taolong_lab.cli_solve import verify_puzzle
 from taolong_lab.puzzles import load_puzzles
+from taolong_lab.puzzles.format import PuzzleError, append_puzzle
 from taolong_lab.puzzles.generate import (
+    SOURCE_NAMES,
+    CrossCheckWarning,
     GenerateError,
+    count_optimal_lines,
+    cross_check,
+    difficulty,
     evaluate,
     generate,
     greedy_line,
     line_is_fair,
+    optimal_counts,
     position_key,
+    repair_tail,
+    tier_of,
+    win_in_1_ok,
 )
 
 FAST = {"turns": (1, 3), "progress": False, "time_limit": 10.0}
 
 
 def _docs(puzzles):
-    return [p.to_json() for p in puzzles]
+    """The puzzles' JSON, without the one wall-clock field (the cross-check's seconds)."""
+    docs = [p.to_json() for p in puzzles]
+    for doc in docs:
+        doc["certificate"]["cross_check"].pop("seconds")
+    return docs
 
 
 @pytest.fixture(scope="module")
@@ -44,15 +58,19 @@ def test_each_puzzle_replays_to_a_win_in_its_optimum_and_verifies(five, tmp_path
     assert len(five) == 5
     assert len({position_key(p.start) for p in five}) == 5
     for puzzle in five:
-        assert 2 <= puzzle.optimum <= 3  # greedy always wins a win-in-1
+        assert 1 <= puzzle.optimum <= 3
         assert len(puzzle.solution) == puzzle.optimum
         end = puzzle.replay()[-1]
         assert end.outcome().winner == puzzle.player
         assert line_is_fair(puzzle.start, puzzle.solution)
         assert verify_puzzle(puzzle, full=True) == []
         assert puzzle.certificate["optimal_first_turns"] >= 1
-        assert not greedy_line(puzzle.start, puzzle.optimum)[1]
-        assert puzzle.difficulty["grade"] in ("novice", "intermediate", "advanced", "expert")
+        greedy_wins = greedy_line(puzzle.start, puzzle.optimum)[1]
+        assert greedy_wins == (puzzle.optimum == 1)  # win-in-1: the documented exception
+        assert puzzle.certificate["greedy_wins_within_optimum"] == greedy_wins
+        assert puzzle.difficulty["grade"] == puzzle.difficulty["tier"] == tier_of(puzzle.optimum)
+        score = puzzle.difficulty["score"]
+        assert puzzle.optimum <= score < puzzle.optimum + 1
         prov = puzzle.provenance
         assert prov["seed"] == 0 and prov["candidate"] == int(puzzle.id.rsplit("-", 1)[1])
         assert prov["rules"] == puzzle.rules.token()
@@ -134,6 +152,9 @@ def test_a_worker_exception_loses_only_its_candidate():
         (["--workers", "0"], "--workers"),
         (["--time-limit", "0"], "--time-limit"),
         (["--out", "x.json"], "--out"),
+        (["--source", "nowhere"], "--source"),
+        (["--source", "all", "played"], "--source"),
+        (["--scheduler", "nonsense"], "--scheduler"),
     ],
 )
 def test_bad_cli_input_names_the_flag(argv, flag, tmp_path, monkeypatch, capsys):
@@ -167,3 +188,263 @@ def _wire(monkeypatch):
         add_commands(commands)
 
     monkeypatch.setattr(cli, "add_solver_commands", both)
+
+
+# ---- sources ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("source", ["random", "played", "backward"])
+def test_each_source_yields_kept_puzzles_deterministically(source):
+    options = {**FAST, "turns": (1, 4), "scenarios": "all", "sources": (source,), "seed": 5}
+    puzzles = generate(2, **options)
+    assert len(puzzles) == 2
+    for puzzle in puzzles:
+        assert puzzle.provenance["source"] == SOURCE_NAMES[source]
+        assert verify_puzzle(puzzle, full=False) == []
+    assert _docs(generate(2, **options)) == _docs(puzzles)
+
+
+def test_the_sources_are_drawn_per_candidate(five):
+    from taolong_lab.puzzles.generate import candidate
+
+    names = {candidate(0, i, ("field", "valley"), ("grasshopper",))[1]["source"] for i in range(12)}
+    assert names == set(SOURCE_NAMES.values())
+    one, drawn = candidate(3, 4, ("field",), ("grasshopper",), ("played",))
+    again, drawn_again = candidate(3, 4, ("field",), ("grasshopper",), ("played",))
+    assert one.to_tln() == again.to_tln() and drawn == drawn_again
+    assert {"epsilon", "game_turns", "picked_turn", "bagua_seed"} <= set(drawn)
+
+
+def test_the_village_is_drawn_with_the_opponent_protecting_it():
+    from taolong_lab.puzzles.generate import candidate
+
+    villages = [candidate(1, i, ("field",), ("grasshopper",), ("random",)) for i in range(15)]
+    drawn = [(s, d) for s, d in villages if d["village"]]
+    assert 1 <= len(drawn) < 15
+    for state, d in drawn:
+        assert state.rules.option("village") == d["village"] != state.to_move
+    walled = [candidate(1, i, ("wall",), ("grasshopper",), ("random",))[1] for i in range(6)]
+    assert not any(d["village"] for d in walled)  # The Wall has no Village
+
+
+# ---- counting the optimal lines -----------------------------------------------------------------
+ONE_TURN = (  # the explicit solver's docstring position: one winning turn
+    "field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "
+    "d3-d2-d1-e1:4:0 d4-d5:1:0 -/-/BB/-/W/-/BWW/WB 3:8 w 1"
+)
+
+
+def _brute_lines(state, turns):
+    """Every sequence of ``turns`` turns, counted when the game is won exactly at its end."""
+    result = state.outcome()
+    if result is not None:
+        return int(turns == 0 and result.winner == state.to_move)
+    if turns == 0:
+        return 0
+    return sum(_brute_lines(after, turns - 1) for _, after in state.successors())
+
+
+def test_optimal_lines_match_brute_force_and_the_retrograde_count(five):
+    from taolong_lab.solvers.graph import explore, retrograde
+
+    starts = [(State(ONE_TURN), 1), (State(TWO_TURNS), 2)]
+    starts += [(p.start, p.optimum) for p in five if p.optimum <= 3]
+    for start, optimum in starts:
+        count, exact = count_optimal_lines(start, optimum)
+        assert exact and count >= 1
+        assert count == _brute_lines(start, optimum)
+        graph = explore(start, depth=optimum)
+        assert retrograde(graph).solutions[0] == count
+    for puzzle in five:
+        assert puzzle.certificate["optimal_lines"] >= puzzle.certificate["optimal_first_turns"]
+
+
+def test_optimal_first_turns_match_the_explicit_solvers_count(five):
+    from taolong_lab.solvers import solve
+
+    starts = [(State(ONE_TURN), 1), (State(TWO_TURNS), 2)]
+    starts += [(p.start, p.optimum) for p in five]
+    for start, optimum in starts:
+        counted = solve(start, method="explicit", progress=False).optimal_first_turns
+        assert optimal_counts(start, optimum).first_turns == counted
+        assert optimal_counts(start, optimum, cap=1).first_turns == counted  # past the cap
+    for puzzle in five:
+        first = solve(puzzle, method="explicit", progress=False).optimal_first_turns
+        assert puzzle.certificate["optimal_first_turns"] == first
+
+
+def test_optimal_lines_say_when_they_are_a_lower_bound():
+    start = State(TWO_TURNS)
+    full, exact = count_optimal_lines(start, 2)
+    assert exact and full > 1
+    assert count_optimal_lines(start, 2, cap=1) == (1, False)
+    partial, exact = count_optimal_lines(start, 2, max_states=1)
+    assert not exact and partial < full
+    assert count_optimal_lines(start, 1) == (0, True)  # no win in one
+
+
+# ---- the cross-check ----------------------------------------------------------------------------
+def test_cross_checks_are_recorded_and_agree(five):
+    for puzzle in five:
+        check = puzzle.certificate["cross_check"]
+        assert check["solver"] == "taolong_lab.solvers.sat"
+        assert check["agrees"] is True and check["optimum"] == puzzle.optimum
+        assert check["seconds"] >= 0 and check["method"]
+
+
+def test_cross_check_catches_a_wrong_optimum():
+    start = State(TWO_TURNS)
+    assert cross_check(start, 2, 10.0, 20000)["agrees"] is True
+    assert cross_check(start, 3, 10.0, 20000)["agrees"] is False  # SAT finds a win in 2
+    monk = State(TWO_TURNS.replace("grasshopper", "monk"))
+    from taolong_lab.solvers.explicit import solve
+
+    optimum = solve(monk, progress=False).optimum
+    check = cross_check(monk, optimum, 10.0, 20000)
+    assert check["solver"] == "taolong_lab.solvers.explicit.win_within"
+    assert check["agrees"] is True and check["optimum"] == optimum
+    assert cross_check(monk, optimum + 1, 10.0, 20000)["agrees"] is False
+    assert cross_check(monk, optimum - 1, 10.0, 20000)["agrees"] is False
+    assert cross_check(monk, optimum, 10.0, 0)["agrees"] is None  # out of budget: unknown
+
+
+def test_a_disagreeing_cross_check_rejects_warns_and_is_counted(monkeypatch, tmp_path):
+    import taolong_lab.puzzles.generate as gen
+
+    def wrong(state, optimum, time_limit, max_states):
+        return {"solver": "test", "method": "test", "optimum": optimum + 1, "agrees": False}
+
+    monkeypatch.setattr(gen, "cross_check", wrong)
+    out = tmp_path / "bad.jsonl"
+    with pytest.warns(CrossCheckWarning, match="cross-check disagrees"):
+        assert generate(1, seed=0, out=out, max_candidates=6, **FAST) == []
+    reasons = json.loads((tmp_path / "bad.jsonl.state.json").read_text())["reasons"]
+    assert reasons["cross-check disagrees"] >= 1
+
+
+# ---- win-in-1 and the grade ---------------------------------------------------------------------
+def test_the_win_in_1_rule():
+    assert win_in_1_ok(2, 8) and win_in_1_ok(1, 30)
+    assert not win_in_1_ok(1, 7)  # too few legal turns
+    assert not win_in_1_ok(3, 11)  # more than a quarter of them win
+    start = State(ONE_TURN)
+    job = {
+        "seed": 0,
+        "index": 0,
+        "turns": (1, 3),
+        "time_limit": 10.0,
+        "max_states": 20000,
+    }
+    import taolong_lab.puzzles.generate as gen
+
+    result = gen._evaluate_state(start, {"source": "test"}, job)
+    expected = win_in_1_ok(1, len(start.successors()))
+    assert result["kept"] == expected
+    if not expected:
+        assert result["reason"] == "win-in-1 too easy"
+    else:
+        assert result["puzzle"]["certificate"]["greedy_wins_within_optimum"] is True
+
+
+def test_tiers_and_scores_never_cross():
+    assert [tier_of(n) for n in range(1, 10)] == [
+        "novice",
+        "novice",
+        "intermediate",
+        "intermediate",
+        "advanced",
+        "advanced",
+        "advanced",
+        "expert",
+        "expert",
+    ]
+    with pytest.raises(GenerateError, match="optimum"):
+        tier_of(0)
+    for optimum in range(1, 10):
+        hardest = difficulty(optimum, 1, 10**6, 10**9, optimal_lines=1, greedy_turns=None)
+        easiest = difficulty(optimum, 50, 50, 0, optimal_lines=10**6, greedy_turns=optimum)
+        assert optimum <= easiest["score"] < hardest["score"] < optimum + 1
+        assert hardest["tier"] == hardest["grade"] == tier_of(optimum)
+    base = difficulty(3, 4, 20, 100, optimal_lines=5, greedy_turns=5)
+    assert difficulty(3, 1, 20, 100, optimal_lines=5, greedy_turns=5)["score"] > base["score"]
+    assert difficulty(3, 4, 20, 100, optimal_lines=1, greedy_turns=5)["score"] > base["score"]
+    assert difficulty(3, 4, 20, 100, optimal_lines=5, greedy_turns=None)["score"] > base["score"]
+    for name in ("optimal_first_turns", "branching", "optimal_lines", "expanded", "formula"):
+        assert name in base
+    assert base["greedy_shortfall"] == 2
+
+
+# ---- appending and the torn last line -----------------------------------------------------------
+def test_append_puzzle_adds_whole_lines(five, tmp_path):
+    path = tmp_path / "a.jsonl"
+    append_puzzle(path, five[0])
+    append_puzzle(path, five[1])
+    text = path.read_text()
+    assert text.endswith("\n") and len(text.splitlines()) == 2
+    assert _docs(load_puzzles(path)) == _docs(five[:2])
+    with pytest.raises(PuzzleError, match="jsonl"):
+        append_puzzle(tmp_path / "a.json", five[0])
+
+
+def test_repair_tail_cuts_only_a_torn_last_line(tmp_path):
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(b'{"a": 1}\n{"b": 2}\n')
+    assert repair_tail(path) == 0
+    path.write_bytes(b'{"a": 1}\n{"b": 2')
+    assert repair_tail(path) == 1 and path.read_bytes() == b'{"a": 1}\n'
+    path.write_bytes(b'{"a": 1}\n{"b": \n')
+    assert repair_tail(path) == 1 and path.read_bytes() == b'{"a": 1}\n'
+    path.write_bytes(b'{"a"')
+    assert repair_tail(path) == 1 and path.read_bytes() == b""
+
+
+def test_a_torn_last_line_is_repaired_and_the_run_resumes(five, tmp_path):
+    out = tmp_path / "set.jsonl"
+    generate(3, seed=0, out=out, **FAST)
+    whole = out.read_bytes()
+    last = whole[: whole.rstrip(b"\n").rfind(b"\n") + 1]
+    out.write_bytes(last + whole[len(last) : len(whole) - 40])  # the third line, torn
+    (tmp_path / "set.jsonl.state.json").unlink()  # the crash came before the sidecar
+    with pytest.warns(UserWarning, match="torn"):
+        again = generate(5, seed=0, out=out, **FAST)
+    assert _docs(again) == _docs(five)
+    assert _docs(load_puzzles(out)) == _docs(five)  # no duplicate, no torn line
+    reasons = json.loads((tmp_path / "set.jsonl.state.json").read_text())["reasons"]
+    assert reasons["torn line repaired"] == 1
+
+
+def test_the_progress_postfix_reports_the_rates(monkeypatch):
+    import taolong_lab.puzzles.generate as gen
+
+    run = gen._Run(1, {}, None)
+    rates = run.rates()
+    assert set(rates) == {"kept", "tried", "cand_per_s", "puzzles_per_min"}
+
+
+def test_a_crash_in_one_candidate_loses_only_that_candidate(monkeypatch, tmp_path, five):
+    import taolong_lab.puzzles.generate as gen
+
+    real = gen.evaluate
+
+    def crashing(job):
+        if job["index"] == 1:
+            raise RuntimeError("boom")
+        return real(job)
+
+    monkeypatch.setattr(gen, "evaluate", crashing)
+    out = tmp_path / "crash.jsonl"
+    kept = generate(3, seed=0, out=out, **FAST)
+    assert _docs(kept) == [d for d in _docs(five) if d["id"] != "gen-0-1"][:3]
+    reasons = json.loads((tmp_path / "crash.jsonl.state.json").read_text())["reasons"]
+    assert reasons["error: RuntimeError: boom"] == 1
+
+
+def test_ctrl_c_stops_the_command_and_says_how_to_resume(tmp_path, monkeypatch, capsys):
+    import taolong_lab.puzzles.generate as gen
+
+    def interrupted(count, **options):
+        raise KeyboardInterrupt
+
+    _wire(monkeypatch)
+    monkeypatch.setattr(gen, "generate", interrupted)
+    out = tmp_path / "c.jsonl"
+    assert cli.main(["generate", "--count", "2", "--out", str(out), "--no-progress"]) == 130
+    assert "resumes" in capsys.readouterr().out

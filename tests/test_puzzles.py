@@ -876,7 +876,11 @@ def test_the_shipped_rulebook_puzzles_load_and_are_what_the_generator_builds(cap
         assert puzzle.start == solo_game(scenario, player=colour)
         assert puzzle.rules == Rules(scenario, "grasshopper", "current", True)
         assert puzzle.player == colour and puzzle.start.ply == 0
-        assert (puzzle.optimum, puzzle.solution, puzzle.certificate) == (None, None, None)
+        # the best result proved (bench/rulebook_results.py): an optimum, or only a bound
+        cert = puzzle.certificate or {}
+        if puzzle.optimum is None:
+            assert puzzle.solution is None and cert.get("status") == "unknown", puzzle.id
+        assert cert.get("proved_no_win_below", 0) >= 5, puzzle.id
         for c in COLOURS:
             dragon = puzzle.start.dragon(c)
             assert (len(dragon.cells), dragon.water, dragon.fire) == (4, 4, 0)

@@ -612,6 +612,30 @@ def save_puzzles(path, puzzles: Iterable[Puzzle]) -> None:
     write_atomic(path, puzzles_text(puzzles, kind).encode("utf-8"))
 
 
+def append_puzzle(path, puzzle: Puzzle) -> None:
+    """Append one puzzle to the ``.jsonl`` file ``path`` (created if missing) as one line.
+
+    The whole line, ending in ``"\\n"``, is written by a single ``os.write`` on a descriptor
+    opened with ``O_APPEND``, then the file is flushed to disk (``fsync``). Appends never
+    interleave, and a crash can leave at most a torn last line (no ending newline), which a
+    reader can cut away; every earlier line stays whole. A short write raises ``OSError``."""
+    path = Path(path)
+    if _kind(path) != "jsonl":
+        raise PuzzleError(str(path), [(None, "file", "append_puzzle writes .jsonl files only")])
+    if not isinstance(puzzle, Puzzle):
+        raise PuzzleError(str(path), [(None, "puzzle", f"expected a Puzzle, got {puzzle!r}")])
+    line = puzzles_text([puzzle], "jsonl").encode("utf-8")
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags, 0o666)
+    try:
+        written = os.write(fd, line)
+        if written != len(line):
+            raise OSError(f"{path}: short write ({written} of {len(line)} bytes)")
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     """Replace ``path`` by ``data`` so that a reader sees the old file or the new one, never a
     part. The file keeps its permissions (a new one gets the usual ones, after the umask)."""
@@ -650,6 +674,7 @@ __all__ = [
     "Problem",
     "Puzzle",
     "PuzzleError",
+    "append_puzzle",
     "load_puzzles",
     "migrate",
     "puzzles_text",

@@ -1,100 +1,172 @@
-"""The puzzle generator: random solo positions, proved, checked, graded and kept.
+"""The puzzle generator: candidate positions from three sources, proved, cross-checked,
+counted, checked, graded and appended to a file.
 
-:func:`generate` draws candidate positions, solves each with the explicit solver and keeps the
-ones that make good puzzles. Everything about one candidate is derived from ``(seed, index)``
-alone, so the same seed gives the same puzzles whatever the number of workers.
+:func:`generate` draws candidate positions, proves each one's optimum with the explicit solver,
+re-checks it with a second method, and keeps the ones that make good puzzles. Everything about
+one candidate is derived from ``(seed, index)`` alone, so the same seed gives the same puzzles
+whatever the number of workers. ``docs/puzzles.md`` ("Generating puzzles") is the reference;
+this docstring is its summary.
 
-The candidate source (``random-solo/v1``)
------------------------------------------
-Candidate ``index`` of run ``seed`` uses ``random.Random(f"taolong-generate/{seed}/{index}")``
-(a string seed: the same on every machine and Python run). From it, in this order: the scenario
-(one of ``scenarios``), the mode (one of ``modes``), the player (white or black), the opponent's
-segments (1-2) and water (1-2), the Ba Gua seed, then ``solo_game(scenario, mode, player=,
-segments={opp: ..}, water={opp: ..}, bagua="random", seed=..)`` (both dragons on their
-scenario's start cells, so placed legally) and 0 to :data:`RANDOM_TURNS` random turns (each
-chosen uniformly among the legal turns that do not end the game).
+Candidate sources (``sources``, drawn per candidate)
+----------------------------------------------------
+Candidate ``index`` of run ``seed`` uses ``random.Random(f"taolong-generate/{seed}/{index}")``.
+It draws, in this order: the source (one of ``sources``), the scenario, the mode, the player,
+the Village (with probability 1/3 where the scenario allows it, the opponent protecting it:
+the village is then part of the dragon the player attacks and hurts the player, R11), then:
 
-What is checked before a candidate is kept
-------------------------------------------
-1. not already kept (de-duplicated by canonical position: the start's TLN without its turn
-   counter, so the rules are part of it);
-2. the start's lower bound is at most ``turns[1]``;
-3. the explicit solver proves the optimum (within ``time_limit`` and :data:`MAX_STATES`
-   positions), and ``turns[0] <= optimum <= turns[1]``;
-4. **fairness**: replaying the stored line, no turn loses and the last one wins;
-5. **non-triviality**: the greedy player (:func:`greedy_line`: always the turn that deals the
-   most damage now, i.e. takes the most of the opponent's life, ties by engine order) does not
-   win within the optimum. A winning turn takes all the opponent's life, so greedy always finds
-   a win in 1: no win-in-1 candidate passes this check.
+- ``random-solo/v2`` (``"random"``): the opponent's segments and water, the Ba Gua seed, a
+  :func:`~taolong_lab.solo_game` (both dragons on their start cells, so placed legally, the
+  player's dragon whole) and 0 to :data:`RANDOM_TURNS` random turns among those that do not end
+  the game. Segments 1-2 and water 1-2 for ``turns`` up to 3; up to 3 water for a maximum of 4;
+  segments up to 3 and water up to 4 beyond, and at least 2 segments when the minimum is 5 or
+  more (:func:`opponent_range`).
+- ``played-game/v1`` (``"played"``): the rulebook setup (both dragons whole) with a random Ba
+  Gua, played by a seeded epsilon-greedy player (with probability ``epsilon``, drawn, a random
+  turn that does not end the game; otherwise the damage-greedy turn of :func:`greedy_line`) for
+  at most :data:`PLAYED_TURNS` turns. Of the positions along the game whose lower bound is
+  within ``turns`` (all of them if none), one is picked, biased to later ones (the latest of
+  three uniform draws) when the maximum is at most 4, else uniformly.
+- ``backward/v1`` (``"backward"``): a ``random-solo/v2`` position is the seed; the state graph
+  is explored forward from it (:func:`~taolong_lab.solvers.graph.explore`, depth ``turns[1]``,
+  at most :data:`BACKWARD_STATES` positions); a breadth-first search over the predecessors of
+  the won positions (:func:`~taolong_lab.solvers.graph.retrograde`) gives each node its
+  distance to a win in the explored graph, an upper bound on its optimum; a node at the largest
+  distance within ``turns`` is picked (the seed itself when none is).
 
-The difficulty grade
---------------------
-``score = optimum + log2(branching / optimal_first_turns) / 2 + log10(1 + expanded) / 4``,
-rounded to 2 places: the optimum dominates; the second term grows as the right first turns
-get rarer among the start's legal turns (``branching``); the third measures the solver's effort
-(positions expanded, deterministic). ``grade``: ``novice`` below 3, ``intermediate`` below 4.5,
-``advanced`` below 6, ``expert`` from 6.
+Checks, in order (the first that fails is the rejection's reason)
+-----------------------------------------------------------------
+1. not a duplicate (canonical position: the TLN without its turn counter, rules included), not
+   over; 2. the lower bound is at most ``turns[1]`` and a win within ``turns[1]`` exists
+   (:func:`wins_within`); 3. the explicit solver proves the optimum, within ``turns``, and counts
+   the optimal first turns; 4. **fairness**: the stored line never loses; 5. **non-triviality**:
+   the greedy player does not win within the optimum, except for win-in-1 (the greedy player
+   always finds a win in 1): those are kept only when at most a quarter of the legal turns win
+   and at least :data:`WIN_IN_1_MIN_TURNS` turns are legal; 6. the **cross-check**
+   (:func:`cross_check`): SAT re-proves a Grasshopper optimum, the explicit solver's bounded
+   depth-first search the others (a disagreement is a bug: warned about and counted); 7. the
+   optimal lines are counted (:func:`count_optimal_lines`, exact or "at least").
+
+The grade (:func:`difficulty`)
+------------------------------
+``tier``/``grade`` by the optimum: novice 1-2, intermediate 3-4, advanced 5-7, expert 8+.
+``score = optimum + hardness``, ``hardness = 1 - exp(-x)`` in [0, 1) (floored to 3 places,
+at most 0.999), ``x = 0.15 * log2(branching / optimal_first_turns) + 0.3 / optimal_lines +
+0.1 * log10(1 + expanded) + 0.1 * greedy_shortfall``: the score orders puzzles within a tier
+and never crosses tiers.
 
 Crash safety and resuming
 -------------------------
-With ``out`` (a ``.jsonl`` file), the file is rewritten atomically (:func:`save_puzzles`) each
-time a puzzle is kept, and the sidecar ``out + ".state.json"`` records (atomically) the next
-candidate index, the run's parameters and the kept positions. A rerun with the same ``out`` and
-parameters starts at that index; positions already in the file are never kept twice (the
-de-duplication keys are rebuilt from the file itself, so a crash between the two writes costs
-nothing). ``count`` is the number of puzzles wanted in the file in all.
+With ``out`` (a ``.jsonl`` file), each kept puzzle is appended with one write
+(:func:`~taolong_lab.puzzles.format.append_puzzle`), then the sidecar ``out + ".state.json"``
+records (atomically) the next candidate index, the run's parameters, the reasons counted and
+the kept positions. A rerun with the same ``out`` and parameters first cuts a torn last line
+away (warning), then resumes at the next index; positions already in the file are never kept
+twice (the keys are rebuilt from the file itself).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import time
-from concurrent.futures import ProcessPoolExecutor
+import warnings
+from contextlib import closing
 from pathlib import Path
+from typing import NamedTuple
 
 from ..engine import State
 from ..errors import TaoLongError
 from ..solvers.common import write_atomic
-from .format import Puzzle, load_puzzles, save_puzzles
+from .format import Puzzle, append_puzzle, load_puzzles
+from .runner import ordered_map
 
 GENERATOR = "taolong_lab.puzzles.generate"
-GENERATOR_VERSION = "1"
-SOURCE = "random-solo/v1"
+GENERATOR_VERSION = "2"
+SOURCES = ("random", "played", "backward")
+SOURCE_NAMES = {"random": "random-solo/v2", "played": "played-game/v1", "backward": "backward/v1"}
+SOURCE = SOURCE_NAMES["random"]  # the first slice's name, kept for callers
 STATE_FORMAT = "taolong-generate-state"
 RANDOM_TURNS = 4
+PLAYED_TURNS = 40
+BACKWARD_STATES = 1500
+VILLAGE_CHANCE = 1 / 3
 MAX_STATES = 20000  # a deterministic budget per candidate, besides the time limit
+LINE_CAP = 10_000
+GREEDY_HORIZON = 4  # the greedy player is followed up to optimum + 4 turns
+WIN_IN_1_MIN_TURNS = 8
 MAX_CANDIDATES_PER_PUZZLE = 500
-GRADES = ((3.0, "novice"), (4.5, "intermediate"), (6.0, "advanced"), (math.inf, "expert"))
+TIERS = ((2, "novice"), (4, "intermediate"), (7, "advanced"), (math.inf, "expert"))
+WEIGHTS = {"rarity": 0.15, "uniqueness": 0.3, "effort": 0.1, "greedy_shortfall": 0.1}
+FORMULA = (
+    "score = optimum + hardness; hardness = 1 - exp(-x), floored to 3 places, <= 0.999; "
+    "x = 0.15*log2(branching/optimal_first_turns) + 0.3/optimal_lines "
+    "+ 0.1*log10(1+expanded) + 0.1*greedy_shortfall"
+)
+SAT_SOLVER = "taolong_lab.solvers.sat"
+EXPLICIT_CHECK = "taolong_lab.solvers.explicit.win_within"
 
 
 class GenerateError(TaoLongError):
     """Bad input to :func:`generate`, or an ``out`` file that belongs to another run."""
 
 
-# ---- one candidate --------------------------------------------------------------------------
-def candidate(seed: int, index: int, scenarios, modes) -> tuple[State, dict]:
-    """Candidate ``index`` of run ``seed``: the start position and how it was drawn."""
-    from .. import solo_game
+class CrossCheckWarning(UserWarning):
+    """The two methods disagree on a candidate's optimum: a bug in one of the solvers."""
 
-    rng = random.Random(f"taolong-generate/{seed}/{index}")
+
+# ---- candidate sources ----------------------------------------------------------------------
+def _opponent(player: str) -> str:
+    return "black" if player == "white" else "white"
+
+
+def opponent_range(turns) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The opponent's segments and water ranges drawn by ``random-solo/v2`` for ``turns``:
+    small dragons for short puzzles, up to whole ones for deep tiers."""
+    low, high = turns
+    if high <= 3:
+        return (1, 2), (1, 2)
+    if high == 4:
+        return (1, 2), (1, 3)
+    return (2 if low >= 5 else 1, 3), (1, 4)
+
+
+def _draw_common(rng: random.Random, scenarios, modes) -> dict:
+    from ..rules.scenario import load_scenario
+
     scenario = scenarios[rng.randrange(len(scenarios))]
     mode = modes[rng.randrange(len(modes))]
     player = ("white", "black")[rng.randrange(2)]
-    opponent = "black" if player == "white" else "white"
-    segments, water = rng.randint(1, 2), rng.randint(1, 2)
-    bagua_seed = rng.randrange(2**32)
-    random_turns = rng.randint(0, RANDOM_TURNS)
-    state = solo_game(
-        scenario,
-        mode,
-        player=player,
-        segments={opponent: segments},
-        water={opponent: water},
+    village = None
+    if load_scenario(scenario).village and rng.random() < VILLAGE_CHANCE:
+        village = _opponent(player)
+    return {"scenario": scenario, "mode": mode, "player": player, "village": village}
+
+
+def _solo(drawn: dict, rng: random.Random, **sizes) -> State:
+    from .. import solo_game
+
+    options = {"village": drawn["village"]} if drawn["village"] else {}
+    drawn["bagua_seed"] = rng.randrange(2**32)
+    return solo_game(
+        drawn["scenario"],
+        drawn["mode"],
+        player=drawn["player"],
         bagua="random",
-        seed=bagua_seed,
+        seed=drawn["bagua_seed"],
+        **sizes,
+        **options,
     )
+
+
+def _random_solo(rng: random.Random, drawn: dict, turns) -> State:
+    (s_low, s_high), (w_low, w_high) = opponent_range(turns)
+    opponent = _opponent(drawn["player"])
+    drawn["opponent_segments"] = segments = rng.randint(s_low, s_high)
+    drawn["opponent_water"] = water = rng.randint(w_low, w_high)
+    random_turns = rng.randint(0, RANDOM_TURNS)
+    state = _solo(drawn, rng, segments={opponent: segments}, water={opponent: water})
     played = 0
     for _ in range(random_turns):
         going_on = [after for _, after in state.successors() if not after.is_over()]
@@ -102,15 +174,63 @@ def candidate(seed: int, index: int, scenarios, modes) -> tuple[State, dict]:
             break
         state = going_on[rng.randrange(len(going_on))]
         played += 1
-    drawn = {
-        "source": SOURCE,
-        "scenario": scenario,
-        "mode": mode,
-        "opponent_segments": segments,
-        "opponent_water": water,
-        "bagua_seed": bagua_seed,
-        "random_turns": played,
-    }
+    drawn["random_turns"] = played
+    return state
+
+
+def _played_game(rng: random.Random, drawn: dict, turns) -> State:
+    from ..solvers.explicit import lower_bound
+
+    drawn["epsilon"] = epsilon = rng.choice((0.2, 0.35, 0.5))
+    state = _solo(drawn, rng)
+    positions = []
+    while not state.is_over() and len(positions) < PLAYED_TURNS:
+        positions.append(state)
+        successors = state.successors()
+        going_on = [after for _, after in successors if not after.is_over()]
+        if going_on and rng.random() < epsilon:
+            state = going_on[rng.randrange(len(going_on))]
+        else:
+            state = _most_damage(state, successors)[1]
+    eligible = [i for i, s in enumerate(positions) if lower_bound(s) <= turns[1]]
+    eligible = eligible or list(range(len(positions)))
+    draws = 3 if turns[1] <= 4 else 1
+    pick = eligible[max(rng.randrange(len(eligible)) for _ in range(draws))]
+    drawn["game_turns"], drawn["picked_turn"] = len(positions), pick
+    return positions[pick]
+
+
+def _backward(rng: random.Random, drawn: dict, turns) -> State:
+    from ..solvers.graph import explore, retrograde
+
+    seed_state = _random_solo(rng, drawn, turns)
+    graph = explore(seed_state, depth=turns[1], max_states=BACKWARD_STATES)
+    distance = retrograde(graph).turns_to_win
+    within = [d for d in distance if d is not None and 1 <= d <= turns[1]]
+    drawn["explored"] = len(graph)
+    if not within:
+        drawn["backward_distance"] = None
+        return seed_state
+    best = max(within)
+    nodes = [i for i, d in enumerate(distance) if d == best]
+    node = nodes[rng.randrange(len(nodes))]
+    drawn["backward_distance"], drawn["backward_depth"] = best, graph.depth[node]
+    return graph.state(node)
+
+
+_DRAW = {"random": _random_solo, "played": _played_game, "backward": _backward}
+
+
+def candidate(
+    seed: int, index: int, scenarios, modes, sources=SOURCES, turns=(1, 4)
+) -> tuple[State, dict]:
+    """Candidate ``index`` of run ``seed``: the start position and how it was drawn (the
+    source's name under ``"source"`` and every parameter drawn). Depends on the arguments
+    only (see the module docstring for the draws)."""
+    rng = random.Random(f"taolong-generate/{seed}/{index}")
+    source = sources[rng.randrange(len(sources))]
+    drawn = {"source": SOURCE_NAMES[source], **_draw_common(rng, scenarios, modes)}
+    state = _DRAW[source](rng, drawn, tuple(turns))
     return state, drawn
 
 
@@ -119,39 +239,49 @@ def position_key(state) -> str:
     return " ".join(state.to_tln().split()[:-1])
 
 
+# ---- the checks -----------------------------------------------------------------------------
+def _most_damage(state, successors=None):
+    """The ``(turn, after)`` taking the most of the opponent's life now, ties by engine
+    order (None without a legal turn)."""
+    opponent = _opponent(state.to_move)
+    life = state.life(opponent)
+    best = None
+    for turn, after in state.successors() if successors is None else successors:
+        damage = life - after.life(opponent)
+        if best is None or damage > best[0]:
+            best = (damage, turn, after)
+    return None if best is None else best[1:]
+
+
 def greedy_line(state, turns: int) -> tuple[list[str], bool]:
     """The greedy player's first ``turns`` turns (fewer if the game ends): always the turn
     that takes the most of the opponent's life now, ties by engine order. Returns the turns
     played (notation) and whether the player won."""
     player = state.to_move
-    opponent = "black" if player == "white" else "white"
     line = []
     for _ in range(turns):
         if state.is_over():
             break
-        life = state.life(opponent)
-        best = None
-        for turn, after in state.successors():
-            damage = life - after.life(opponent)
-            if best is None or damage > best[0]:
-                best = (damage, turn, after)
+        best = _most_damage(state)
         if best is None:
             break
-        line.append(str(best[1]))
-        state = best[2]
+        line.append(str(best[0]))
+        state = best[1]
     result = state.outcome()
     return line, result is not None and result.winner == player
 
 
-def wins_within(state, turns: int, max_states: int | None = None) -> bool | None:
+def wins_within(
+    state, turns: int, max_states: int | None = None, failed: dict | None = None
+) -> bool | None:
     """Whether the player can win within ``turns`` turns (the explicit solver's exact
-    :func:`~taolong_lab.solvers.explicit.win_within`); None when ``max_states`` expansions did
-    not settle it."""
+    :func:`~taolong_lab.solvers.explicit.win_within`, sharing what it proved through
+    ``failed``); None when ``max_states`` expansions did not settle it."""
     from ..solvers.common import Budget
     from ..solvers.explicit import OutOfBudget, bound_params, win_within
 
     try:
-        return win_within(state, turns, bound_params(state), Budget(None, max_states))
+        return win_within(state, turns, bound_params(state), Budget(None, max_states), failed)
     except OutOfBudget:
         return None
 
@@ -170,43 +300,280 @@ def line_is_fair(state, line) -> bool:
     return result is not None and result.winner == player
 
 
-def difficulty(optimum: int, optimal_first_turns: int, branching: int, expanded: int) -> dict:
-    """The documented grade (see the module docstring) and the features it is made of."""
-    rarity = math.log2(max(branching, 1) / max(optimal_first_turns, 1)) / 2
-    score = round(optimum + rarity + math.log10(1 + expanded) / 4, 2)
-    grade = next(name for limit, name in GRADES if score < limit)
+class OptimalCounts(NamedTuple):
+    """What :func:`optimal_counts` found: the optimal lines (``exact`` False: "at least"), and
+    the optimal first turns (None when the budget ran out before they were all decided)."""
+
+    lines: int
+    exact: bool
+    first_turns: int | None
+
+
+def count_optimal_lines(
+    state,
+    optimum: int,
+    cap: int = LINE_CAP,
+    max_states: int | None = MAX_STATES,
+    failed: dict | None = None,
+) -> tuple[int, bool]:
+    """The number of winning lines of exactly ``optimum`` turns from ``state`` (sequences of
+    the engine's turns, distinct texts; two turns to the same position count twice; a line
+    wins at its last turn only), and whether the count is exact. See :func:`optimal_counts`."""
+    counts = optimal_counts(state, optimum, cap, max_states, failed)
+    return counts.lines, counts.exact
+
+
+def optimal_counts(
+    state,
+    optimum: int,
+    cap: int = LINE_CAP,
+    max_states: int | None = MAX_STATES,
+    failed: dict | None = None,
+) -> OptimalCounts:
+    """The optimal lines from ``state`` (see :func:`count_optimal_lines`) and the optimal first
+    turns (the turns that start one).
+
+    A depth-first search pruned by the lower bound and by
+    :func:`~taolong_lab.solvers.explicit.win_within`, memoised on ``(State.key(), turns
+    left)``. ``exact`` is False when the count reached ``cap`` (the count is then ``cap``)
+    or ``max_states`` expansions ran out (the lines counted so far): "at least this many".
+    Past the cap, the remaining first turns are decided by ``win_within`` alone.
+    ``failed``: a ``win_within`` memo to share (what an earlier search proved).
+    """
+    from ..solvers.common import Budget
+    from ..solvers.explicit import OutOfBudget, bound_params, lower_bound, win_within
+
+    params = bound_params(state)
+    budget = Budget(None, max_states)
+    failed = {} if failed is None else failed
+    memo: dict = {}
+
+    def lines(st: State, r: int) -> int:
+        h = lower_bound(st, params)
+        if h == 0 or r == 0 or h > r:
+            return 1 if h == 0 and r == 0 else 0
+        k = (st.key(), r)
+        if k not in memo:
+            if not win_within(st, r, params, budget, failed):
+                memo[k] = 0
+                return 0
+            if budget.spent():
+                raise OutOfBudget
+            budget.expanded += 1
+            total = 0
+            for _, after in st.iter_successors():
+                total += lines(after, r - 1)
+                if total >= cap:
+                    break
+            memo[k] = min(total, cap)
+        return memo[k]
+
+    if state.is_over() or optimum == 0:
+        return OptimalCounts(lines(state, optimum), True, 0)
+    total, first, exact = 0, 0, True
+    try:
+        for _, after in state.iter_successors():
+            if total < cap:
+                found = lines(after, optimum - 1)
+                total += found
+                first += found > 0
+            else:
+                exact = False
+                first += win_within(after, optimum - 1, params, budget, failed)
+    except OutOfBudget:
+        return OptimalCounts(total, False, None)
+    if total >= cap:
+        return OptimalCounts(cap, False, first)
+    return OptimalCounts(total, exact, first)
+
+
+def cross_check(state, optimum: int, time_limit: float | None, max_states: int | None) -> dict:
+    """Re-prove ``optimum`` by a second method: the SAT solver in Grasshopper (it must return
+    status optimal with the same optimum; optimum 1 needs no search: a win needs a turn); in
+    the other modes, which SAT does not encode, the explicit solver's bounded depth-first
+    search :func:`~taolong_lab.solvers.explicit.win_within` (no win within ``optimum - 1``, a
+    win within ``optimum``). ``agrees``: True, False (a disagreement: a bug) or None (a
+    budget ran out)."""
+    t0 = time.perf_counter()
+    if state.rules.mode == "grasshopper":
+        check = _sat_check(state, optimum, time_limit)
+    else:
+        check = _explicit_check(state, optimum, time_limit, max_states)
+    check["seconds"] = round(time.perf_counter() - t0, 3)
+    return check
+
+
+def _sat_check(state, optimum: int, time_limit: float | None) -> dict:
+    from ..solvers.sat.solver import SatEncodingError, solve
+
+    check = {"solver": SAT_SOLVER, "optimum": None, "agrees": None}
+    if optimum == 1:
+        check.update(method="optimum 1: no win exists in 0 turns", optimum=1, agrees=True)
+        return check
+    check["method"] = f"incremental SAT by turns up to max_horizon={optimum}"
+    try:
+        sol = solve(state, time_limit=time_limit, max_horizon=optimum, progress=False)
+    except SatEncodingError as exc:
+        check.update(agrees=False, error=str(exc))
+        return check
+    check["status"], check["proved_no_win_below"] = sol.status, sol.proved_no_win_below
+    check["conflicts"] = sol.certificate.get("conflicts", 0)
+    if sol.status == "optimal":
+        check["optimum"], check["agrees"] = sol.optimum, sol.optimum == optimum
+    elif sol.status == "no-win" or sol.proved_no_win_below > optimum:
+        check["agrees"] = False  # SAT proves no win within the claimed optimum
+    return check
+
+
+def _explicit_check(state, optimum: int, time_limit, max_states) -> dict:
+    from ..solvers.common import Budget
+    from ..solvers.explicit import OutOfBudget, bound_params, win_within
+
+    check = {
+        "solver": EXPLICIT_CHECK,
+        "method": f"bounded depth-first search: no win within {optimum - 1}, a win within "
+        f"{optimum}",
+        "optimum": None,
+        "agrees": None,
+    }
+    params, budget = bound_params(state), Budget(time_limit, max_states)
+    try:
+        shorter = win_within(state, optimum - 1, params, budget)
+        within = win_within(state, optimum, params, budget)
+    except OutOfBudget:
+        return check
+    check["win_within_optimum_minus_1"], check["win_within_optimum"] = shorter, within
+    check["agrees"] = within and not shorter
+    check["optimum"] = optimum if check["agrees"] else None
+    return check
+
+
+def tier_of(optimum: int) -> str:
+    """The tier of a puzzle by its optimum: novice 1-2, intermediate 3-4, advanced 5-7,
+    expert 8 and more."""
+    if isinstance(optimum, bool) or not isinstance(optimum, int) or optimum < 1:
+        raise GenerateError(f"optimum must be a whole number >= 1, got {optimum!r}")
+    return next(name for limit, name in TIERS if optimum <= limit)
+
+
+def greedy_shortfall(greedy_turns: int | None, optimum: int) -> int:
+    """How many turns beyond the optimum the greedy player needs to win, or
+    ``GREEDY_HORIZON + 1`` when it does not win within ``optimum + GREEDY_HORIZON``."""
+    if greedy_turns is None:
+        return GREEDY_HORIZON + 1
+    return max(0, greedy_turns - optimum)
+
+
+def difficulty(
+    optimum: int,
+    optimal_first_turns: int,
+    branching: int,
+    expanded: int,
+    optimal_lines: int = 1,
+    greedy_turns: int | None = None,
+    **features,
+) -> dict:
+    """The documented grade (:data:`FORMULA`, see the module docstring) and every feature it
+    is made of (``features`` are recorded as given). ``greedy_turns``: the turns the greedy
+    player needs to win (None: not within ``optimum + GREEDY_HORIZON``)."""
+    shortfall = greedy_shortfall(greedy_turns, optimum)
+    terms = {
+        "rarity": math.log2(max(branching, 1) / max(optimal_first_turns, 1)),
+        "uniqueness": 1 / max(optimal_lines, 1),
+        "effort": math.log10(1 + max(expanded, 0)),
+        "greedy_shortfall": shortfall,
+    }
+    x = sum(WEIGHTS[name] * value for name, value in terms.items())
+    hardness = min(math.floor((1 - math.exp(-x)) * 1000) / 1000, 0.999)
+    tier = tier_of(optimum)
     return {
-        "grade": grade,
-        "score": score,
-        "formula": "optimum + log2(branching/optimal_first_turns)/2 + log10(1+expanded)/4",
+        "tier": tier,
+        "grade": tier,
+        "score": round(optimum + hardness, 3),
+        "hardness": hardness,
+        "formula": FORMULA,
         "optimum": optimum,
         "optimal_first_turns": optimal_first_turns,
         "branching": branching,
+        "optimal_lines": optimal_lines,
         "expanded": expanded,
+        "greedy_turns_to_win": greedy_turns,
+        "greedy_shortfall": shortfall,
+        "rarity": round(terms["rarity"], 4),
+        **features,
     }
 
 
+def win_in_1_ok(optimal_first_turns: int, branching: int) -> bool:
+    """The win-in-1 exception to the greedy rule: kept only when at most a quarter of the
+    legal turns win and at least :data:`WIN_IN_1_MIN_TURNS` turns are legal."""
+    return branching >= WIN_IN_1_MIN_TURNS and 4 * optimal_first_turns <= branching
+
+
+# ---- one candidate --------------------------------------------------------------------------
 def evaluate(job: dict) -> dict:
     """Decide one candidate (runs in a worker). Never raises: an exception is a rejection
-    with reason ``error: ...``. Returns ``{"index", "key", "kept", "reason", "puzzle"}``."""
-    index = job["index"]
-    out = {"index": index, "key": None, "kept": False, "reason": None, "puzzle": None}
+    with reason ``error: ...``. Returns ``{"index", "key", "kept", "reason", "puzzle"}``
+    (plus ``"detail"`` for a cross-check that does not agree)."""
+    out = _blank(job["index"])
     try:
-        _evaluate(job, out)
+        state, drawn = candidate(
+            job["seed"],
+            job["index"],
+            job["scenarios"],
+            job["modes"],
+            job.get("sources", SOURCES),
+            job["turns"],
+        )
+        _judge(state, drawn, job, out)
     except Exception as exc:  # a worker exception loses only this candidate
         out["kept"], out["puzzle"] = False, None
         out["reason"] = f"error: {type(exc).__name__}: {exc}"
     return out
 
 
-def _evaluate(job: dict, out: dict) -> None:
-    from .. import __version__
+def _evaluate_state(state, drawn: dict, job: dict) -> dict:
+    """:func:`evaluate` for a given position (``drawn`` its provenance); raises."""
+    out = _blank(job["index"])
+    _judge(state, drawn, job, out)
+    return out
+
+
+def _blank(index: int) -> dict:
+    return {"index": index, "key": None, "kept": False, "reason": None, "puzzle": None}
+
+
+def _prove(state, job: dict, failed: dict):
+    """The explicit solution when the optimum is within ``job["turns"]``, else the reason
+    (``failed``: the ``win_within`` memo, shared with the line count)."""
     from ..solvers import solve
     from ..solvers.explicit import lower_bound
 
-    seed, index = job["seed"], job["index"]
     low, high = job["turns"]
-    state, drawn = candidate(seed, index, job["scenarios"], job["modes"])
+    if lower_bound(state) > high:
+        return None, "lower bound above the turns"
+    within = wins_within(state, high, job["max_states"], failed)
+    if not within:
+        return None, "too long" if within is False else "unknown (budget)"
+    solution = solve(
+        state,
+        method="explicit",
+        time_limit=job["time_limit"],
+        max_states=job["max_states"],
+        progress=False,
+        count_first_turns=False,  # counted with the lines, sharing the pre-check's memo
+    )
+    if solution.status != "optimal":
+        beyond = solution.status == "no-win" or solution.proved_no_win_below > high
+        return None, "too long" if beyond else "unknown (budget)"
+    if not low <= solution.optimum <= high:
+        return None, "too long" if solution.optimum > high else "too short"
+    return solution, None
+
+
+def _judge(state, drawn: dict, job: dict, out: dict) -> None:
+    """Run the checks on one candidate, filling ``out`` (see the module docstring)."""
+    seed, index = job["seed"], job["index"]
     out["key"] = position_key(state)
     if out["key"] in job.get("skip", ()):
         out["reason"] = "duplicate"
@@ -214,51 +581,71 @@ def _evaluate(job: dict, out: dict) -> None:
     if state.is_over():
         out["reason"] = "over"
         return
-    if lower_bound(state) > high:
-        out["reason"] = "lower bound above the turns"
-        return
-    within = wins_within(state, high, job["max_states"])
-    if not within:
-        out["reason"] = "too long" if within is False else "unknown (budget)"
-        return
-    solution = solve(
-        state,
-        method="explicit",
-        time_limit=job["time_limit"],
-        max_states=job["max_states"],
-        progress=False,
-    )
-    if solution.status != "optimal":
-        beyond = solution.status == "no-win" or solution.proved_no_win_below > high
-        out["reason"] = "too long" if beyond else "unknown (budget)"
+    failed: dict = {}
+    solution, reason = _prove(state, job, failed)
+    if reason is not None:
+        out["reason"] = reason
         return
     optimum = solution.optimum
-    if not low <= optimum <= high:
-        out["reason"] = "too long" if optimum > high else "too short"
-        return
-    if solution.optimal_first_turns is None:
-        out["reason"] = "unknown (budget while counting first turns)"
-        return
     if not line_is_fair(state, solution.line):
         out["reason"] = "unfair"
         return
-    greedy, greedy_won = greedy_line(state, optimum)
-    if greedy_won:
+    branching = len(state.successors())
+    greedy, greedy_won = greedy_line(state, optimum + GREEDY_HORIZON)
+    greedy_turns = len(greedy) if greedy_won else None
+    greedy_within = greedy_turns is not None and greedy_turns <= optimum
+    if optimum > 1 and greedy_within:
         out["reason"] = "trivial (greedy wins)"
         return
-    branching = len(state.successors())
-    grade = difficulty(optimum, solution.optimal_first_turns, branching, solution.stats["expanded"])
-    grade["greedy_wins_within_optimum"] = False
+    counts = optimal_counts(state, optimum, max_states=job["max_states"], failed=failed)
+    lines, exact, first = counts
+    if first is None:
+        out["reason"] = "unknown (budget while counting first turns)"
+        return
+    if optimum == 1 and not win_in_1_ok(first, branching):
+        out["reason"] = "win-in-1 too easy"
+        return
+    check = cross_check(state, optimum, job["time_limit"], job["max_states"])
+    if check["agrees"] is not True:
+        unknown = check["agrees"] is None
+        out["reason"] = "cross-check unknown" if unknown else "cross-check disagrees"
+        out["detail"] = check
+        return
+    grade = difficulty(
+        optimum,
+        first,
+        branching,
+        solution.stats["expanded"],
+        optimal_lines=lines,
+        greedy_turns=greedy_turns,
+        optimal_lines_exact=exact,
+        greedy_wins_within_optimum=greedy_within,
+    )
     certificate = dict(solution.certificate)
-    certificate["optimal_first_turns"] = solution.optimal_first_turns
-    certificate["fair"] = True
-    certificate["greedy_line"] = greedy
+    certificate.update(
+        optimal_first_turns=first,
+        optimal_lines=lines,
+        optimal_lines_exact=exact,
+        cross_check=check,
+        fair=True,
+        greedy_line=greedy[:optimum],
+        greedy_turns_to_win=greedy_turns,
+        greedy_wins_within_optimum=greedy_within,
+    )
+    puzzle = _puzzle(state, seed, index, solution, certificate, grade, drawn)
+    out["kept"], out["reason"], out["puzzle"] = True, "kept", puzzle.to_json()
+
+
+def _puzzle(state, seed, index, solution, certificate, grade, drawn) -> Puzzle:
+    from .. import __version__
+
     rules = state.rules
-    puzzle = Puzzle.from_state(
+    village = f", village of {drawn['village']}" if drawn.get("village") else ""
+    return Puzzle.from_state(
         f"gen-{seed}-{index}",
-        f"{rules.scenario} ({rules.mode}), {state.to_move} to win in {optimum}",
+        f"{rules.scenario} ({rules.mode}{village}), {state.to_move} to win in {solution.optimum}",
         state,
-        optimum=optimum,
+        optimum=solution.optimum,
         solution=solution.line,
         certificate=certificate,
         difficulty=grade,
@@ -271,28 +658,29 @@ def _evaluate(job: dict, out: dict) -> None:
             **drawn,
         },
     )
-    out["kept"], out["reason"], out["puzzle"] = True, "kept", puzzle.to_json()
 
 
 # ---- the run --------------------------------------------------------------------------------
-def _check(count, scenarios, modes, turns, seed, workers, time_limit, out):
+def _names(field: str, given, known) -> tuple[str, ...]:
+    names = tuple(known) if given == "all" else tuple(given)
+    if not names:
+        raise GenerateError(f"{field}: give at least one")
+    for name in names:
+        if name not in known:
+            raise GenerateError(
+                f"{field}: unknown {name!r}; choose from {', '.join(known)}, or all"
+            )
+    return names
+
+
+def _check(count, scenarios, modes, sources, turns, seed, workers, time_limit, out):
     from ..rules import MODES, scenario_names
 
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise GenerateError(f"count must be a whole number >= 0, got {count!r}")
-    scenarios = tuple(scenario_names()) if scenarios == "all" else tuple(scenarios)
-    modes = tuple(MODES) if modes == "all" else tuple(modes)
-    if not scenarios:
-        raise GenerateError("scenarios: give at least one")
-    if not modes:
-        raise GenerateError("modes: give at least one")
-    for name in scenarios:
-        if name not in scenario_names():
-            known = ", ".join(scenario_names())
-            raise GenerateError(f"scenario: unknown {name!r}; available: {known}, or all")
-    for name in modes:
-        if name not in MODES:
-            raise GenerateError(f"mode: unknown {name!r}; choose from {', '.join(MODES)}, or all")
+    scenarios = _names("scenario", scenarios, tuple(scenario_names()))
+    modes = _names("mode", modes, tuple(MODES))
+    sources = _names("source", sources, SOURCES)
     try:
         low, high = (int(t) for t in turns)
     except (TypeError, ValueError):
@@ -307,7 +695,7 @@ def _check(count, scenarios, modes, turns, seed, workers, time_limit, out):
         raise GenerateError(f"time_limit must be > 0 seconds, got {time_limit!r}")
     if out is not None and Path(out).suffix.lower() != ".jsonl":
         raise GenerateError(f"out: {out} must be a .jsonl file")
-    return scenarios, modes, (low, high)
+    return scenarios, modes, sources, (low, high)
 
 
 def generate(
@@ -315,6 +703,7 @@ def generate(
     *,
     scenarios=("field",),
     modes=("grasshopper",),
+    sources=SOURCES,
     turns=(1, 4),
     seed: int = 0,
     workers: int = 1,
@@ -323,135 +712,191 @@ def generate(
     progress: bool = True,
     max_states: int | None = MAX_STATES,
     max_candidates: int | None = None,
+    scheduler=None,
+    stats: dict | None = None,
 ) -> list[Puzzle]:
     """Generate puzzles until ``count`` are kept (with ``out``: until the file holds
     ``count``), and return them all in candidate order. See the module docstring for the
-    source, the checks, the grade and resuming. ``scenarios`` and ``modes`` are lists of names
-    or ``"all"``; ``turns`` the least and most optimum kept. ``max_candidates`` (default
-    ``500 * count``) caps the candidates tried in this call."""
-    scenarios, modes, turns = _check(count, scenarios, modes, turns, seed, workers, time_limit, out)
+    sources, the checks, the grade and resuming. ``scenarios``, ``modes`` and ``sources``
+    (``"random"``, ``"played"``, ``"backward"``) are lists of names or ``"all"``; ``turns``
+    the least and most optimum kept. ``max_candidates`` (default ``500 * count``) caps the
+    candidates tried in this call. ``scheduler``: a Dask scheduler address, passed to the
+    runner (:mod:`taolong_lab.puzzles.runner`). A cross-check that disagrees is warned about
+    (:class:`CrossCheckWarning`) and counted under its reason in the sidecar. ``stats``, a
+    dict, receives the candidates of this call counted by reason (``kept``, ``too long``...)."""
+    scenarios, modes, sources, turns = _check(
+        count, scenarios, modes, sources, turns, seed, workers, time_limit, out
+    )
     params = {
         "generator_version": GENERATOR_VERSION,
-        "source": SOURCE,
+        "sources": list(sources),
         "seed": seed,
         "scenarios": list(scenarios),
         "modes": list(modes),
         "turns": list(turns),
         "max_states": max_states,
     }
-    kept: list[Puzzle] = []
-    next_index = 0
-    stats: dict[str, int] = {}
-    side = None
-    if out is not None:
-        out = Path(out)
-        side = Path(str(out) + ".state.json")
-        kept, next_index, stats = _resume(out, side, params)
-    keys = {position_key(p.start) for p in kept}
-    if max_candidates is None:
-        max_candidates = MAX_CANDIDATES_PER_PUZZLE * max(count, 1)
-    stop = next_index + max_candidates
-    bar = _bar(progress, count, len(kept))
-    tried, t0, last_save = 0, time.perf_counter(), time.perf_counter()
+    run = _Run(count, params, out)
+    base = {
+        "seed": seed,
+        "scenarios": scenarios,
+        "modes": modes,
+        "sources": sources,
+        "turns": turns,
+        "time_limit": time_limit,
+        "max_states": max_states,
+    }
 
-    def job(index):
-        return {
-            "seed": seed,
-            "index": index,
-            "scenarios": scenarios,
-            "modes": modes,
-            "turns": turns,
-            "time_limit": time_limit,
-            "max_states": max_states,
-            "skip": frozenset(keys),
-        }
+    def jobs():
+        start = run.next_index
+        cap = max_candidates
+        if cap is None:
+            cap = MAX_CANDIDATES_PER_PUZZLE * max(count, 1)
+        for index in range(start, start + cap):
+            yield {**base, "index": index, "skip": frozenset(run.keys)}
 
-    def save_state():
-        if side is not None:
-            state = {
-                "format": STATE_FORMAT,
-                "version": 1,
-                "params": params,
-                "next_index": next_index,
-                "kept": len(kept),
-                "reasons": dict(sorted(stats.items())),
-                "keys": sorted(keys),
-            }
-            write_atomic(side, (json.dumps(state, indent=1) + "\n").encode("utf-8"))
-
+    bar = _bar(progress, count, len(run.kept))
     try:
-        for result in _results(job, next_index, stop, workers, lambda: len(kept) >= count):
-            reason = result["reason"]
-            if result["kept"] and result["key"] in keys:
-                reason = "duplicate"
-            if reason == "kept":
-                kept.append(Puzzle.from_json(result["puzzle"], check_solutions=False))
-                keys.add(result["key"])
-            stats[reason] = stats.get(reason, 0) + 1
-            next_index, tried = result["index"] + 1, tried + 1
-            if out is not None and reason == "kept":
-                save_puzzles(out, kept)
-            now = time.perf_counter()
-            if reason == "kept" or now - last_save > 2.0:
-                save_state()
-                last_save = now
-            if bar is not None:
-                if reason == "kept":
-                    bar.update(1)
-                rate = tried / max(now - t0, 1e-9)
-                bar.set_postfix(tried=tried, per_s=f"{rate:.1f}", refresh=False)
-            if len(kept) >= count:
-                break
+        if not run.done():
+            with closing(_results(jobs(), workers, scheduler, run.done)) as results:
+                for result in results:
+                    run.record(result, bar)
+                    if run.done():
+                        break
     finally:
-        save_state()
+        run.save_state()
         if bar is not None:
             bar.close()
-    return kept
+        if stats is not None:
+            stats.update(run.call_stats)
+    return run.kept
 
 
-def _results(job, start: int, stop: int, workers: int, done):
-    """The candidates' results from ``start`` on, in candidate order."""
-    if workers == 1:
-        for index in range(start, stop):
-            if done():
-                return
-            yield evaluate(job(index))
-        return
-    ahead = 4 * workers
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        pending = {}
-        index = start
-        try:
-            while True:
-                while index < stop and len(pending) < ahead:
-                    pending[index] = pool.submit(evaluate, job(index))
-                    index += 1
-                if not pending:
-                    return
-                first = min(pending)
-                future = pending.pop(first)
-                try:
-                    result = future.result()
-                except Exception as exc:  # the worker process itself failed
-                    result = {
-                        "index": first,
-                        "key": None,
-                        "kept": False,
-                        "reason": f"error: {type(exc).__name__}: {exc}",
-                        "puzzle": None,
-                    }
-                yield result
-                if done():
-                    return
-        finally:
-            for future in pending.values():
-                future.cancel()
+class _Run:
+    """One call's bookkeeping: the puzzles kept, their keys, the reasons counted, the file
+    and its sidecar."""
+
+    def __init__(self, count: int, params: dict, out):
+        self.count, self.params = count, params
+        self.kept: list[Puzzle] = []
+        self.next_index, self.stats = 0, {}
+        self.out = self.side = None
+        if out is not None:
+            self.out = Path(out)
+            self.side = Path(str(out) + ".state.json")
+            self.kept, self.next_index, self.stats = _resume(self.out, self.side, params)
+        self.keys = {position_key(p.start) for p in self.kept}
+        self.tried, self.new, self.t0 = 0, 0, time.perf_counter()
+        self.call_stats: dict[str, int] = {}
+        self.last_save = self.t0
+
+    def done(self) -> bool:
+        return len(self.kept) >= self.count
+
+    def record(self, result: dict, bar) -> None:
+        reason = result["reason"]
+        if result["kept"] and result["key"] in self.keys:
+            reason = "duplicate"
+        if reason == "kept":
+            puzzle = Puzzle.from_json(result["puzzle"], check_solutions=False)
+            if self.out is not None:
+                append_puzzle(self.out, puzzle)
+            self.kept.append(puzzle)
+            self.keys.add(result["key"])
+            self.new += 1
+        elif reason == "cross-check disagrees":
+            warnings.warn(
+                f"candidate {result['index']}: the cross-check disagrees with the explicit "
+                f"solver: {json.dumps(result.get('detail'))}",
+                CrossCheckWarning,
+                stacklevel=2,
+            )
+        self.stats[reason] = self.stats.get(reason, 0) + 1
+        self.call_stats[reason] = self.call_stats.get(reason, 0) + 1
+        self.next_index, self.tried = result["index"] + 1, self.tried + 1
+        now = time.perf_counter()
+        if reason == "kept" or now - self.last_save > 2.0:
+            self.save_state()
+            self.last_save = now
+        if bar is not None:
+            bar.update(1 if reason == "kept" else 0)
+            bar.set_postfix(self.rates(now), refresh=False)
+
+    def rates(self, now: float | None = None) -> dict:
+        """The progress bar's postfix: kept, tried, candidates/s, puzzles/min (this call)."""
+        seconds = max((now or time.perf_counter()) - self.t0, 1e-9)
+        return {
+            "kept": len(self.kept),
+            "tried": self.tried,
+            "cand_per_s": f"{self.tried / seconds:.1f}",
+            "puzzles_per_min": f"{60 * self.new / seconds:.1f}",
+        }
+
+    def save_state(self) -> None:
+        if self.side is None:
+            return
+        state = {
+            "format": STATE_FORMAT,
+            "version": 2,
+            "params": self.params,
+            "next_index": self.next_index,
+            "kept": len(self.kept),
+            "reasons": dict(sorted(self.stats.items())),
+            "keys": sorted(self.keys),
+        }
+        write_atomic(self.side, (json.dumps(state, indent=1) + "\n").encode("utf-8"))
+
+
+def _error_result(index: int, message: str) -> dict:
+    return {**_blank(index), "reason": f"error: {message}"}
+
+
+def _results(jobs, workers: int, scheduler, done):
+    """The candidates' results, in candidate order, until ``done()``. An exception or a dead
+    worker process loses only its own candidate (reason ``error: ...``; see
+    :mod:`taolong_lab.puzzles.runner`)."""
+    pairs = ordered_map(evaluate, jobs, workers=workers, scheduler=scheduler, stop=done)
+    with closing(pairs):
+        for job, result in pairs:
+            if "error" in result and "index" not in result:
+                result = _error_result(job["index"], result["error"])
+            yield result
+
+
+def repair_tail(path: Path) -> int:
+    """Cut a torn last line away from the ``.jsonl`` file ``path``: one without its ending
+    newline (an append cut short), or one that is not JSON. Returns the number of lines cut
+    (0 or 1)."""
+    data = Path(path).read_bytes()
+    if not data:
+        return 0
+    if data.endswith(b"\n"):
+        start = data.rfind(b"\n", 0, len(data) - 1) + 1
+        if _is_json(data[start:-1]):
+            return 0
+    else:
+        start = data.rfind(b"\n") + 1
+    with open(path, "r+b") as handle:
+        handle.truncate(start)
+        handle.flush()
+        os.fsync(handle.fileno())
+    return 1
+
+
+def _is_json(line: bytes) -> bool:
+    if not line.strip():
+        return True  # a blank line: nothing torn
+    try:
+        json.loads(line.decode("utf-8"))
+    except ValueError:  # UnicodeDecodeError included
+        return False
+    return True
 
 
 def _resume(out: Path, side: Path, params: dict):
-    """The puzzles already in ``out``, the next candidate index and the reasons counted."""
-    kept = load_puzzles(out, check_solutions=False) if out.exists() else []
-    next_index, stats = 0, {}
+    """The puzzles already in ``out`` (a torn last line cut away first), the next candidate
+    index and the reasons counted."""
+    kept, next_index, stats = [], 0, {}
     if side.exists():
         try:
             saved = json.loads(side.read_text(encoding="utf-8"))
@@ -465,6 +910,11 @@ def _resume(out: Path, side: Path, params: dict):
                 f"{out} was generated with other parameters ({', '.join(changed)}); "
                 "use another --out file or the same parameters"
             )
+    if out.exists():
+        if repair_tail(out):
+            warnings.warn(f"{out}: cut away a torn last line", stacklevel=3)
+            stats["torn line repaired"] = stats.get("torn line repaired", 0) + 1
+        kept = load_puzzles(out, check_solutions=False)
     for puzzle in kept:  # a crash after the file was written but before the sidecar
         prov = puzzle.provenance or {}
         if prov.get("generator") == GENERATOR and prov.get("seed") == params["seed"]:
@@ -488,12 +938,23 @@ __all__ = [
     "MAX_STATES",
     "RANDOM_TURNS",
     "SOURCE",
+    "SOURCES",
+    "SOURCE_NAMES",
+    "TIERS",
+    "CrossCheckWarning",
     "GenerateError",
     "candidate",
+    "count_optimal_lines",
+    "cross_check",
     "difficulty",
     "evaluate",
     "generate",
     "greedy_line",
+    "greedy_shortfall",
     "line_is_fair",
+    "opponent_range",
     "position_key",
+    "repair_tail",
+    "tier_of",
+    "win_in_1_ok",
 ]

@@ -4,10 +4,23 @@ The rulebook's solo variant starts from the standard setup: both dragons with th
 segments and four water stones, the standard Ba Gua, the Grasshopper mode and the default rule
 options. This module builds that challenge for each scenario file and each dragon the player may
 choose, with ids like ``field-white``, and ships them as ``puzzles/rulebook-solo.jsonl``.
-No optimum is known yet.
+
+The file also carries the best results proved for each challenge (made by
+``bench/rulebook_results.py``, one challenge at a time): a proved ``optimum``, one
+optimal ``solution`` and the solver's ``certificate`` (plus ``optimal_first_turns`` when
+counted, and the run's ``time_limit`` and ``seconds``); or, where only a bound is proved, no
+optimum or solution and a certificate with ``status: "unknown"``, ``proved_no_win_below``
+and the budget. The positions (ids, titles, starts) are always rebuilt from the rules; the
+results are **merged from the file itself** (:func:`stored_results`: those of a puzzle whose
+rules and start are unchanged), so rewriting the file keeps them and a changed position drops
+its stale result. New results come in with ``--results FILE`` (the JSON that
+``bench/rulebook_results.py`` writes); one replaces the stored result only when it is better
+(:func:`better`: an optimum beats a bound, a higher bound a lower one, a counted first-turn
+number an uncounted one).
 
     python -m taolong_lab.puzzles.rulebook          write the file (left alone if up to date)
     python -m taolong_lab.puzzles.rulebook --check  exit 1 if the file is not what this builds
+    python -m taolong_lab.puzzles.rulebook --results bench/rulebook-results.json
 
 The provenance's ``date`` and ``version`` say when and by which taolong_lab the puzzles were
 last written; the check ignores both, so the file is only rewritten when a puzzle changes.
@@ -17,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -30,11 +44,15 @@ from .format import Puzzle, load_puzzles, save_puzzles
 GENERATOR = "taolong_lab.puzzles.rulebook"
 SHIPPED = Path(__file__).resolve().parents[2] / "puzzles" / "rulebook-solo.jsonl"
 STAMP = ("date", "version")  # provenance fields that record a writing, not the puzzle
+RESULT_FIELDS = ("optimum", "solution", "certificate")  # what a result sets in a puzzle
 
 
-def rulebook_puzzles(date: str | None = None) -> list[Puzzle]:
-    """The challenge for each scenario (file order) and each dragon (white, then black)."""
+def rulebook_puzzles(date: str | None = None, results: dict | None = None) -> list[Puzzle]:
+    """The challenge for each scenario (file order) and each dragon (white, then black), with
+    the result in ``results`` (id -> :data:`RESULT_FIELDS`, see :func:`stored_results`) of
+    each id that has one."""
     date = date or datetime.datetime.now(datetime.UTC).date().isoformat()
+    results = results or {}
     names = game_data().dragon_names
     puzzles = []
     for scenario in scenario_names():
@@ -50,9 +68,76 @@ def rulebook_puzzles(date: str | None = None) -> list[Puzzle]:
                     f"{title}, playing {name} ({colour}): the rulebook's solo challenge",
                     start,
                     provenance=provenance,
+                    **results.get(f"{scenario}-{colour}", {}),
                 )
             )
     return puzzles
+
+
+def stored_results(path: Path | str = SHIPPED) -> dict:
+    """The results in the puzzle file (id -> :data:`RESULT_FIELDS`) of the puzzles whose rules
+    and start are still what :func:`rulebook_puzzles` builds; {} if the file is missing or does
+    not load (``--check`` then reports it)."""
+    try:
+        shipped = {p.id: p for p in load_puzzles(path)}
+    except (FileNotFoundError, PuzzleError):
+        return {}
+    found = {}
+    for fresh in rulebook_puzzles():
+        old = shipped.get(fresh.id)
+        if old is None or old.start.to_tln() != fresh.start.to_tln() or old.rules != fresh.rules:
+            continue
+        doc = old.to_json()
+        fields = {key: doc[key] for key in RESULT_FIELDS if doc.get(key) is not None}
+        if fields:
+            found[fresh.id] = fields
+    return found
+
+
+def result_of(record: dict) -> dict | None:
+    """The puzzle fields (:data:`RESULT_FIELDS`) of one record of bench/rulebook_results.py's
+    JSON; None for a record with nothing proved (an error)."""
+    status, cert = record.get("status"), dict(record.get("certificate") or {})
+    if status not in ("optimal", "unknown"):
+        return None
+    cert["time_limit"] = record.get("time_limit")
+    cert["seconds"] = (record.get("stats") or {}).get("seconds")
+    if status == "unknown":
+        cert["status"] = "unknown"
+        return {"certificate": cert}
+    first = record.get("optimal_first_turns")
+    if first is not None:
+        cert["optimal_first_turns"] = first
+        counted = record.get("first_turns")
+        if counted and counted.get("optimal_first_turns") == first:
+            cert["first_turns_by"] = {k: counted[k] for k in ("solver", "seconds") if k in counted}
+    return {"optimum": record["optimum"], "solution": list(record["line"]), "certificate": cert}
+
+
+def _rank(fields: dict | None) -> tuple:
+    if not fields:
+        return (0, 0, 0)
+    cert = fields.get("certificate") or {}
+    if fields.get("optimum") is not None:
+        return (2, 0, cert.get("optimal_first_turns") is not None)
+    return (1, cert.get("proved_no_win_below", 0), 0)
+
+
+def better(new: dict | None, old: dict | None) -> bool:
+    """Whether the result ``new`` improves on ``old``: a proved optimum beats a bound, a higher
+    bound a lower one, an optimum with its first turns counted one without."""
+    return _rank(new) > _rank(old)
+
+
+def merge_results(stored: dict, records: dict) -> dict:
+    """``stored`` with each record of ``records`` (bench/rulebook_results.py's JSON, id ->
+    record) that is :func:`better` than the stored result."""
+    merged = dict(stored)
+    for ident, record in records.items():
+        new = result_of(record)
+        if new is not None and better(new, merged.get(ident)):
+            merged[ident] = new
+    return merged
 
 
 def _unstamped(puzzle: Puzzle) -> dict:
@@ -70,7 +155,7 @@ def differences(path: Path | str = SHIPPED) -> list[str]:
         return [f"{path} does not exist"]
     except PuzzleError as exc:
         return [f"{path} does not load:", str(exc)]
-    fresh = {p.id: _unstamped(p) for p in rulebook_puzzles()}
+    fresh = {p.id: _unstamped(p) for p in rulebook_puzzles(results=stored_results(path))}
     have = {p.id: _unstamped(p) for p in shipped}
     found = [f"missing puzzle {key!r}" for key in fresh if key not in have]
     found += [f"unexpected puzzle {key!r}" for key in have if key not in fresh]
@@ -86,7 +171,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--check", action="store_true", help="only check the file is up to date")
     parser.add_argument("--output", type=Path, default=SHIPPED, help=f"the file ({SHIPPED.name})")
+    parser.add_argument(
+        "--results", type=Path, default=None, metavar="FILE",
+        help="merge the better results of this bench/rulebook_results.py JSON file",
+    )
     args = parser.parse_args(argv)
+    results = stored_results(args.output)
+    if args.results is not None:
+        if args.check:
+            parser.error("--check and --results do not go together")
+        try:
+            records = json.loads(args.results.read_text())
+        except (OSError, ValueError) as exc:
+            print(f"--results {args.results}: {exc}", file=sys.stderr)
+            return 2
+        merged = merge_results(results, records)
+        if merged != results:
+            puzzles = rulebook_puzzles(results=merged)
+            save_puzzles(args.output, puzzles)
+            changed = sorted(k for k in merged if merged[k] != results.get(k))
+            print(f"wrote {len(puzzles)} puzzles to {args.output}; new results: {changed}")
+            return 0
     found = differences(args.output)
     if args.check:
         if found:
@@ -98,7 +203,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not found:
         print(f"{args.output} is up to date; left as it is")
         return 0
-    puzzles = rulebook_puzzles()
+    puzzles = rulebook_puzzles(results=results)
     save_puzzles(args.output, puzzles)
     print(f"wrote {len(puzzles)} puzzles to {args.output}")
     return 0

@@ -273,6 +273,7 @@ def solve(
     progress: bool = True,
     checkpoint=None,
     checkpoint_every: float = 60.0,
+    count_first_turns: bool = True,
 ) -> Solution:
     """The fewest turns to win a solo challenge (a :class:`~taolong_lab.puzzles.Puzzle` or a
     solo :class:`State`), one optimal line and a certificate. See the module docstring for
@@ -285,6 +286,9 @@ def solve(
     again with the same file resumes the search where it stopped (the budgets count this run
     only), or returns the saved result. A file saved for another position raises
     :class:`SolverError`.
+
+    ``count_first_turns=False`` skips counting the optimal first turns (the solution's
+    ``optimal_first_turns`` is then None), for callers that count them their own way.
     """
     if method != "explicit":
         raise SolverError(f"unknown method {method!r}: this solver knows 'explicit'")
@@ -382,7 +386,7 @@ def solve(
     if won:
         line = _line(search.info, search.found)
         first, counted = None, 0
-        if not interrupted:
+        if count_first_turns and not interrupted:
             before = budget.expanded
             try:
                 first = _count_first_turns(start, len(line), params, budget)

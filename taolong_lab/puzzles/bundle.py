@@ -1,0 +1,227 @@
+"""The bundled puzzle sets: how ``puzzles/{scenario}-{tier}.jsonl`` are made, and their table.
+
+Each set is one :func:`~taolong_lab.puzzles.generate.generate` run per scenario and tier, with
+the seed, modes, turns and budgets of :data:`RECIPE` (data, not code: change a row to change a
+set). A run writes to ``work/{scenario}-{tier}.jsonl`` (resumable: rerunning the same command
+carries on where it stopped); publishing copies the kept puzzles to
+``puzzles/{scenario}-{tier}.jsonl``, sorted by difficulty score, with ids
+``{scenario}-{tier}-{n}``. ``puzzles/README.md`` is then written from the files themselves.
+
+    python -m taolong_lab.puzzles.bundle                 generate what is missing, publish, README
+    python -m taolong_lab.puzzles.bundle --tier novice --scenario field
+    python -m taolong_lab.puzzles.bundle --readme        only rewrite puzzles/README.md
+    python -m taolong_lab.puzzles.bundle --check         exit 1 if the README is out of date
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..rules import scenario_names
+from .format import Puzzle, load_puzzles, save_puzzles
+
+PUZZLES = Path(__file__).resolve().parents[2] / "puzzles"
+WORK = Path(__file__).resolve().parents[2] / "artifacts" / "bundle"
+README = PUZZLES / "README.md"
+COMMAND = "python -m taolong_lab.puzzles.bundle"
+
+
+@dataclass(frozen=True)
+class Tier:
+    """One difficulty tier of the bundled sets: the runs made for it in every scenario."""
+
+    name: str
+    turns: tuple[int, int]
+    count: int  # puzzles wanted per scenario
+    modes: tuple[str, ...]
+    time_limit: float  # seconds per candidate
+    max_states: int | None  # positions per candidate for the explicit solver
+    max_candidates: int  # candidates tried per scenario, at most
+    seed: int  # the run's seed is seed + the scenario's index
+
+
+TIERS: tuple[Tier, ...] = (
+    Tier("novice", (1, 2), 16, ("grasshopper", "monk", "master"), 10.0, 20_000, 4000, 81_000),
+    Tier("intermediate", (3, 4), 16, ("grasshopper", "monk", "master"), 20.0, 50_000, 4000, 82_000),
+    Tier("advanced", (5, 7), 6, ("grasshopper", "monk", "master"), 90.0, 400_000, 400, 83_000),
+    Tier("expert", (8, 12), 2, ("grasshopper",), 300.0, None, 12, 84_000),
+)
+RECIPE = {tier.name: tier for tier in TIERS}
+
+
+def set_path(scenario: str, tier: str, root: Path = PUZZLES) -> Path:
+    return Path(root) / f"{scenario}-{tier}.jsonl"
+
+
+def run(scenario: str, tier: Tier, *, workers: int = 2, work: Path = WORK, progress=True):
+    """Generate (or resume) one set's run into ``work``; returns the puzzles kept."""
+    from .generate import generate
+
+    work.mkdir(parents=True, exist_ok=True)
+    return generate(
+        tier.count,
+        scenarios=(scenario,),
+        modes=tier.modes,
+        turns=tier.turns,
+        seed=tier.seed + scenario_names().index(scenario),
+        workers=workers,
+        out=set_path(scenario, tier.name, work),
+        time_limit=tier.time_limit,
+        max_states=tier.max_states,
+        max_candidates=tier.max_candidates,
+        progress=progress,
+    )
+
+
+def publish(scenario: str, tier: Tier, *, work: Path = WORK, root: Path = PUZZLES) -> int:
+    """Copy a run's puzzles to the bundled file, easiest first, renamed; returns the count."""
+    source = set_path(scenario, tier.name, work)
+    if not source.exists():
+        return 0
+    found = load_puzzles(source)
+    found.sort(key=lambda p: ((p.difficulty or {}).get("score", p.optimum), p.id))
+    width = max(2, len(str(len(found))))
+    renamed = []
+    for n, puzzle in enumerate(found, 1):
+        doc = puzzle.to_json()
+        doc["id"] = f"{scenario}-{tier.name}-{n:0{width}d}"
+        renamed.append(Puzzle.from_json(doc, check_solutions=False))
+    if renamed:
+        save_puzzles(set_path(scenario, tier.name, root), renamed)
+    return len(renamed)
+
+
+# ---- the README table -----------------------------------------------------------------------
+def bundled_sets(root: Path = PUZZLES) -> dict[tuple[str, str], list[Puzzle]]:
+    """Every bundled generated set, by (scenario, tier), read from ``root``."""
+    sets = {}
+    for scenario in scenario_names():
+        for tier in TIERS:
+            path = set_path(scenario, tier.name, root)
+            if path.exists():
+                sets[scenario, tier.name] = load_puzzles(path, check_solutions=False)
+    return sets
+
+
+def readme_text(root: Path = PUZZLES) -> str:
+    sets = bundled_sets(root)
+    names = [t.name for t in TIERS]
+    total = sum(len(v) for v in sets.values())
+    lines = [
+        "# The bundled puzzle sets",
+        "",
+        "<!-- Written by `python -m taolong_lab.puzzles.bundle --readme`; do not edit. -->",
+        "",
+        f"{total} generated solo puzzles in {len(sets)} files `{{scenario}}-{{tier}}.jsonl`, "
+        "plus `rulebook-solo.jsonl` (the rulebook's own 16 challenges with the best results "
+        "proved). Every puzzle stores its proved optimum, one optimal line, the solver's "
+        "certificate and a cross-check by a second, independent search, the number of optimal "
+        "first turns and of optimal lines, a fairness and a non-triviality check, a difficulty "
+        "score and its features, and its provenance (`docs/puzzles.md`, *Generating puzzles*).",
+        "",
+        "Tiers, by the optimum (turns to win): "
+        + ", ".join(f"**{t.name}** {_span(t)}" for t in TIERS)
+        + ".",
+        "",
+        "## Puzzles per scenario and tier",
+        "",
+        "| scenario | " + " | ".join(names) + " | total |",
+        "|---|" + "---:|" * (len(names) + 1),
+    ]
+    for scenario in scenario_names():
+        counts = [len(sets.get((scenario, t), ())) for t in names]
+        lines.append(f"| {scenario} | " + " | ".join(map(str, counts)) + f" | {sum(counts)} |")
+    column = [sum(len(sets.get((s, t), ())) for s in scenario_names()) for t in names]
+    lines.append("| **all** | " + " | ".join(map(str, column)) + f" | {total} |")
+    every = [p for group in sets.values() for p in group]
+    optima = Counter(p.optimum for p in every)
+    modes = Counter(p.rules.mode for p in every)
+    village = sum(1 for p in every if dict(p.rules.options).get("village") is not None)
+    sources = Counter((p.provenance or {}).get("source", "?") for p in every)
+    lines += [
+        "",
+        "## What they hold",
+        "",
+        "- optimum: " + ", ".join(f"win in {k}: {optima[k]}" for k in sorted(optima)),
+        "- modes: " + ", ".join(f"{k} {v}" for k, v in sorted(modes.items())),
+        f"- the Village variant: {village} (it exists in The Field, The Valley and The Mist)",
+        "- candidate sources: " + ", ".join(f"{k} {v}" for k, v in sorted(sources.items())),
+        "",
+        "## How they were made",
+        "",
+        "Each file is one `taolong_lab.puzzles.generate` run (seed, modes, turns and budgets "
+        "below; the seed is the tier's plus the scenario's index in `data/scenarios/`), "
+        "published sorted by difficulty score and renamed `{scenario}-{tier}-{n}`:",
+        "",
+        "| tier | turns | wanted per scenario | modes | seconds per candidate | "
+        "positions per candidate | candidates at most | seed |",
+        "|---|---|---:|---|---:|---:|---:|---:|",
+    ]
+    for t in TIERS:
+        lines.append(
+            f"| {t.name} | {t.turns[0]}..{t.turns[1]} | {t.count} | {', '.join(t.modes)} | "
+            f"{t.time_limit:g} | {t.max_states or 'no limit'} | {t.max_candidates} | {t.seed} |"
+        )
+    lines += [
+        "",
+        "A tier may hold fewer puzzles than wanted when its candidates ran out (deep puzzles "
+        "are rare and slow to prove).",
+        "",
+        "Regenerate (resumable; the work files go to `artifacts/bundle/`):",
+        "",
+        "```sh",
+        f"{COMMAND}                       # every scenario and tier, 2 workers",
+        f"{COMMAND} --tier novice --scenario field",
+        f"{COMMAND} --readme              # only this table",
+        "```",
+        "",
+        "`make test` replays every stored line, checks every certificate "
+        "(`taolong verify`), and fully re-proves a seeded sample; `taolong verify --full "
+        "puzzles/FILE.jsonl` re-proves a whole file.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _span(tier: Tier) -> str:
+    low, high = tier.turns
+    if tier is TIERS[-1]:
+        return f"{low}+"
+    return f"{low}" if low == high else f"{low}–{high}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog=COMMAND, description=__doc__.splitlines()[0])
+    parser.add_argument("--scenario", nargs="+", default=["all"], metavar="NAME|all")
+    parser.add_argument("--tier", nargs="+", default=["all"], metavar="NAME|all")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--readme", action="store_true", help="only rewrite puzzles/README.md")
+    parser.add_argument("--check", action="store_true", help="exit 1 if the README is stale")
+    parser.add_argument("--no-progress", action="store_true")
+    args = parser.parse_args(argv)
+    if args.check:
+        if not README.exists() or README.read_text(encoding="utf-8") != readme_text():
+            print(f"{README} is out of date; run {COMMAND} --readme", file=sys.stderr)
+            return 1
+        print(f"{README} is up to date")
+        return 0
+    if not args.readme:
+        scenarios = scenario_names() if "all" in args.scenario else args.scenario
+        tiers = TIERS if "all" in args.tier else [RECIPE[name] for name in args.tier]
+        for tier in tiers:
+            for scenario in scenarios:
+                kept = run(scenario, tier, workers=args.workers, progress=not args.no_progress)
+                n = publish(scenario, tier)
+                print(f"{scenario}-{tier.name}: {len(kept)} kept, {n} published", flush=True)
+    README.write_text(readme_text(), encoding="utf-8")
+    print(f"wrote {README}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

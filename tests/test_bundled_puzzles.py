@@ -1,0 +1,272 @@
+"""Every bundled puzzle file (``puzzles/*.jsonl``, globbed when the tests are collected, so a
+file added later is covered) passes ``taolong verify``; ids are unique across the files; a
+generated file's name ``{scenario}-{tier}.jsonl`` matches its puzzles; a seeded sample of the
+short puzzles is fully re-proved by the other solver each run (seed: ``TAOLONG_SAMPLE_SEED``,
+shown in the test id), and all of them up to 6 turns in the slow run (``make test-full``).
+
+The same checks also run on temporary files made from ``bench/solo-set.jsonl``, so they are
+exercised before the generated sets exist. Plus the rulebook file's own tests
+(``taolong_lab.puzzles.rulebook``: ``--check``, merging results).
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+import os
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from taolong_lab import load_puzzles
+from taolong_lab.cli import main
+from taolong_lab.cli_solve import tier_of
+from taolong_lab.puzzles import Puzzle, rulebook, save_puzzles
+
+ROOT = Path(__file__).resolve().parents[1]
+PUZZLES = ROOT / "puzzles"
+RULEBOOK = "rulebook-solo.jsonl"
+TIERS = ("novice", "intermediate", "advanced", "expert")
+SEED = int(os.environ.get("TAOLONG_SAMPLE_SEED", "20261121"))
+SAMPLE_SIZE, SAMPLE_MAX_OPTIMUM, SAMPLE_SECONDS = 6, 4, 20.0
+SLOW_MAX_OPTIMUM = 6
+
+
+def bundled_files(folder: Path = PUZZLES) -> list[Path]:
+    return sorted(folder.glob("*.jsonl"))
+
+
+FILES = bundled_files()
+
+
+def verify_cli(path: Path, *options: str, capsys) -> tuple[int, str, str]:
+    """``taolong verify PATH OPTIONS`` in this process: exit status, stdout, stderr."""
+    capsys.readouterr()
+    code = main(["verify", str(path), *options])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def name_problems(path: Path) -> list[str]:
+    """How the puzzles of a generated file disagree with its name ``{scenario}-{tier}``."""
+    scenario, sep, tier = path.stem.rpartition("-")
+    if not sep or tier not in TIERS:
+        return [f"{path.name}: not named {{scenario}}-{{tier}} with a tier in {TIERS}"]
+    found = []
+    for p in load_puzzles(path, check_solutions=False):
+        got = (p.difficulty or {}).get("tier")
+        if p.rules.scenario != scenario:
+            found.append(f"{path.name}: {p.id} is a {p.rules.scenario!r} puzzle")
+        if got != tier or (p.optimum is not None and tier_of(p.optimum) != tier):
+            found.append(f"{path.name}: {p.id} has tier {got!r}, optimum {p.optimum}")
+    return found
+
+
+def duplicate_ids(paths: list[Path]) -> list[str]:
+    """Ids found more than once across the files (``file:id`` of each later one)."""
+    seen, found = {}, []
+    for path in paths:
+        for p in load_puzzles(path, check_solutions=False):
+            if p.id in seen:
+                found.append(f"{path.name}:{p.id} (also in {seen[p.id]})")
+            seen.setdefault(p.id, path.name)
+    return found
+
+
+def pick_sample(paths: list[Path], seed: int, size=SAMPLE_SIZE, max_optimum=SAMPLE_MAX_OPTIMUM):
+    """``size`` solved puzzles of optimum <= ``max_optimum`` from the files, drawn with
+    ``random.Random(seed)`` (all of them when fewer; none is fine)."""
+    pool = [
+        p
+        for path in paths
+        for p in load_puzzles(path, check_solutions=False)
+        if p.solution is not None and p.optimum is not None and p.optimum <= max_optimum
+    ]
+    return random.Random(seed).sample(pool, min(size, len(pool)))
+
+
+def reprove(puzzles, tmp_path: Path, capsys) -> tuple[int, str, str, float]:
+    """``taolong verify --full --method other`` on the puzzles (one temporary file)."""
+    path = tmp_path / "sample.jsonl"
+    save_puzzles(path, puzzles)
+    t0 = time.perf_counter()
+    code, out, err = verify_cli(path, "--full", "--method", "other", capsys=capsys)
+    return code, out, err, time.perf_counter() - t0
+
+
+# ---- the bundled files ----------------------------------------------------------------------
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_bundled_file_verifies(path, capsys):
+    assert load_puzzles(path), f"{path.name} has no puzzles"
+    code, out, err = verify_cli(path, capsys=capsys)
+    assert code == 0, err
+    assert "FAIL" not in out
+
+
+def test_bundled_ids_are_unique():
+    assert RULEBOOK in [p.name for p in FILES]
+    assert duplicate_ids(FILES) == []
+
+
+GENERATED = [p for p in FILES if p.name != RULEBOOK]
+
+
+@pytest.mark.parametrize("path", GENERATED, ids=[p.name for p in GENERATED])
+def test_generated_file_name_matches_its_puzzles(path):
+    assert name_problems(path) == []
+
+
+@pytest.mark.parametrize("seed", [SEED], ids=[f"TAOLONG_SAMPLE_SEED={SEED}"])
+def test_a_seeded_sample_is_fully_reproved(seed, tmp_path, capsys):
+    sample = pick_sample(FILES, seed)
+    print(f"TAOLONG_SAMPLE_SEED={seed}: {[p.id for p in sample]}")
+    if not sample:
+        return  # no short puzzle bundled yet: nothing to re-prove
+    code, out, err, seconds = reprove(sample, tmp_path, capsys)
+    assert code == 0, f"seed {seed}: {err}"
+    assert out.count("optimum re-proved") == len(sample)
+    assert seconds < SAMPLE_SECONDS, f"seed {seed}: the sample took {seconds:.1f} s"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_every_short_bundled_puzzle_is_reproved(path, tmp_path, capsys):
+    short = pick_sample([path], 0, size=10**9, max_optimum=SLOW_MAX_OPTIMUM)
+    if not short:
+        return
+    code, out, err, _ = reprove(short, tmp_path, capsys)
+    assert code == 0, err
+    assert out.count("optimum re-proved") == len(short)
+
+
+# ---- the same checks on temporary files -----------------------------------------------------
+def _solo_set(max_optimum: int, scenario: str | None = None) -> list[Puzzle]:
+    found = []
+    for p in load_puzzles(ROOT / "bench" / "solo-set.jsonl"):
+        if p.optimum <= max_optimum and scenario in (None, p.rules.scenario):
+            doc = p.to_json()
+            doc["difficulty"] = {"tier": tier_of(p.optimum), "grade": tier_of(p.optimum),
+                                 "score": p.optimum + 0.5}
+            found.append(Puzzle.from_json(doc))
+    return found
+
+
+@pytest.fixture
+def generated_like(tmp_path) -> Path:
+    """A folder like puzzles/: field-novice.jsonl and cave-novice.jsonl from the bench set."""
+    for scenario in ("field", "cave"):
+        save_puzzles(tmp_path / f"{scenario}-novice.jsonl", _solo_set(2, scenario))
+    return tmp_path
+
+
+def test_checks_on_temporary_files(generated_like, tmp_path, capsys):
+    files = bundled_files(generated_like)
+    assert [p.name for p in files] == ["cave-novice.jsonl", "field-novice.jsonl"]
+    for path in files:
+        assert verify_cli(path, capsys=capsys)[0] == 0
+        assert name_problems(path) == []
+    assert duplicate_ids(files) == []
+    sample = pick_sample(files, SEED, size=3)
+    assert len(sample) == 3 and all(p.optimum <= 2 for p in sample)
+    assert [p.id for p in pick_sample(files, SEED, size=3)] == [p.id for p in sample]
+    code, out, _, _ = reprove(sample, tmp_path, capsys)
+    assert code == 0 and out.count("optimum re-proved") == 3
+
+
+def test_a_wrong_file_name_or_tier_is_caught(generated_like):
+    wrong = generated_like / "cave-intermediate.jsonl"
+    (generated_like / "field-novice.jsonl").rename(wrong)
+    problems = name_problems(wrong)
+    assert any("is a 'field' puzzle" in p for p in problems)
+    assert any("has tier 'novice'" in p for p in problems)
+    bad = generated_like / "cave.jsonl"
+    bad.write_text("")
+    assert "not named" in name_problems(bad)[0]
+
+
+def test_a_duplicate_id_across_files_is_caught(generated_like):
+    copy_path = generated_like / "other-novice.jsonl"
+    copy_path.write_bytes((generated_like / "cave-novice.jsonl").read_bytes())
+    assert duplicate_ids(bundled_files(generated_like))
+
+
+def test_a_corrupted_file_fails_verify(generated_like, capsys):
+    path = generated_like / "field-novice.jsonl"
+    docs = [json.loads(line) for line in path.read_text().splitlines()]
+    docs[0]["certificate"]["proved_no_win_below"] += 1
+    path.write_text("".join(json.dumps(d) + "\n" for d in docs))
+    code, _, err = verify_cli(path, capsys=capsys)
+    assert code != 0 and "certificate.proved_no_win_below" in err
+
+
+def test_an_empty_sample_is_fine(generated_like):
+    assert pick_sample(bundled_files(generated_like), SEED, max_optimum=0) == []
+
+
+# ---- the rulebook file (taolong_lab.puzzles.rulebook) ---------------------------------------
+def test_the_rulebook_file_is_up_to_date():
+    assert rulebook.differences(rulebook.SHIPPED) == []
+
+
+def test_every_rulebook_challenge_has_a_proved_result():
+    for p in load_puzzles(PUZZLES / RULEBOOK):
+        cert = p.certificate or {}
+        assert p.optimum is not None or cert.get("proved_no_win_below", 0) >= 1, p.id
+        assert "time_limit" in cert, p.id
+
+
+def _record(optimum=None, bound=5, first=None) -> dict:
+    """A bench/rulebook_results.py record (only the fields result_of reads)."""
+    if optimum is None:
+        return {"status": "unknown", "time_limit": 600, "stats": {"seconds": 600.1},
+                "certificate": {"solver": "s", "method": "m", "proved_no_win_below": bound}}
+    return {"status": "optimal", "optimum": optimum, "line": ["x"] * optimum,
+            "optimal_first_turns": first, "time_limit": 600, "stats": {"seconds": 1.0},
+            "certificate": {"solver": "s", "method": "m", "optimum": optimum}}
+
+
+def test_rulebook_result_ranking():
+    bound5, bound9 = rulebook.result_of(_record()), rulebook.result_of(_record(bound=9))
+    solved, counted = rulebook.result_of(_record(7)), rulebook.result_of(_record(7, first=3))
+    assert bound5["certificate"]["status"] == "unknown" and "optimum" not in bound5
+    assert bound5["certificate"]["time_limit"] == 600
+    assert counted["certificate"]["optimal_first_turns"] == 3
+    ladder = [None, bound5, bound9, solved, counted]
+    for worse, best in itertools.pairwise(ladder):
+        assert rulebook.better(best, worse) and not rulebook.better(worse, best)
+    assert rulebook.result_of({"status": "error", "error": "boom"}) is None
+    merged = rulebook.merge_results({"a": solved}, {"a": _record(bound=9), "b": _record(7)})
+    assert merged == {"a": solved, "b": solved}
+
+
+def test_rebuilding_the_rulebook_file_keeps_its_results(tmp_path):
+    path = tmp_path / RULEBOOK
+    path.write_bytes(rulebook.SHIPPED.read_bytes())
+    stored = rulebook.stored_results(path)
+    assert stored, "no results in the shipped file"
+    assert rulebook.main(["--output", str(path)]) == 0  # up to date: left alone
+    save_puzzles(path, rulebook.rulebook_puzzles(results=stored))
+    assert rulebook.stored_results(path) == stored
+    assert rulebook.main(["--output", str(path), "--check"]) == 0
+
+
+def test_a_changed_position_drops_its_stale_result(tmp_path):
+    path = tmp_path / RULEBOOK
+    puzzles = load_puzzles(rulebook.SHIPPED)
+    solved = next(p for p in puzzles if p.solution is not None)
+    other = next(p for p in puzzles if p.id != solved.id and p.rules == solved.rules)
+    doc = copy.deepcopy(solved.to_json())
+    doc["start"] = other.to_json()["start"]  # a result for another position
+    doc.update(solution=other.to_json().get("solution"), optimum=other.optimum)
+    doc["player"] = other.player
+    swapped = [Puzzle.from_json(doc, check_solutions=False) if p.id == solved.id else p
+               for p in puzzles]
+    save_puzzles(path, swapped)
+    assert solved.id not in rulebook.stored_results(path)
+    assert rulebook.main(["--output", str(path), "--check"]) == 1
+    assert rulebook.main(["--output", str(path)]) == 0
+    rebuilt = {p.id: p for p in load_puzzles(path)}
+    assert rebuilt[solved.id].solution is None and rebuilt[other.id].solution is not None
