@@ -32,15 +32,20 @@ SET = ROOT / "bench" / "solo-set.jsonl"
 def run(p, which: str, time_limit: float, solver_name: str) -> dict:
     row: dict = {"id": p.id, "stored": p.optimum}
     if which in ("both", "explicit"):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         ex = explicit.solve(p, time_limit=time_limit, progress=False)
         row["explicit_s"] = round(time.perf_counter() - t, 3)
+        row["explicit_cpu_s"] = round(time.process_time() - c, 3)
+        row["explicit_first_turns"] = ex.optimal_first_turns
         row["explicit"] = ex.optimum if ex.status == "optimal" else f">={ex.proved_no_win_below}"
         row["explicit_status"] = ex.status
     if which in ("both", "sat"):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         sat = sat_solve(p, time_limit=time_limit, progress=False, solver_name=solver_name)
         row["sat_s"] = round(time.perf_counter() - t, 3)
+        row["sat_cpu_s"] = round(time.process_time() - c, 3)
+        row["sat_first_turns"] = sat.optimal_first_turns
+        row["first_turns_s"] = sat.stats["first_turns_seconds"]
         row["sat"] = sat.optimum if sat.status == "optimal" else f">={sat.proved_no_win_below}"
         row["sat_status"] = sat.status
         cert, st = sat.certificate, sat.stats
@@ -73,16 +78,20 @@ def main(argv=None) -> int:
     parser.add_argument("--time-limit", type=float, default=600.0, help="per solver, s")
     parser.add_argument("--solver", default="g4", help="PySAT solver name (g4, cd195, ...)")
     parser.add_argument("--json", action="store_true", help="one JSON object per challenge")
+    parser.add_argument("--min-optimum", type=int, default=0, help="only stored optima >= this")
     args = parser.parse_args(argv)
     puzzles = load_puzzles(args.file, check_solutions=False)
     if args.ids:
         puzzles = [p for p in puzzles if p.id in set(args.ids)]
+    if args.min_optimum:
+        puzzles = [p for p in puzzles if p.optimum is None or p.optimum >= args.min_optimum]
     if not args.json:
         print(
-            "| challenge | optimum | explicit s | SAT s | ratio | clauses/turn (k) "
-            "| vars/turn (k) | refinements | dead ends | SAT calls | conflicts |"
+            "| challenge | optimum | explicit s (CPU) | SAT s (CPU) | ratio | clauses/turn (k) "
+            "| vars/turn (k) | refinements | dead ends | SAT calls | conflicts "
+            "| first turns (explicit / SAT) |"
         )
-        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     bad = 0
     for p in puzzles:
         row = run(p, args.only, args.time_limit, args.solver)
@@ -92,17 +101,24 @@ def main(argv=None) -> int:
             opt = row.get("sat", row.get("explicit"))
             if "sat" in row and "explicit" in row and row["sat"] != row["explicit"]:
                 opt = f"{row['explicit']} / SAT {row['sat']}"
+            ex_s = f"{row['explicit_s']} ({row['explicit_cpu_s']})" if "explicit_s" in row else "–"
+            sat_s = f"{row['sat_s']} ({row['sat_cpu_s']})" if "sat_s" in row else "–"
+            firsts = f"{row.get('explicit_first_turns', '–')} / {row.get('sat_first_turns', '–')}"
             print(
-                f"| {p.id} | {opt} | {row.get('explicit_s', '–')} | {row.get('sat_s', '–')} "
+                f"| {p.id} | {opt} | {ex_s} | {sat_s} "
                 f"| {row.get('ratio', '–')} | {row.get('clauses_per_turn_k', '–')} "
                 f"| {row.get('vars_per_turn_k', '–')} | {row.get('refinements', '–')} "
                 f"| {row.get('dead_ends', '–')} | {row.get('sat_calls', '–')} "
-                f"| {row.get('conflicts', '–')} |",
+                f"| {row.get('conflicts', '–')} | {firsts} |",
                 flush=True,
             )
         both_opt = row.get("explicit_status") == "optimal" and row.get("sat_status") == "optimal"
         if both_opt and row["sat"] != row["explicit"]:
             print(f"MISMATCH {p.id}: explicit {row['explicit']}, SAT {row['sat']}", file=sys.stderr)
+            bad += 1
+        fe, fs = row.get("explicit_first_turns"), row.get("sat_first_turns")
+        if both_opt and fe is not None and fs is not None and fe != fs:
+            print(f"MISMATCH {p.id}: first turns explicit {fe}, SAT {fs}", file=sys.stderr)
             bad += 1
     return 1 if bad else 0
 

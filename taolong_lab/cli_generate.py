@@ -36,7 +36,7 @@ def add_commands(subparsers) -> None:
         nargs="+",
         default=["all"],
         metavar="NAME|all",
-        help="candidate sources: random, played, backward (default: all)",
+        help="candidate sources: random, played, backward (all: these three), line",
     )
     gen.add_argument("--turns", default="1..4", metavar="MIN..MAX")
     gen.add_argument("--seed", default="0", metavar="S")
@@ -89,7 +89,7 @@ def _turns(text: str) -> tuple[int, int]:
 
 def parse(args) -> dict:
     """The keyword arguments of :func:`generate` from the parsed command line."""
-    from .puzzles.generate import SOURCES
+    from .puzzles.generate import SOURCE_NAMES
     from .rules import MODES, scenario_names
 
     if not args.out.lower().endswith(".jsonl"):
@@ -105,7 +105,7 @@ def parse(args) -> dict:
         "out": args.out,
         "scenarios": _names("--scenario", args.scenario, list(scenario_names())),
         "modes": _names("--mode", args.mode, list(MODES)),
-        "sources": _names("--source", args.source, list(SOURCES)),
+        "sources": _names("--source", args.source, list(SOURCE_NAMES)),
         "turns": _turns(args.turns),
         "seed": _int("--seed", args.seed),
         "workers": _int("--workers", args.workers, 1),

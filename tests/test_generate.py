@@ -203,14 +203,36 @@ def test_each_source_yields_kept_puzzles_deterministically(source):
 
 
 def test_the_sources_are_drawn_per_candidate(five):
-    from taolong_lab.puzzles.generate import candidate
+    from taolong_lab.puzzles.generate import SOURCES, candidate
 
     names = {candidate(0, i, ("field", "valley"), ("grasshopper",))[1]["source"] for i in range(12)}
-    assert names == set(SOURCE_NAMES.values())
+    assert names == {SOURCE_NAMES[name] for name in SOURCES}  # "line" only when named
     one, drawn = candidate(3, 4, ("field",), ("grasshopper",), ("played",))
     again, drawn_again = candidate(3, 4, ("field",), ("grasshopper",), ("played",))
     assert one.to_tln() == again.to_tln() and drawn == drawn_again
     assert {"epsilon", "game_turns", "picked_turn", "bagua_seed"} <= set(drawn)
+
+
+def test_the_line_source_walks_a_proved_line():
+    from taolong_lab.puzzles.generate import candidate
+    from taolong_lab.puzzles.rulebook import SHIPPED
+
+    proved = {p.id: p for p in load_puzzles(SHIPPED, check_solutions=False)}
+    for index in range(6):
+        state, drawn = candidate(1, index, ("torus", "mist"), ("grasshopper",), ("line",), (3, 4))
+        assert drawn["source"] == "proved-line/v1"
+        challenge = proved[drawn["line"]]
+        assert challenge.rules.scenario in ("torus", "mist")
+        assert 3 <= challenge.optimum - drawn["ply"] <= 4
+        expected = challenge.start
+        for text in challenge.solution[: drawn["ply"]]:
+            expected = expected.play(text)
+        assert state.to_tln() == expected.to_tln()
+    [puzzle] = generate(1, scenarios=("torus",), sources=("line",), turns=(3, 3), progress=False)
+    assert puzzle.optimum == 3 and puzzle.provenance["source"] == "proved-line/v1"
+    # no challenge fits: a random solo position instead
+    _, drawn = candidate(1, 0, ("torus",), ("grasshopper",), ("line",), (20, 20))
+    assert drawn["line"] is None and "opponent_segments" in drawn
 
 
 def test_the_village_is_drawn_with_the_opponent_protecting_it():
@@ -278,6 +300,11 @@ def test_optimal_lines_say_when_they_are_a_lower_bound():
     assert count_optimal_lines(start, 2, cap=1) == (1, False)
     partial, exact = count_optimal_lines(start, 2, max_states=1)
     assert not exact and partial < full
+    counted = optimal_counts(start, 2)
+    cut = optimal_counts(start, 2, max_states=1)
+    assert counted.first_turns_exact and not cut.first_turns_exact
+    assert cut.first_turns < counted.first_turns
+    assert not optimal_counts(start, 2, time_limit=1e-9).first_turns_exact
     assert count_optimal_lines(start, 1) == (0, True)  # no win in one
 
 

@@ -144,3 +144,48 @@ def test_many_one_turn_successors_equal_the_engines(state, symbolic):
 def test_many_feature_positions(state):
     check_position(state, symbolic=True)
     check_position(state, symbolic=False)
+
+
+def _random_configs(n: int) -> list[tuple]:
+    rng = random.Random(6)
+    out = [("WWWWBBBB", "", "", "", "", "", "", ""), ("", "", "", "BWBWBWBW", "", "", "", "")]
+    for _ in range(n):
+        stones = list("WWWWBBBB")
+        rng.shuffle(stones)
+        placed = [""] * 8
+        for stone in stones:
+            placed[rng.randrange(rng.choice((2, 4, 8)))] += stone
+        out.append(tuple(placed))
+    return out
+
+
+@pytest.mark.parametrize("config", _random_configs(12))
+@pytest.mark.parametrize("player", ["white", "black"])
+def test_the_factored_ba_gua_layer_sows_like_the_engine(config, player):
+    """The factored Ba Gua (per-space stacks, used for deep layers) from free stack variables
+    pinned to a configuration: its models are exactly the engine's sowings (every space, the
+    new configuration, the opponent's group and the element), laps of the whole ring
+    included."""
+    from taolong_lab import solo_game
+    from taolong_lab.solvers.sat.check import factored_sowings
+    from taolong_lab.solvers.sat.encode import sow_table
+
+    state = solo_game("field", player=player)
+    opp = "WB"[1 - state._to_move]
+    want = {(s, new, (group, el)) for s, (new, group, el) in sow_table(config, opp).items()}
+    assert factored_sowings(state, config) == want
+
+
+@settings(max_examples=12, **SETTINGS)
+@given(positions())
+def test_one_factored_turn_equals_the_engines(state):
+    """One turn with the factored Ba Gua layer (from the start's stacks) gives exactly the
+    engine's successors, refined, and the relaxed set without refinements."""
+    for exact, want in ((True, engine_successors(state)), (False, relaxed_successors(state))):
+        one = OneTurn(state, exact=exact, symbolic=False, factored=True)
+        try:
+            assert one.layer.bagua is None
+            got = one.successors()
+        finally:
+            one.close()
+        assert got == want

@@ -92,6 +92,10 @@ def agree(i: int):
     assert cert["proved_no_win_below"] == sat.optimum
     assert cert["unsat_horizons"] == [k for k in range(cert["start_lower_bound"], sat.optimum)]
     assert len(cert["per_turn"]) == sat.optimum
+    # the optimal first turns, counted by SAT (blocking the winning ones at layer 1)
+    assert sat.optimal_first_turns is not None
+    if ex.optimal_first_turns is not None:
+        assert sat.optimal_first_turns == ex.optimal_first_turns, (i, state.to_tln())
     return sat
 
 
@@ -241,3 +245,18 @@ def test_bench_compare_runs():
         ("cave-b1w1-win3", 3, 3),
         ("field-b1w1-win2", 2, 2),
     ]
+
+
+def test_the_deep_set_replays():
+    """bench/deep-set.jsonl (bench/deep.py): win-in-8+ challenges with provenance; every stored
+    line replays in the engine to a win in exactly the stored optimum (load_puzzles checks)."""
+    from pathlib import Path
+
+    from taolong_lab.puzzles import load_puzzles
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "deep-set.jsonl"
+    puzzles = load_puzzles(path)
+    assert puzzles and all(p.optimum >= 8 for p in puzzles)
+    for p in puzzles:
+        assert p.provenance["generator"] == "bench/deep.py"
+        assert "solo_game(" in p.provenance["how"]

@@ -43,13 +43,26 @@ class Tier:
     max_states: int | None  # positions per candidate for the explicit solver
     max_candidates: int  # candidates tried per scenario, at most
     seed: int  # the run's seed is seed + the scenario's index
+    scenarios: tuple[str, ...] | None = None  # None: every scenario
+    sources: tuple[str, ...] = ("random", "played", "backward")
 
 
 TIERS: tuple[Tier, ...] = (
-    Tier("novice", (1, 2), 16, ("grasshopper", "monk", "master"), 10.0, 20_000, 4000, 81_000),
-    Tier("intermediate", (3, 4), 16, ("grasshopper", "monk", "master"), 20.0, 50_000, 4000, 82_000),
-    Tier("advanced", (5, 7), 6, ("grasshopper", "monk", "master"), 90.0, 400_000, 400, 83_000),
-    Tier("expert", (8, 12), 2, ("grasshopper",), 300.0, None, 12, 84_000),
+    Tier("novice", (1, 2), 18, ("grasshopper", "monk", "master"), 10.0, 20_000, 4000, 81_000),
+    Tier("intermediate", (3, 4), 18, ("grasshopper", "monk", "master"), 20.0, 50_000, 4000, 82_000),
+    Tier("advanced", (5, 7), 4, ("grasshopper", "monk", "master"), 90.0, 400_000, 400, 83_000),
+    Tier(
+        "expert",
+        (8, 9),
+        4,
+        ("grasshopper",),
+        900.0,
+        3_000_000,
+        8,
+        84_000,
+        scenarios=("gorge", "maze"),
+        sources=("line",),
+    ),
 )
 RECIPE = {tier.name: tier for tier in TIERS}
 
@@ -67,6 +80,7 @@ def run(scenario: str, tier: Tier, *, workers: int = 2, work: Path = WORK, progr
         tier.count,
         scenarios=(scenario,),
         modes=tier.modes,
+        sources=tier.sources,
         turns=tier.turns,
         seed=tier.seed + scenario_names().index(scenario),
         workers=workers,
@@ -158,19 +172,25 @@ def readme_text(root: Path = PUZZLES) -> str:
         "below; the seed is the tier's plus the scenario's index in `data/scenarios/`), "
         "published sorted by difficulty score and renamed `{scenario}-{tier}-{n}`:",
         "",
-        "| tier | turns | wanted per scenario | modes | seconds per candidate | "
-        "positions per candidate | candidates at most | seed |",
-        "|---|---|---:|---|---:|---:|---:|---:|",
+        "| tier | turns | wanted per scenario | scenarios | modes | sources | seconds per "
+        "candidate | positions per candidate | candidates at most | seed |",
+        "|---|---|---:|---|---|---|---:|---:|---:|---:|",
     ]
     for t in TIERS:
         lines.append(
-            f"| {t.name} | {t.turns[0]}..{t.turns[1]} | {t.count} | {', '.join(t.modes)} | "
-            f"{t.time_limit:g} | {t.max_states or 'no limit'} | {t.max_candidates} | {t.seed} |"
+            f"| {t.name} | {t.turns[0]}..{t.turns[1]} | {t.count} | "
+            f"{', '.join(t.scenarios) if t.scenarios else 'all'} | {', '.join(t.modes)} | "
+            f"{', '.join(t.sources)} | {t.time_limit:g} | {t.max_states or 'no limit'} | "
+            f"{t.max_candidates} | {t.seed} |"
         )
     lines += [
         "",
         "A tier may hold fewer puzzles than wanted when its candidates ran out (deep puzzles "
-        "are rare and slow to prove).",
+        "are rare and slow to prove). The expert tier takes its candidates from the source "
+        "`line` (`proved-line/v1`): positions along the proved optimal lines of "
+        "`rulebook-solo.jsonl` whose optimum is 8 or 9 (The Gorge's two starts, and positions "
+        "one to three turns into The Maze's lines); each is proved and cross-checked again "
+        "like any candidate.",
         "",
         "Regenerate (resumable; the work files go to `artifacts/bundle/`):",
         "",
@@ -215,6 +235,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         tiers = TIERS if "all" in args.tier else [RECIPE[name] for name in args.tier]
         for tier in tiers:
             for scenario in scenarios:
+                if tier.scenarios is not None and scenario not in tier.scenarios:
+                    continue
                 kept = run(scenario, tier, workers=args.workers, progress=not args.no_progress)
                 n = publish(scenario, tier)
                 print(f"{scenario}-{tier.name}: {len(kept)} kept, {n} published", flush=True)

@@ -32,19 +32,23 @@ the village is then part of the dragon the player attacks and hurts the player, 
   the won positions (:func:`~taolong_lab.solvers.graph.retrograde`) gives each node its
   distance to a win in the explored graph, an upper bound on its optimum; a node at the largest
   distance within ``turns`` is picked (the seed itself when none is).
+- ``proved-line/v1`` (``"line"``, only when named: ``"all"`` means the three above): a
+  position along the proved optimal line of a challenge of ``puzzles/rulebook-solo.jsonl``
+  whose remaining optimum lies within ``turns`` (drawn among the requested scenarios and
+  modes; a ``random-solo/v2`` position when none fits). Used for the deep tier.
 
 Checks, in order (the first that fails is the rejection's reason)
 -----------------------------------------------------------------
 1. not a duplicate (canonical position: the TLN without its turn counter, rules included), not
    over; 2. the lower bound is at most ``turns[1]`` and a win within ``turns[1]`` exists
-   (:func:`wins_within`); 3. the explicit solver proves the optimum, within ``turns``, and counts
-   the optimal first turns; 4. **fairness**: the stored line never loses; 5. **non-triviality**:
-   the greedy player does not win within the optimum, except for win-in-1 (the greedy player
-   always finds a win in 1): those are kept only when at most a quarter of the legal turns win
-   and at least :data:`WIN_IN_1_MIN_TURNS` turns are legal; 6. the **cross-check**
-   (:func:`cross_check`): SAT re-proves a Grasshopper optimum, the explicit solver's bounded
-   depth-first search the others (a disagreement is a bug: warned about and counted); 7. the
-   optimal lines are counted (:func:`count_optimal_lines`, exact or "at least").
+   (:func:`wins_within`); 3. the explicit solver proves the optimum, within ``turns``;
+   4. **fairness**: the stored line never loses; 5. **non-triviality**: the greedy player does
+   not win within the optimum; 6. the optimal lines and first turns are counted
+   (:func:`optimal_counts`, lines exact or "at least"); win-in-1 (which the greedy player always
+   finds) is kept only when at most a quarter of the legal turns win and at least
+   :data:`WIN_IN_1_MIN_TURNS` turns are legal; 7. the **cross-check** (:func:`cross_check`):
+   SAT re-proves a Grasshopper optimum, the explicit solver's bounded depth-first search the
+   others (a disagreement is a bug: warned about and counted).
 
 The grade (:func:`difficulty`)
 ------------------------------
@@ -84,8 +88,13 @@ from .runner import ordered_map
 
 GENERATOR = "taolong_lab.puzzles.generate"
 GENERATOR_VERSION = "2"
-SOURCES = ("random", "played", "backward")
-SOURCE_NAMES = {"random": "random-solo/v2", "played": "played-game/v1", "backward": "backward/v1"}
+SOURCES = ("random", "played", "backward")  # what "all" means
+SOURCE_NAMES = {
+    "random": "random-solo/v2",
+    "played": "played-game/v1",
+    "backward": "backward/v1",
+    "line": "proved-line/v1",
+}
 SOURCE = SOURCE_NAMES["random"]  # the first slice's name, kept for callers
 STATE_FORMAT = "taolong-generate-state"
 RANDOM_TURNS = 4
@@ -218,7 +227,39 @@ def _backward(rng: random.Random, drawn: dict, turns) -> State:
     return graph.state(node)
 
 
-_DRAW = {"random": _random_solo, "played": _played_game, "backward": _backward}
+def _proved_line(rng: random.Random, drawn: dict, turns) -> State:
+    from .rulebook import SHIPPED
+
+    eligible = []
+    for puzzle in load_puzzles(SHIPPED, check_solutions=False):
+        if puzzle.optimum is None or not puzzle.solution:
+            continue
+        if (
+            puzzle.rules.scenario not in drawn["scenarios"]
+            or puzzle.rules.mode not in drawn["modes"]
+        ):
+            continue
+        eligible += [
+            (puzzle, k) for k in range(puzzle.optimum) if turns[0] <= puzzle.optimum - k <= turns[1]
+        ]
+    if not eligible:
+        drawn["line"] = None
+        return _random_solo(rng, drawn, turns)
+    puzzle, k = eligible[rng.randrange(len(eligible))]
+    state = puzzle.start
+    for text in puzzle.solution[:k]:
+        state = state.play(text)
+    drawn.update(scenario=puzzle.rules.scenario, mode=puzzle.rules.mode, player=puzzle.player)
+    drawn.update(village=dict(puzzle.rules.options).get("village"), line=puzzle.id, ply=k)
+    return state
+
+
+_DRAW = {
+    "random": _random_solo,
+    "played": _played_game,
+    "backward": _backward,
+    "line": _proved_line,
+}
 
 
 def candidate(
@@ -230,7 +271,11 @@ def candidate(
     rng = random.Random(f"taolong-generate/{seed}/{index}")
     source = sources[rng.randrange(len(sources))]
     drawn = {"source": SOURCE_NAMES[source], **_draw_common(rng, scenarios, modes)}
+    if source == "line":
+        drawn.update(scenarios=tuple(scenarios), modes=tuple(modes))
     state = _DRAW[source](rng, drawn, tuple(turns))
+    drawn.pop("scenarios", None)
+    drawn.pop("modes", None)
     return state, drawn
 
 
@@ -272,16 +317,22 @@ def greedy_line(state, turns: int) -> tuple[list[str], bool]:
 
 
 def wins_within(
-    state, turns: int, max_states: int | None = None, failed: dict | None = None
+    state,
+    turns: int,
+    max_states: int | None = None,
+    failed: dict | None = None,
+    time_limit: float | None = None,
 ) -> bool | None:
     """Whether the player can win within ``turns`` turns (the explicit solver's exact
     :func:`~taolong_lab.solvers.explicit.win_within`, sharing what it proved through
-    ``failed``); None when ``max_states`` expansions did not settle it."""
+    ``failed``); None when ``max_states`` expansions or ``time_limit`` seconds did not
+    settle it."""
     from ..solvers.common import Budget
     from ..solvers.explicit import OutOfBudget, bound_params, win_within
 
+    budget = Budget(time_limit, max_states)
     try:
-        return win_within(state, turns, bound_params(state), Budget(None, max_states), failed)
+        return win_within(state, turns, bound_params(state), budget, failed)
     except OutOfBudget:
         return None
 
@@ -301,12 +352,13 @@ def line_is_fair(state, line) -> bool:
 
 
 class OptimalCounts(NamedTuple):
-    """What :func:`optimal_counts` found: the optimal lines (``exact`` False: "at least"), and
-    the optimal first turns (None when the budget ran out before they were all decided)."""
+    """What :func:`optimal_counts` found: the optimal lines and the optimal first turns, each
+    exact or, when a budget ran out, "at least" (``exact``, ``first_turns_exact`` False)."""
 
     lines: int
     exact: bool
-    first_turns: int | None
+    first_turns: int
+    first_turns_exact: bool = True
 
 
 def count_optimal_lines(
@@ -329,6 +381,7 @@ def optimal_counts(
     cap: int = LINE_CAP,
     max_states: int | None = MAX_STATES,
     failed: dict | None = None,
+    time_limit: float | None = None,
 ) -> OptimalCounts:
     """The optimal lines from ``state`` (see :func:`count_optimal_lines`) and the optimal first
     turns (the turns that start one).
@@ -337,14 +390,16 @@ def optimal_counts(
     :func:`~taolong_lab.solvers.explicit.win_within`, memoised on ``(State.key(), turns
     left)``. ``exact`` is False when the count reached ``cap`` (the count is then ``cap``)
     or ``max_states`` expansions ran out (the lines counted so far): "at least this many".
-    Past the cap, the remaining first turns are decided by ``win_within`` alone.
+    Past the cap, the remaining first turns are decided by ``win_within`` alone. When
+    ``max_states`` or ``time_limit`` runs out, both counts are what was counted so far ("at
+    least").
     ``failed``: a ``win_within`` memo to share (what an earlier search proved).
     """
     from ..solvers.common import Budget
     from ..solvers.explicit import OutOfBudget, bound_params, lower_bound, win_within
 
     params = bound_params(state)
-    budget = Budget(None, max_states)
+    budget = Budget(time_limit, max_states)
     failed = {} if failed is None else failed
     memo: dict = {}
 
@@ -381,7 +436,7 @@ def optimal_counts(
                 exact = False
                 first += win_within(after, optimum - 1, params, budget, failed)
     except OutOfBudget:
-        return OptimalCounts(total, False, None)
+        return OptimalCounts(total, False, first, False)
     if total >= cap:
         return OptimalCounts(cap, False, first)
     return OptimalCounts(total, exact, first)
@@ -412,7 +467,13 @@ def _sat_check(state, optimum: int, time_limit: float | None) -> dict:
         return check
     check["method"] = f"incremental SAT by turns up to max_horizon={optimum}"
     try:
-        sol = solve(state, time_limit=time_limit, max_horizon=optimum, progress=False)
+        sol = solve(
+            state,
+            time_limit=time_limit,
+            max_horizon=optimum,
+            progress=False,
+            count_first_turns=False,  # the generator counts them itself
+        )
     except SatEncodingError as exc:
         check.update(agrees=False, error=str(exc))
         return check
@@ -552,7 +613,7 @@ def _prove(state, job: dict, failed: dict):
     low, high = job["turns"]
     if lower_bound(state) > high:
         return None, "lower bound above the turns"
-    within = wins_within(state, high, job["max_states"], failed)
+    within = wins_within(state, high, job["max_states"], failed, job["time_limit"])
     if not within:
         return None, "too long" if within is False else "unknown (budget)"
     solution = solve(
@@ -597,11 +658,11 @@ def _judge(state, drawn: dict, job: dict, out: dict) -> None:
     if optimum > 1 and greedy_within:
         out["reason"] = "trivial (greedy wins)"
         return
-    counts = optimal_counts(state, optimum, max_states=job["max_states"], failed=failed)
-    lines, exact, first = counts
-    if first is None:
-        out["reason"] = "unknown (budget while counting first turns)"
-        return
+    counts = optimal_counts(
+        state, optimum, max_states=job["max_states"], failed=failed, time_limit=job["time_limit"]
+    )
+    lines, exact, first, first_exact = counts
+    first = max(first, 1)  # the stored line's first turn is optimal, counted or not
     if optimum == 1 and not win_in_1_ok(first, branching):
         out["reason"] = "win-in-1 too easy"
         return
@@ -624,6 +685,7 @@ def _judge(state, drawn: dict, job: dict, out: dict) -> None:
     certificate = dict(solution.certificate)
     certificate.update(
         optimal_first_turns=first,
+        optimal_first_turns_exact=first_exact,
         optimal_lines=lines,
         optimal_lines_exact=exact,
         cross_check=check,
@@ -661,8 +723,8 @@ def _puzzle(state, seed, index, solution, certificate, grade, drawn) -> Puzzle:
 
 
 # ---- the run --------------------------------------------------------------------------------
-def _names(field: str, given, known) -> tuple[str, ...]:
-    names = tuple(known) if given == "all" else tuple(given)
+def _names(field: str, given, known, every=None) -> tuple[str, ...]:
+    names = tuple(every or known) if given == "all" else tuple(given)
     if not names:
         raise GenerateError(f"{field}: give at least one")
     for name in names:
@@ -680,7 +742,7 @@ def _check(count, scenarios, modes, sources, turns, seed, workers, time_limit, o
         raise GenerateError(f"count must be a whole number >= 0, got {count!r}")
     scenarios = _names("scenario", scenarios, tuple(scenario_names()))
     modes = _names("mode", modes, tuple(MODES))
-    sources = _names("source", sources, SOURCES)
+    sources = _names("source", sources, tuple(SOURCE_NAMES), SOURCES)
     try:
         low, high = (int(t) for t in turns)
     except (TypeError, ValueError):

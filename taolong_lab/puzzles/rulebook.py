@@ -172,7 +172,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="only check the file is up to date")
     parser.add_argument("--output", type=Path, default=SHIPPED, help=f"the file ({SHIPPED.name})")
     parser.add_argument(
-        "--results", type=Path, default=None, metavar="FILE",
+        "--results",
+        type=Path,
+        default=None,
+        metavar="FILE",
         help="merge the better results of this bench/rulebook_results.py JSON file",
     )
     args = parser.parse_args(argv)

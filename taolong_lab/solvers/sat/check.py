@@ -77,10 +77,22 @@ def relaxed_successors(state: State) -> set:
 class OneTurn:
     """One encoded turn from ``state`` in a fresh Glucose 4 solver."""
 
-    def __init__(self, state: State, *, exact: bool = True, symbolic: bool = True):
+    def __init__(
+        self, state: State, *, exact: bool = True, symbolic: bool = True, factored: bool = False
+    ):
         self.state = state
         self.g = Gates()
-        self.enc = Encoder(state, self.g, symbolic_start=symbolic, forbid_loss=False)
+        self.enc = Encoder(
+            state,
+            self.g,
+            symbolic_start=symbolic,
+            forbid_loss=False,
+            factor_above=0 if factored else None,
+        )
+        if factored:  # the start's Ba Gua as stacks too (the penalty reads it factored)
+            L0 = self.enc.layers[0]
+            L0.stacks_of(self.g)
+            L0.bagua = None
         self.pin = self.enc.board.pin(self.enc.layers[0].state, _walk(state)) if symbolic else []
         n_choices = len(self.g.choices)
         self.layer = self.enc.add_layer()
@@ -108,10 +120,10 @@ class OneTurn:
         while len(found) < limit and self.sat.solve(assumptions=self.pin):
             value = _Model(self.sat.get_model())
             walk = self.enc.decode(L.state, value)
-            bagua = next(c for c, x in L.bagua.items() if value(x))
+            bagua = L.bagua_value(value)
             found.add(_key(self.state, walk, bagua))
             eq = self.enc.eq_walk(L.state, walk)
-            b = L.bagua[bagua]
+            b = L.bagua_is(self.g, bagua)
             self.g.clause([-eq if eq is not True else False, -b if b is not True else False])
             self.sat.append_formula(self.g.take())
         return found
@@ -125,8 +137,9 @@ class OneTurn:
             dicts += [S.pos[k][j] for j in range(N_TILES)]
             dicts += [S.face[k], S.life[k], S.fire[k]]
             dicts += [S.link[k][j] for j in range(N_GAPS)]
-        dicts += [*S.rocks.values(), self.layer.bagua]
-        return sorted({x for d in dicts for x in d.values() if x is not True and x is not False})
+        dicts += [*S.rocks.values()]
+        lits = [x for d in dicts for x in d.values()] + self.layer.bagua_literals()
+        return sorted({x for x in lits if x is not True and x is not False})
 
     def determined(self, literals=None, max_models: int = 3) -> list[tuple]:
         """For up to ``max_models`` models: with the start, the sown space, the end of the
@@ -159,3 +172,48 @@ class OneTurn:
             self.g.clause([-e2 if e2 is not True else False])
             self.sat.append_formula(self.g.take())
         return bad
+
+
+def stack_domain(config) -> list[str]:
+    """Every stack a space can hold with the stones of ``config`` (the ``W`` and ``B`` counts)."""
+    whites = sum(v.count("W") for v in config)
+    blacks = sum(v.count("B") for v in config)
+    out = [""]
+    frontier = [""]
+    while frontier:
+        nxt = []
+        for v in frontier:
+            for c in "WB":
+                u = v + c
+                if u.count("W") <= whites and u.count("B") <= blacks:
+                    nxt.append(u)
+        out += nxt
+        frontier = nxt
+    return out
+
+
+def factored_sowings(state: State, config) -> set:
+    """The factored Ba Gua layer (:meth:`Encoder._factored_sowing`) from free stack variables
+    pinned to ``config``: every ``(space, new configuration, (group, element))`` its models
+    admit, enumerated with blocking clauses. It must equal :func:`sow_table`'s."""
+    from .encode import Layer
+
+    g = Gates()
+    enc = Encoder(state, g, factor_above=0)
+    enc._reach = None  # no pruning by what the start's Ba Gua reaches
+    domain = stack_domain(config)
+    prev = Layer()
+    prev.bagua = None
+    prev.stacks = [{v: g.var() for v in domain} for _ in config]
+    pin = [x if v == config[j] else -x for j, st in enumerate(prev.stacks) for v, x in st.items()]
+    L = Layer()
+    enc._factored_sowing(prev, L)
+    found = set()
+    with Solver(name="g4", bootstrap_with=g.take()) as sat:
+        while sat.solve(assumptions=pin):
+            value = _Model(sat.get_model())
+            space = next(s for s, x in L.space.items() if value(x))
+            sig = next(k for k, x in L.sig.items() if value(x))
+            found.add((space, L.bagua_value(value), sig))
+            sat.add_clause([-L.space[space]])
+    return found

@@ -4,7 +4,10 @@ opponent's policy, every answer checked in the engine.
 The loop (``../shared/research/anchors-sat.md`` §4.1, design B+ with a hand-written layer):
 
 1. One PySAT solver for the whole search. Layer ``t`` (:meth:`.encode.Encoder.add_layer`) is
-   one turn: the Ba Gua (explicit configurations), the opponent's group with **every legal
+   one turn: the Ba Gua (factored: each space's stack one-hot over the contents some reachable
+   configuration gives it, the sowing a circuit over the chosen space; or, with
+   ``factor_above``, explicit configurations while the layer is small), the opponent's group
+   with **every legal
    option** (a relaxation of its policy), the player's Matter phase (or the penalty, admitted
    whenever the sown element is impossible and its cheap necessary conditions hold: another
    relaxation), the village. ``won_t`` is the latched "the opponent is defeated by turn t";
@@ -29,6 +32,11 @@ The loop (``../shared/research/anchors-sat.md`` §4.1, design B+ with a hand-wri
    turn, so sound for the relaxation too; Steinmetz & Hoffmann's state nogoods).
 4. A candidate whose every turn is real is a real line, won in ``k`` turns, and no shorter
    win exists: it is replayed with ``State.play`` (a win in exactly ``k``) and returned.
+5. ``optimal_first_turns`` (:meth:`SatSearch.count_first_turns`): the first positions known
+   to start a win in ``k`` are blocked at layer 1 under an activation literal and the CEGAR
+   loop asks again; each real line adds its first position, UNSAT ends the count (sound for
+   the same reason as 2). The count is the number of the start's turns that lead to one of
+   these positions, as the explicit solver counts them.
 
 Budgets: ``time_limit`` (seconds, checked between layers and between solver calls, each
 call run in conflict chunks) and ``conflict_budget`` (total conflicts) stop the search with
@@ -93,12 +101,24 @@ class SatSearch:
     SEARCH_DEPTH = 2  # short real searches at spurious turns this close to the end
     SHORT_BUDGET = 3000  # positions expanded by one short search
 
-    def __init__(self, start: State, solver_name: str = "g4", *, encoder=None, sat=None):
+    def __init__(
+        self,
+        start: State,
+        solver_name: str = "g4",
+        *,
+        encoder=None,
+        sat=None,
+        factor_above: int | None = None,
+    ):
         """A new search from ``start``; ``encoder`` (with its gates) and ``sat`` (a PySAT
-        solver holding its clauses) let the one-turn checks reuse the refinement code."""
+        solver holding its clauses) let the one-turn checks reuse the refinement code;
+        ``factor_above``: see :class:`~.encode.Encoder` (the Ba Gua layer turns factored once
+        the explicit one has more configurations)."""
         self.start = start
         self.env = start._env
-        self.enc = encoder if encoder is not None else Encoder(start, Gates())
+        self.enc = (
+            encoder if encoder is not None else Encoder(start, Gates(), factor_above=factor_above)
+        )
         self.g = self.enc.g
         self.solver_name = solver_name
         kwargs = (
@@ -119,6 +139,9 @@ class SatSearch:
         self.search_depth = self.SEARCH_DEPTH
         self.short_budget = self.SHORT_BUDGET
         self.short_timeouts = 0
+        self.short_from = 1  # short real searches at spurious turns from this turn on
+        self.count_seconds = 0.0
+        self.count_calls = 0
 
     def close(self):
         self.sat.delete()
@@ -131,6 +154,12 @@ class SatSearch:
         smaller)."""
         if goal is False:
             return False
+        if isinstance(goal, list):
+            assumptions = [x for x in goal if x is not True]
+            if False in assumptions:
+                return False
+        else:
+            assumptions = [] if goal is True else [goal]
         sat = self.sat
         timer = None
         if self.solver_name.startswith(("cd", "cadical")):
@@ -142,9 +171,7 @@ class SatSearch:
         sat.conf_budget(chunk)
         t1 = time.perf_counter()
         try:
-            status = sat.solve_limited(
-                assumptions=[] if goal is True else [goal], expect_interrupt=timer is not None
-            )
+            status = sat.solve_limited(assumptions=assumptions, expect_interrupt=timer is not None)
         finally:
             if timer is not None:
                 timer.cancel()
@@ -182,7 +209,7 @@ class SatSearch:
                 return
             cond = [pre, s]
             if after is not None:
-                b = L.bagua.get(after, False)
+                b = L.bagua_is(g, after)
                 if b is False:
                     return
                 cond.append(b)
@@ -190,8 +217,10 @@ class SatSearch:
             g.clause([*(-c if c is not True else False for c in cond), *posts])
         else:  # "penalty": no penalty from this (walk, Ba Gua)
             _, walk, bagua = ref
-            b = prev.bagua.get(bagua, False)
-            if b is False or L.penalty is False:
+            if L.penalty is False:
+                return
+            b = prev.bagua_is(g, bagua)
+            if b is False:
                 return
             pre = enc.eq_walk(prev.state, walk)
             if pre is False:
@@ -284,13 +313,64 @@ class SatSearch:
         walk, bagua, r = nogood
         enc, g = self.enc, self.g
         L = enc.layers[j]
-        b = L.bagua.get(bagua, False)
+        b = L.bagua_is(g, bagua)
         if b is False:
             return
         eq = enc.eq_walk(L.state, walk)
         if eq is False:
             return
         g.clause([neg(eq), neg(b), L.won, neg(enc.layers[j + r].won)])
+
+    def count_first_turns(self, k: int, line, deadline: float | None) -> int | None:
+        """How many of the start's turns begin a win in ``k`` turns (``k`` the proved
+        optimum, ``line`` the optimal line found): the explicit solver's
+        ``optimal_first_turns``. The start's successors are grouped by position; the
+        positions known to win (the line's first) are blocked at layer 1 under an activation
+        literal, and the CEGAR loop is asked again for a win in ``k`` from another one: each
+        real line found adds its first position, an UNSAT answer proves that no other
+        successor wins in ``k - 1`` more turns (the relaxation is sound). None when the time
+        runs out."""
+        enc, g = self.enc, self.g
+        t0 = time.perf_counter()
+        start = self.start
+        turns_to: dict = {}
+        for _turn, after in start.successors():
+            turns_to.setdefault(after.key(), []).append(after)
+        L1 = enc.layers[1]
+        act = g.var()
+        winning: set = set()
+
+        def block(after: State) -> None:
+            key = after.key()
+            winning.add(key)
+            walk = (after._dragons, after._water, after._fire, after._rocks)
+            eq = g.AND(enc.eq_walk(L1.state, walk), L1.bagua_is(g, after.bagua))
+            g.clause([-act, neg(eq)])
+            self.sat.append_formula(g.take())
+
+        block(start.play(line[0]))
+        self.short_from = 2  # a short search at turn 1 could return a blocked first turn
+        try:
+            while True:
+                status = None
+                while status is None:
+                    if deadline is not None and time.perf_counter() >= deadline:
+                        return None
+                    status = self.call([act, enc.layers[k].won], CHUNK, deadline)
+                    self.count_calls += 1
+                if status is False:
+                    break
+                found, _ = self.check(_Model(self.sat.get_model()), k)
+                if found is None:
+                    continue
+                after = start.play(found[0])
+                if after.key() in winning:
+                    raise SatEncodingError("a blocked first turn came back in a SAT line")
+                block(after)
+        finally:
+            self.short_from = 1
+            self.count_seconds += time.perf_counter() - t0
+        return sum(len(turns_to[key]) for key in winning if key in turns_to)
 
     def state_of(self, walk, bagua, ply) -> State:
         return State._make(self.env, walk, bagua, self.enc.flux, self.player, ply)
@@ -316,7 +396,7 @@ class SatSearch:
                 line.append(str(match))
             else:
                 r = k - t + 1
-                if r <= self.search_depth:
+                if r <= self.search_depth and t >= self.short_from:
                     # a short real search from this position: a real win finishes the line
                     # (when the prefix is real), none gives a dead-end nogood
                     found = self.short_win(pre, r)
@@ -377,13 +457,17 @@ def solve(
     max_horizon: int | None = None,
     progress: bool = True,
     solver_name: str = "g4",
+    factor_above: int | None = None,
+    count_first_turns: bool = True,
 ) -> Solution:
     """The fewest turns to win a Grasshopper solo challenge, by incremental SAT (see the
     module docstring), as a :class:`~taolong_lab.solvers.explicit.Solution`.
 
     Raises ``NotImplementedError`` for the Monk, Master and Chosen One modes. With a budget
     (``time_limit`` seconds, ``conflict_budget`` conflicts in all, ``max_horizon`` turns) it
-    returns status ``"unknown"`` and ``proved_no_win_below``."""
+    returns status ``"unknown"`` and ``proved_no_win_below``. ``count_first_turns=False``
+    skips counting the optimal first turns (``optimal_first_turns`` is then None).
+    ``factor_above``: see the module docstring (the Ba Gua's encoding)."""
     start = _start_of(puzzle_or_state)
     if time_limit is not None and time_limit < 0:
         raise SolverError(f"time_limit must be >= 0 seconds, got {time_limit}")
@@ -401,7 +485,7 @@ def solve(
     per_turn: list[dict] = []
     search = None
 
-    def finish(status, optimum, line, proved, stopped=None):
+    def finish(status, optimum, line, proved, stopped=None, first=None):
         seconds = time.perf_counter() - t0
         stats_conf = search.sat.accum_stats()["conflicts"] if search else 0
         no_win = [
@@ -439,12 +523,14 @@ def solve(
             "refinements": len(search.refinements) if search else 0,
             "dead_ends": len(search.nogoods) if search else 0,
             "conflicts": stats_conf,
+            "first_turns_seconds": round(search.count_seconds, 3) if search else 0.0,
+            "first_turns_calls": search.count_calls if search else 0,
             "peak_memory_mb": peak_memory_mb(),
         }
         if search is not None:
             search.close()
         return Solution(
-            status, optimum, tuple(line), None, certificate, stats, proved, start.to_tln()
+            status, optimum, tuple(line), first, certificate, stats, proved, start.to_tln()
         )
 
     result = start.outcome()
@@ -453,7 +539,7 @@ def solve(
             return finish("optimal", 0, (), 0)
         return finish("no-win", None, (), 0)
 
-    search = SatSearch(start, solver_name)
+    search = SatSearch(start, solver_name, factor_above=factor_above)
     search.seed(start)
     bar = _progress(progress)
     proved = int(h0)
@@ -507,7 +593,8 @@ def solve(
                 if line is None:
                     continue
                 _verify(start, line, k)
-                return finish("optimal", k, line, k)
+                first = search.count_first_turns(k, line, deadline) if count_first_turns else None
+                return finish("optimal", k, line, k, first=first)
     except KeyboardInterrupt:
         return finish("unknown", None, (), proved, "interrupted")
     finally:

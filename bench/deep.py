@@ -1,0 +1,128 @@
+"""Deep solo challenges for the SAT solver (issue 6): win-in-8+ starts that make the explicit
+solver's Ba Gua x board product blow up.
+
+    .venv/bin/python bench/deep.py --screen --time-limit 240     # SAT on every candidate
+    .venv/bin/python bench/deep.py --screen --ids gorge-w-r3     # a few of them
+    .venv/bin/python bench/deep.py --screen --write              # ... and (re)write the set
+    .venv/bin/python bench/compare.py --file bench/deep-set.jsonl --time-limit 600
+
+How the candidates are made (the provenance of bench/deep-set.jsonl): the rulebook's solo
+set-up (both dragons with 3 segments and 4 water, the scenario's own board and start cells,
+``solo_game(scenario, player=..., bagua=..., seed=...)``) with the eight Ba Gua stones
+**re-dealt** (``bagua="random"``: each stone on a random space, or ``"shuffled"``: stacks of
+two on the main spaces, drawn once from ``random.Random(seed)``). A different Ba Gua changes
+which elements come when, so the optimum moves (often up: the rulebook deal is a friendly
+one), and the explicit solver meets a different set of Ba Gua configurations at every depth.
+``--screen`` runs the SAT solver on each candidate with a time budget (one process, one
+after the other) and prints one JSON line each; ``--write`` keeps the candidates SAT proved
+with an optimum of at least ``--min-optimum`` (default 8) in bench/deep-set.jsonl, with the
+proved optimum, the SAT line, and the provenance (generator, set-up, seed, SAT figures).
+The explicit solver's figures come from ``bench/compare.py`` (600 s budget).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from taolong_lab import solo_game  # noqa: E402
+from taolong_lab.solvers.sat import solve as sat_solve  # noqa: E402
+
+SET = HERE / "deep-set.jsonl"
+
+# (scenario, player, Ba Gua deal, seed): the candidates screened (see the module docstring)
+CANDIDATES = [
+    (scenario, player, deal, seed)
+    for scenario in ("gorge", "field", "valley", "maze", "wall", "cave")
+    for player in ("white", "black")
+    for deal, seed in (("random", 1), ("random", 2), ("shuffled", 3))
+]
+
+
+def cid(scenario, player, deal, seed) -> str:
+    return f"{scenario}-{player[0]}-{deal[0]}{seed}"
+
+
+def puzzle_doc(scenario, player, deal, seed, sat=None, seconds=None) -> dict:
+    state = solo_game(scenario, player=player, bagua=deal, seed=seed)
+    doc = {
+        "format": "taolong-puzzle",
+        "version": 1,
+        "id": cid(scenario, player, deal, seed),
+        "title": f"{scenario.title()}, playing {player}: the rulebook set-up with a "
+        f"{deal} Ba Gua (seed {seed})",
+        "rules": {
+            "scenario": scenario,
+            "mode": "grasshopper",
+            "edition": "current",
+            "options": {"solo_lookahead": state.rules.option("solo_lookahead")},
+        },
+        "start": state.to_tln(),
+        "player": player,
+        "goal": "win",
+        "provenance": {
+            "generator": "bench/deep.py",
+            "how": f"solo_game({scenario!r}, player={player!r}, bagua={deal!r}, seed={seed})",
+            "note": "the rulebook solo set-up (3 segments, 4 water) with the Ba Gua stones "
+            "re-dealt; optimum proved by the SAT solver",
+        },
+    }
+    if sat is not None and sat.status == "optimal":
+        doc["optimum"] = sat.optimum
+        doc["solution"] = list(sat.line)
+        doc["provenance"]["sat"] = {
+            "seconds": seconds,
+            "cpu_seconds": sat.stats["cpu_seconds"],
+            "unsat_horizons": sat.certificate["unsat_horizons"],
+            "refinements": sat.certificate["refinements"],
+            "conflicts": sat.certificate["conflicts"],
+        }
+    return doc
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--screen", action="store_true", help="run SAT on the candidates")
+    parser.add_argument("--ids", nargs="*")
+    parser.add_argument("--time-limit", type=float, default=240.0)
+    parser.add_argument("--min-optimum", type=int, default=8)
+    parser.add_argument("--write", action="store_true", help="rewrite bench/deep-set.jsonl")
+    args = parser.parse_args(argv)
+    keep = []
+    for c in CANDIDATES:
+        if args.ids and cid(*c) not in args.ids:
+            continue
+        if not args.screen:
+            print(json.dumps(puzzle_doc(*c)))
+            continue
+        state = solo_game(c[0], player=c[1], bagua=c[2], seed=c[3])
+        t0 = time.perf_counter()
+        sat = sat_solve(state, time_limit=args.time_limit, progress=False, count_first_turns=False)
+        seconds = round(time.perf_counter() - t0, 1)
+        row = {
+            "id": cid(*c),
+            "status": sat.status,
+            "optimum": sat.optimum,
+            "proved_no_win_below": sat.proved_no_win_below,
+            "seconds": seconds,
+            "cpu_seconds": sat.stats["cpu_seconds"],
+            "refinements": sat.certificate["refinements"],
+            "conflicts": sat.certificate["conflicts"],
+        }
+        print(json.dumps(row), flush=True)
+        if sat.status == "optimal" and sat.optimum >= args.min_optimum:
+            keep.append(puzzle_doc(*c, sat=sat, seconds=seconds))
+    if args.write:
+        SET.write_text("".join(json.dumps(d) + "\n" for d in keep))
+        print(f"wrote {len(keep)} challenges to {SET}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
