@@ -46,7 +46,10 @@ def add_commands(subparsers) -> None:
         help="explicit A*, incremental SAT, or auto (explicit for a moment, then SAT)",
     )
     solve.add_argument(
-        "--conflicts", type=_non_negative(int), metavar="N", default=None,
+        "--conflicts",
+        type=_non_negative(int),
+        metavar="N",
+        default=None,
         help="SAT only: stop after N conflicts in all",
     )
     solve.add_argument("--json", action="store_true", help="print JSON, one object a line")
@@ -338,8 +341,9 @@ def _check_claim(c: _Claim) -> list[str]:
             found.append(f"certificate.status: {cert['status']!r} for a solved puzzle")
         return found
     if cert.get("status") != "unknown":
-        found.append(f"certificate.status: {cert.get('status')!r}, a puzzle with no solution "
-                     "needs 'unknown'")
+        found.append(
+            f"certificate.status: {cert.get('status')!r}, a puzzle with no solution needs 'unknown'"
+        )
     if "optimum" in cert or c.puzzle.optimum is not None:
         found.append("certificate.optimum: an optimum is claimed but no solution is stored")
     return found
@@ -352,14 +356,20 @@ def _check_lower_bound(c: _Claim) -> list[str]:
 
     cert, found = c.cert, []
     if "lower_bound" in cert and cert["lower_bound"] != c.params.to_json():
-        found.append(f"certificate.lower_bound: {cert['lower_bound']!r}, the start's bound "
-                     f"parameters are {c.params.to_json()!r}")
+        found.append(
+            f"certificate.lower_bound: {cert['lower_bound']!r}, the start's bound "
+            f"parameters are {c.params.to_json()!r}"
+        )
     if "start_lower_bound" in cert and cert["start_lower_bound"] != _json_num(c.h0):
-        found.append(f"certificate.start_lower_bound: {cert['start_lower_bound']!r}, the "
-                     f"start's lower bound is {_json_num(c.h0)!r}")
+        found.append(
+            f"certificate.start_lower_bound: {cert['start_lower_bound']!r}, the "
+            f"start's lower bound is {_json_num(c.h0)!r}"
+        )
     if c.solved and c.h0 > c.proved:
-        found.append(f"certificate.start_lower_bound: the start's lower bound {c.h0} is above "
-                     f"the claimed {c.proved} turns")
+        found.append(
+            f"certificate.start_lower_bound: the start's lower bound {c.h0} is above "
+            f"the claimed {c.proved} turns"
+        )
     return found
 
 
@@ -370,19 +380,30 @@ def _turn_rows(cert: dict, key: str) -> tuple[list | None, str | None]:
     return rows, None
 
 
+def _horizon_rows(c: _Claim, field: str) -> tuple[list, list[str]]:
+    """The rows of ``certificate.<field>``, which must be one per horizon 0 .. claim-1 in
+    order; else the problem."""
+    rows, bad = _turn_rows(c.cert, field)
+    if bad:
+        return [], [bad]
+    turns = [r.get("turns") for r in rows]
+    if turns != list(range(c.proved)):
+        return [], [
+            f"certificate.{field}: horizons {turns}, expected 0..{c.proved - 1} with no gap"
+        ]
+    return rows, []
+
+
 def _check_no_win_within(c: _Claim) -> list[str]:
     """The explicit solver's ``no_win_within``: one row per horizon 0 .. claim-1, in order,
     position counts never falling, and at least the start expanded from the start's bound on
     (below it the lower bound alone is the proof)."""
     if "no_win_within" not in c.cert:
         return []
-    rows, bad = _turn_rows(c.cert, "no_win_within")
+    rows, bad = _horizon_rows(c, "no_win_within")
     if bad:
-        return [bad]
+        return bad
     turns = [r.get("turns") for r in rows]
-    if turns != list(range(c.proved)):
-        return [f"certificate.no_win_within: horizons {turns}, expected 0..{c.proved - 1} with "
-                "no gap"]
     counts = [r.get("positions") for r in rows]
     if not all(_is_int(n) and n >= 0 for n in counts):
         return [f"certificate.no_win_within: position counts {counts} are not whole numbers"]
@@ -390,8 +411,10 @@ def _check_no_win_within(c: _Claim) -> list[str]:
         return [f"certificate.no_win_within: position counts {counts} fall"]
     empty = [k for k, n in zip(turns, counts, strict=True) if k >= c.h0 and n == 0]
     if empty:
-        return [f"certificate.no_win_within: no position searched for horizon(s) {empty}, at or "
-                f"above the start's lower bound {c.h0}"]
+        return [
+            f"certificate.no_win_within: no position searched for horizon(s) {empty}, at or "
+            f"above the start's lower bound {c.h0}"
+        ]
     return []
 
 
@@ -400,13 +423,9 @@ def _check_no_win_below_proofs(c: _Claim) -> list[str]:
     the start's bound and ``sat-unsat`` (listed in ``unsat_horizons``) from there."""
     if "no_win_below_proofs" not in c.cert:
         return []
-    rows, bad = _turn_rows(c.cert, "no_win_below_proofs")
+    rows, bad = _horizon_rows(c, "no_win_below_proofs")
     if bad:
-        return [bad]
-    turns = [r.get("turns") for r in rows]
-    if turns != list(range(c.proved)):
-        return [f"certificate.no_win_below_proofs: horizons {turns}, expected 0..{c.proved - 1} "
-                "with no gap"]
+        return bad
     unsat = c.cert.get("unsat_horizons")
     unsat = set(unsat) if isinstance(unsat, list) else set()
     found = []
@@ -414,11 +433,15 @@ def _check_no_win_below_proofs(c: _Claim) -> list[str]:
         k, by = row["turns"], row.get("by")
         want = "lower-bound" if k < c.h0 else "sat-unsat"
         if by != want:
-            found.append(f"certificate.no_win_below_proofs: horizon {k} proved by {by!r}, "
-                         f"expected {want!r} (start's lower bound {c.h0})")
+            found.append(
+                f"certificate.no_win_below_proofs: horizon {k} proved by {by!r}, "
+                f"expected {want!r} (start's lower bound {c.h0})"
+            )
         elif by == "sat-unsat" and k not in unsat:
-            found.append(f"certificate.no_win_below_proofs: horizon {k} is 'sat-unsat' but not "
-                         "in unsat_horizons")
+            found.append(
+                f"certificate.no_win_below_proofs: horizon {k} is 'sat-unsat' but not "
+                "in unsat_horizons"
+            )
     return found
 
 
@@ -437,8 +460,10 @@ def _check_unsat_horizons(c: _Claim) -> list[str]:
         return [f"certificate.unsat_horizons: {beyond} at or beyond the claimed {c.proved} turns"]
     missing = [k for k in range(max(1, int(min(c.h0, c.proved))), c.proved) if k not in unsat]
     if missing:
-        return [f"certificate.unsat_horizons: gap, no proof for horizon(s) {missing} (from the "
-                f"start's lower bound {c.h0} to {c.proved - 1})"]
+        return [
+            f"certificate.unsat_horizons: gap, no proof for horizon(s) {missing} (from the "
+            f"start's lower bound {c.h0} to {c.proved - 1})"
+        ]
     return []
 
 
@@ -471,12 +496,16 @@ def _check_first_turns(c: _Claim) -> list[str]:
     if "optimal_first_turns" in cert and first is not None:
         legal = len(c.puzzle.start.successors())
         if not _is_int(first) or not 1 <= first <= legal:
-            found.append(f"certificate.optimal_first_turns: {first!r}, expected 1 to {legal} "
-                         "(the legal first turns)")
+            found.append(
+                f"certificate.optimal_first_turns: {first!r}, expected 1 to {legal} "
+                "(the legal first turns)"
+            )
     features = c.puzzle.difficulty or {}
     if first is not None and features.get("optimal_first_turns", first) != first:
-        found.append(f"difficulty.optimal_first_turns: {features['optimal_first_turns']!r}, "
-                     f"the certificate says {first!r}")
+        found.append(
+            f"difficulty.optimal_first_turns: {features['optimal_first_turns']!r}, "
+            f"the certificate says {first!r}"
+        )
     if "optimal_lines" in cert:
         lines, exact = cert["optimal_lines"], cert.get("optimal_lines_exact")
         if not _is_int(lines) or lines < 1:
@@ -484,8 +513,9 @@ def _check_first_turns(c: _Claim) -> list[str]:
         elif not isinstance(exact, bool):
             found.append(f"certificate.optimal_lines_exact: {exact!r}, expected true or false")
         elif exact and _is_int(first) and lines < first:
-            found.append(f"certificate.optimal_lines: {lines}, fewer than the "
-                         f"{first} optimal first turns")
+            found.append(
+                f"certificate.optimal_lines: {lines}, fewer than the {first} optimal first turns"
+            )
     return found
 
 
@@ -498,14 +528,18 @@ def _check_cross_check(c: _Claim) -> list[str]:
         return ["certificate.cross_check: not an object"]
     found = []
     if cross.get("optimum") != c.optimum:
-        found.append(f"certificate.cross_check.optimum: {cross.get('optimum')!r}, the puzzle's "
-                     f"optimum is {c.optimum}")
+        found.append(
+            f"certificate.cross_check.optimum: {cross.get('optimum')!r}, the puzzle's "
+            f"optimum is {c.optimum}"
+        )
     if cross.get("agrees") is not True:
         found.append(f"certificate.cross_check.agrees: {cross.get('agrees')!r}, expected true")
     solver = cross.get("solver")
     if not isinstance(solver, str) or not solver or solver == c.cert.get("solver"):
-        found.append(f"certificate.cross_check.solver: {solver!r}, expected a solver other than "
-                     f"{c.cert.get('solver')!r}")
+        found.append(
+            f"certificate.cross_check.solver: {solver!r}, expected a solver other than "
+            f"{c.cert.get('solver')!r}"
+        )
     return found
 
 
@@ -539,16 +573,22 @@ def _check_greedy(c: _Claim) -> list[str]:
     won = result is not None and result.winner == c.puzzle.player
     found = []
     if c.solved and result is None and len(line) < c.optimum:
-        found.append(f"certificate.greedy_line: stops after {len(line)} turns, before the "
-                     f"optimum {c.optimum}, with the game going on")
+        found.append(
+            f"certificate.greedy_line: stops after {len(line)} turns, before the "
+            f"optimum {c.optimum}, with the game going on"
+        )
     if won and (c.optimum or 0) > 1:
-        found.append(f"certificate.greedy_line: wins in {len(line)} turns (the greedy player "
-                     "must not win within the optimum)")
+        found.append(
+            f"certificate.greedy_line: wins in {len(line)} turns (the greedy player "
+            "must not win within the optimum)"
+        )
     for place, fields in (("certificate", c.cert), ("difficulty", c.puzzle.difficulty or {})):
         said = fields.get("greedy_wins_within_optimum", won)
         if said != won:
-            found.append(f"{place}.greedy_wins_within_optimum: {said!r}, the greedy line "
-                         f"{'wins' if won else 'does not win'}")
+            found.append(
+                f"{place}.greedy_wins_within_optimum: {said!r}, the greedy line "
+                f"{'wins' if won else 'does not win'}"
+            )
     return found
 
 
