@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..rules import scenario_names
-from .format import Puzzle, load_puzzles, save_puzzles
+from .format import Puzzle, load_puzzles, save_puzzles, write_atomic
 
 PUZZLES = Path(__file__).resolve().parents[2] / "puzzles"
 WORK = Path(__file__).resolve().parents[2] / "artifacts" / "bundle"
@@ -240,7 +240,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 kept = run(scenario, tier, workers=args.workers, progress=not args.no_progress)
                 n = publish(scenario, tier)
                 print(f"{scenario}-{tier.name}: {len(kept)} kept, {n} published", flush=True)
-    README.write_text(readme_text(), encoding="utf-8")
+    write_atomic(README, readme_text().encode("utf-8"))
     print(f"wrote {README}")
     return 0
 
