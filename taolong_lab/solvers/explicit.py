@@ -37,6 +37,7 @@ reachable graph was exhausted without a win.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from dataclasses import dataclass
@@ -52,6 +53,7 @@ from .common import (
     peak_memory_mb,
     reset_peak_memory,
     solo_start,
+    sow_table,
 )
 
 SOLVER = "taolong_lab.solvers.explicit"
@@ -160,6 +162,69 @@ def lower_bound(state: State, params: BoundParams | None = None) -> float:
     rocks = sum(state.rocks.values()) if params.tramples else 0
     need = state.life(opponent) - rocks
     return max(1, -(-need // params.per_turn))
+
+
+SHARP_TURNS = 3  # :func:`may_win_within` looks at the Ba Gua up to this many turns ahead
+
+
+def may_win_within(state: State, turns: int, params: BoundParams | None = None) -> bool:
+    """False only if the player cannot win from ``state`` within ``turns`` turns: a sharper,
+    Ba Gua-aware form of :func:`lower_bound` for the last few turns of a bounded search.
+
+    Grasshopper only (True otherwise, and for more than :data:`SHARP_TURNS` turns, where the
+    enumeration would grow). The sowings do not depend on the board, so every sequence of
+    ``turns`` sowings from the position's Ba Gua is enumerated (:func:`.common.sow_table`), and
+    each turn is given the most damage the opponent can take with the element it sows, as in
+    :func:`lower_bound`'s proof: a fire expel, the ruler's best plus the player's fire meter
+    (which only an absorbed fire stone raises, by one, so it is bounded by the meter now plus
+    the fire turns before, at most the capacity); a water expel, the ruler's best plus the
+    centre's water (at most ``water_stones - 2``); any other element a bite (1); plus, with
+    water-cost portals, two steps for each of the opponent's actions (its group's length) and,
+    with breakable rocks, the rocks' hits left once. A win needs the opponent's life.
+
+    >>> from taolong_lab import solo_game
+    >>> start = solo_game(segments={"black": 1}, water={"black": 1})
+    >>> may_win_within(start, 1), may_win_within(solo_game(), 1)
+    (True, False)
+    """
+    params = params or bound_params(state)
+    result = state.outcome()
+    if result is not None:
+        return result.winner == state.to_move
+    if not params.exact_rules or turns > SHARP_TURNS:
+        return lower_bound(state, params) <= turns
+    player = state._to_move
+    opponent = "black" if player == 0 else "white"
+    need = state.life(opponent)
+    if params.tramples:
+        need -= sum(state.rocks.values())
+    if need <= 0:
+        return True
+    fire = state._dragons[player].fire
+    most = _most_damage(state.bagua, "WB"[1 - player], fire, turns, params.portal_per_turn > 0)
+    return most >= need
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _most_damage(bagua, opp_stone: str, fire: int, turns: int, portals: bool) -> int:
+    if turns == 0:
+        return 0
+    data = game_data()
+    cap = data.capacity
+    rmax = max(cell.value for cell in data.ruler)
+    best = 0
+    for new, group, element in sow_table(bagua, opp_stone).values():
+        name = data.ring[element]
+        if name == "fire":
+            hit, after = rmax + fire, min(cap, fire + 1)
+        elif name == "water":
+            hit, after = rmax + data.water_stones - 2, fire
+        else:
+            hit, after = 1, fire
+        if portals:
+            hit += 2 * len(group)
+        best = max(best, hit + _most_damage(new, opp_stone, after, turns - 1, portals))
+    return best
 
 
 # ---- the search ----------------------------------------------------------------------------
@@ -432,7 +497,8 @@ def win_within(
     state: State, turns: int, params: BoundParams, budget: Budget | None = None, failed=None
 ) -> bool:
     """Whether the player can win from ``state`` within ``turns`` turns: an exact depth-first
-    search pruned by :func:`lower_bound`, remembering in ``failed`` (key -> the largest r
+    search pruned by :func:`lower_bound` and, in the last :data:`SHARP_TURNS` turns, by
+    :func:`may_win_within`, remembering in ``failed`` (key -> the largest r
     proved to have no win within r turns; pass one dict to share it between calls) what it
     proved. Raises :class:`OutOfBudget` when ``budget`` runs out."""
     failed = {} if failed is None else failed
@@ -441,7 +507,7 @@ def win_within(
         h = lower_bound(state, params)
         if h == 0:
             return True
-        if h > r:
+        if h > r or (r <= SHARP_TURNS and not may_win_within(state, r, params)):
             return False
         k = state.key()
         if failed.get(k, -1) >= r:
@@ -522,6 +588,7 @@ __all__ = [
     "SolverError",
     "bound_params",
     "lower_bound",
+    "may_win_within",
     "replay",
     "replay_text",
     "solve",

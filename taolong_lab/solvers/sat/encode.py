@@ -41,6 +41,7 @@ and gaps; the conformance tests check it); the centre's stones are derived from 
 from __future__ import annotations
 
 from ...engine.core import Dragon, Env
+from ..common import sow_table
 from .gates import Gates, clean, const, ite_onehot, neg
 
 N_TILES = 4  # head + 3 segments at most
@@ -729,27 +730,6 @@ def sow_table_one(bagua, space: int) -> tuple:
         i = (i + 1) % n
         new[i] += stone
     return tuple(new)
-
-
-def sow_table(bagua, opp_stone: str):
-    """The Grasshopper solo sowings of ``bagua``: ``{space: (new bagua, group, element)}``."""
-    n = len(bagua)
-    out = {}
-    for space in range(n):
-        stack = bagua[space]
-        if not stack:
-            continue
-        new = list(bagua)
-        new[space] = ""
-        group = []
-        i = space
-        for stone in stack:
-            i = (i + 1) % n
-            new[i] += stone
-            if stone == opp_stone:
-                group.append(i)
-        out[space] = (tuple(new), tuple(group), i)
-    return out
 
 
 class Encoder:

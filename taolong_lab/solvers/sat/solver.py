@@ -25,7 +25,8 @@ The loop (``../shared/research/anchors-sat.md`` §4.1, design B+ with a hand-wri
    added. Anything else is an encoding error: :class:`SatEncodingError`, never an answer.
    Near the end of the line (``r = k - t + 1 <= 2`` turns left from the position before a
    spurious turn ``t``) a short real search (depth-first over ``State.successors``, pruned by
-   the lower bound, a budget of expansions) is run from that position: if the line so far
+   :func:`~..explicit.may_win_within`, a budget of expansions, what it proved kept for the
+   whole search) is run from that position: if the line so far
    was real and the search wins, prefix + suffix is a real line of ``k`` turns; if it proves
    no win within ``r`` turns, the **dead-end nogood** ``state_j = w and Ba Gua_j = b and not
    won_j -> not won_{j+r}`` is added at every layer ``j`` (a fact of the real game at every
@@ -53,7 +54,7 @@ from pysat.solvers import Solver
 from ...engine import State
 from ...engine.solo import choose_group
 from ..common import Solution, SolverError, peak_memory_mb, reset_peak_memory, solo_start
-from ..explicit import bound_params, lower_bound
+from ..explicit import bound_params, lower_bound, may_win_within
 from .encode import Encoder
 from .gates import Gates, neg
 
@@ -140,8 +141,10 @@ class SatSearch:
         self.short_budget = self.SHORT_BUDGET
         self.short_timeouts = 0
         self.short_from = 1  # short real searches at spurious turns from this turn on
+        self._no_win_within: dict = {}  # position key -> most turns proved not to win in
         self.count_seconds = 0.0
         self.count_calls = 0
+        self.spurious_left: dict[int, int] = {}  # turns left at a candidate's first fake turn
 
     def close(self):
         self.sat.delete()
@@ -264,18 +267,19 @@ class SatSearch:
 
     # ---- checking a candidate --------------------------------------------------------------
     def short_win(self, state: State, r: int):
-        """A real line winning within ``r`` turns from ``state`` (depth-first, the explicit
-        solver's lower bound prunes), None if there is none; None too, without a nogood,
+        """A real line winning within ``r`` turns from ``state`` (depth-first, pruned by
+        :func:`~..explicit.may_win_within`; the positions proved to have no win within r
+        turns are remembered across calls), None if there is none; None too, without a nogood,
         when the budget runs out (:attr:`short_budget` expansions)."""
         self._expansions = 0
-        failed: dict = {}
+        failed = self._no_win_within
         me = self.start.to_move
 
         def dfs(st: State, r: int):
             result = st.outcome()
             if result is not None:
                 return [] if result.winner == me else None
-            if r == 0 or lower_bound(st, self.params) > r:
+            if r == 0 or not may_win_within(st, r, self.params):
                 return None
             key = st.key()
             if failed.get(key, -1) >= r:
@@ -396,6 +400,8 @@ class SatSearch:
                 line.append(str(match))
             else:
                 r = k - t + 1
+                if real:
+                    self.spurious_left[r] = self.spurious_left.get(r, 0) + 1
                 if r <= self.search_depth and t >= self.short_from:
                     # a short real search from this position: a real win finishes the line
                     # (when the prefix is real), none gives a dead-end nogood
@@ -525,6 +531,7 @@ def solve(
             "conflicts": stats_conf,
             "first_turns_seconds": round(search.count_seconds, 3) if search else 0.0,
             "first_turns_calls": search.count_calls if search else 0,
+            "spurious_turns_left": dict(sorted(search.spurious_left.items())) if search else {},
             "peak_memory_mb": peak_memory_mb(),
         }
         if search is not None:

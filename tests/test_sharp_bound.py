@@ -1,0 +1,162 @@
+"""The Ba Gua-aware bound of the last turns (:func:`explicit.may_win_within`): it never
+rules out a real win (checked against unpruned searches on random solo positions of every
+scenario, with and without the Village), and it prunes where :func:`lower_bound` cannot."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conformance import combinations, solo_playout
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from taolong_lab import State, solo_game
+from taolong_lab.solvers import explicit
+from taolong_lab.solvers.explicit import (
+    bound_params,
+    lower_bound,
+    may_win_within,
+    solve,
+    win_within,
+)
+
+GRASSHOPPER = [c for c in combinations() if c.mode == "grasshopper"]
+OTHER = {"white": "black", "black": "white"}
+
+
+def wins_within(state: State, turns: int) -> bool:
+    """Whether the player wins within ``turns``: every line tried, no bound at all."""
+    result = state.outcome()
+    if result is not None:
+        return result.winner == state.player
+    if turns == 0:
+        return False
+    return any(wins_within(after, turns - 1) for _, after in state.iter_successors())
+
+
+@st.composite
+def weak_positions(draw) -> State:
+    """A Grasshopper solo position whose opponent is weak enough to be beaten in 1-2 turns
+    (1 segment, 1-4 water, or 2 segments), after 0-6 seeded random turns."""
+    combo = draw(st.sampled_from(GRASSHOPPER))
+    player = draw(st.sampled_from(("white", "black")))
+    seed = draw(st.integers(0, 2**32 - 1))
+    kwargs = combo.kwargs()
+    start = solo_game(
+        kwargs.pop("scenario"),
+        kwargs.pop("mode"),
+        player=player,
+        segments={OTHER[player]: draw(st.sampled_from((1, 1, 2)))},
+        water={OTHER[player]: draw(st.integers(1, 4))},
+        bagua=draw(st.sampled_from(("standard", "shuffled", "random"))),
+        seed=seed,
+        **kwargs,
+    )
+    path = solo_playout(start, seed, draw(st.integers(0, 6)), 0.5)
+    return path[-1]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(weak_positions())
+def test_never_rules_out_a_win_in_one(state):
+    if not may_win_within(state, 1):
+        assert not wins_within(state, 1), state.to_tln()
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(weak_positions())
+def test_never_rules_out_a_win_in_two(state):
+    if not may_win_within(state, 2):
+        assert not wins_within(state, 2), state.to_tln()
+
+
+def test_a_position_only_the_sharp_bound_prunes():
+    """The Field, the opponent at 2 segments and 3 water (life 7). A water expel could deal the
+    ruler's best (2) plus up to 6 centre water, so lower_bound says 1 turn. But this Ba Gua's
+    stacks land on Thunder, Earth, Mountain, Wind and Heaven (WBW from Heaven: 3 stones to
+    Thunder, B from Thunder to Earth, B from Earth to Mountain, WB from Mountain to Wind, W
+    from Wind to Heaven): neither Fire nor Water on turn 1, so at most a bite (1)."""
+    tln = (
+        "field/grasshopper/current/solo 8/8/8/8/8/8/8/8 a2-a1-b1-b2:4:0 g8-h8-h7:3:0 "
+        "WBW/-/-/B/B/WB/-/W 1:8 w 1"
+    )
+    start = State(tln)
+    params = bound_params(start)
+    assert start.life("black") == 7
+    assert lower_bound(start, params) == 1
+    assert not may_win_within(start, 1, params)
+    assert not wins_within(start, 1)
+    assert may_win_within(start, 2, params)  # a second sowing can land on Fire or Water
+
+
+# Wins in one found by a seeded scan of random weak positions (every Grasshopper scenario),
+# each one a turn where a weaker bound would have been wrong: a bite is the only damage the
+# sown element allows (the Mist with the Village, black to move, white at 1 water), and a fire
+# expel that needs the meter's stone (white's fire meter holds 1).
+WIN_BY_BITE = (
+    "mist/grasshopper/current/solo+village=black 4Y3/6G1/2B5/3VV2Y/R2VV3/5B2/1G6/3R4 "
+    "b2-a2:1:0 b3-b4-a4-[a5d8]-e8:4:0 -/-/-/BB/-/WWBB/-/WW 3:8 b 6"
+)
+WIN_BY_FIRE_METER = (
+    "mist/grasshopper/current/solo 4Y3/6G1/2B5/3##2Y/R2##3/5B2/1G6/3R4 "
+    "e8-[d8a5]-a4-a3-a2:4:1 g7-g8:3:1 -/W/BWB/-/-/-/BBWW/- 1:6 w 4"
+)
+
+
+@pytest.mark.parametrize("tln", [WIN_BY_BITE, WIN_BY_FIRE_METER])
+def test_wins_in_one_that_need_every_term(tln):
+    state = State(tln)
+    assert wins_within(state, 1)
+    assert may_win_within(state, 1)
+
+
+def test_portal_steps_count_two_per_action():
+    """With water-cost portals each of the opponent's actions may take two steps through
+    them: 2 damage per stone of its group, added to the element's."""
+    bagua = ("WBW", "", "", "B", "B", "WB", "", "W")  # Heaven's stack gives black one action
+    with_portals = explicit._most_damage(bagua, "B", 0, 1, True)
+    without = explicit._most_damage(bagua, "B", 0, 1, False)
+    assert (without, with_portals) == (1, 3)
+
+
+def test_an_absorbed_fire_stone_feeds_the_next_expel():
+    """Lake's stone lands on Fire (an expel from an empty meter: the ruler's best, 2, or an
+    absorb); Heaven's two stones then land on Fire again, and the meter may now hold 1."""
+    bagua = ("WW", "W", "", "", "", "", "", "")
+    assert explicit._most_damage(bagua, "B", 0, 1, False) == 2
+    assert explicit._most_damage(bagua, "B", 0, 2, False) == 2 + 3
+
+
+def test_found_wins_are_allowed_along_solved_lines():
+    """Along an optimal line every position wins in exactly the turns left, so the bound must
+    allow it there (and at every larger horizon)."""
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(6):
+        start = solo_game(
+            rng.choice(("field", "cave", "wall", "valley")),
+            segments={"black": 1},
+            water={"black": rng.randint(2, 4)},
+            bagua="random",
+            seed=seed,
+        )
+        s = solve(start, progress=False, max_states=20_000)
+        if s.status != "optimal":
+            continue
+        state = start
+        for k, turn in enumerate(s.line):
+            left = s.optimum - k
+            for r in range(left, explicit.SHARP_TURNS + 1):
+                assert may_win_within(state, r), (state.to_tln(), r)
+            state = state.play(turn)
+            checked += 1
+    assert checked >= 6
+
+
+def test_bounded_search_agrees_with_and_without_it(monkeypatch):
+    start = solo_game(segments={"black": 2}, water={"black": 3}, bagua="random", seed=2)
+    params = bound_params(start)
+    sharp = [win_within(start, r, params) for r in (1, 2, 3)]
+    monkeypatch.setattr(explicit, "SHARP_TURNS", 0)
+    assert [win_within(start, r, params) for r in (1, 2, 3)] == sharp
