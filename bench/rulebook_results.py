@@ -9,7 +9,8 @@ interrupted run resumes where it stopped (ids already in the file are skipped).
   where SAT's turn-10 layer is too big), see ``EXPLICIT``.
 - Then, for each proved challenge whose solver did not count its optimal first turns (SAT
   does not), a second pass counts them with the explicit solver's exact bounded search
-  (``explicit.win_within`` on every first turn), ``--first-turns`` seconds each (0: skip).
+  (``explicit.win_within`` on every first turn), ``--first-turns`` seconds each (0: skip;
+  ``--recount`` tries again where an earlier count ran out).
 
 The results file maps each id to ``{"method", "time_limit", "status", "optimum", "line",
 "proved_no_win_below", "optimal_first_turns", "certificate", "stats", "date"}``; import it
@@ -128,10 +129,12 @@ def run(
     only: list[str] | None,
     redo: bool = False,
     solver: str | None = None,
+    recount: bool = False,
 ) -> None:
     """Solve every challenge not in ``out`` yet (``redo``: the ``only`` ones again, keeping
     the better result; the other attempt goes to the record's ``attempts``), then count the
-    optimal first turns where missing. ``solver``: this method for every challenge."""
+    optimal first turns where missing (``recount``: also where an earlier count ran out).
+    ``solver``: this method for every challenge."""
     results = load_results(out)
     ids = [i for i in ORDER if only is None or i in only]
     for ident in ids:
@@ -156,11 +159,13 @@ def run(
         record = results[ident]
         if record.get("status") != "optimal" or record.get("optimal_first_turns") is not None:
             continue
-        if "first_turns" in record:
+        if "first_turns" in record and not recount:
             continue
         print(f"{ident}: counting optimal first turns, {first_turns} s ...", flush=True)
         count = _child(["--count", ident, "--optimum", str(record["optimum"]),
                         "--time-limit", str(first_turns)])
+        if "first_turns" in record:
+            record.setdefault("first_turns_attempts", []).append(record["first_turns"])
         record["first_turns"] = count
         if count.get("optimal_first_turns") is not None:
             record["optimal_first_turns"] = count["optimal_first_turns"]
@@ -192,6 +197,8 @@ def main(argv=None) -> int:
     parser.add_argument("--only", nargs="*", default=None, help="these ids only")
     parser.add_argument("--redo", action="store_true", help="solve again, keep the better")
     parser.add_argument("--solver", choices=("sat", "explicit"), help="for every challenge")
+    parser.add_argument("--recount", action="store_true",
+                        help="count the first turns again where an earlier count ran out")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     parser.add_argument("--count", help=argparse.SUPPRESS)
     parser.add_argument("--method", default="sat", help=argparse.SUPPRESS)
@@ -203,7 +210,8 @@ def main(argv=None) -> int:
     if args.count:
         print(json.dumps(count_first_turns(args.count, args.optimum, args.time_limit)))
         return 0
-    run(args.out, args.time_limit, args.first_turns, args.only, args.redo, args.solver)
+    run(args.out, args.time_limit, args.first_turns, args.only, args.redo, args.solver,
+        args.recount)
     return 0
 
 

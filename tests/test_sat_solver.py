@@ -18,6 +18,7 @@ from taolong_lab.solvers import explicit
 from taolong_lab.solvers.common import SolverError
 from taolong_lab.solvers.sat import SatEncodingError, solve
 from taolong_lab.solvers.sat import encode as sat_encode
+from taolong_lab.solvers.sat import solver as sat_solver
 
 SCENARIOS = [
     ("field", {}),
@@ -79,12 +80,20 @@ def assert_wins_in(state: State, line, k: int) -> None:
     assert state.outcome() is not None and state.outcome().winner == state.to_move
 
 
-def agree(i: int):
+def agree(i: int, share: float | None = None):
+    """``share``: the first-turn count's explicit share (0: SAT counts every first turn)."""
     state = challenge(i)
     ex = explicit.solve(state, time_limit=120, progress=False)
     if ex.status != "optimal":
         pytest.skip(f"the explicit solver did not finish challenge {i} ({ex.status})")
-    sat = solve(state, time_limit=120, progress=False)
+    if share is None:
+        sat = solve(state, time_limit=120, progress=False)
+    else:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(sat_solver, "COUNT_EXPLICIT_SHARE", share)
+            sat = solve(state, time_limit=120, progress=False)
+        if share == 0:  # the SAT loop ran and ended with an UNSAT answer
+            assert sat.stats["first_turns_calls"] >= 1
     assert sat.status == "optimal", sat
     assert sat.optimum == ex.optimum, (i, state.to_tln(), sat.line, ex.line)
     assert_wins_in(state, sat.line, sat.optimum)
@@ -92,7 +101,7 @@ def agree(i: int):
     assert cert["proved_no_win_below"] == sat.optimum
     assert cert["unsat_horizons"] == [k for k in range(cert["start_lower_bound"], sat.optimum)]
     assert len(cert["per_turn"]) == sat.optimum
-    # the optimal first turns, counted by SAT (blocking the winning ones at layer 1)
+    # the optimal first turns: the explicit bounded search, then SAT (blocking at layer 1)
     assert sat.optimal_first_turns is not None
     if ex.optimal_first_turns is not None:
         assert sat.optimal_first_turns == ex.optimal_first_turns, (i, state.to_tln())
@@ -102,6 +111,11 @@ def agree(i: int):
 @pytest.mark.parametrize("i", SAMPLE)
 def test_sat_agrees_with_the_explicit_solver(i):
     agree(i)
+
+
+@pytest.mark.parametrize("i", SAMPLE)
+def test_sat_alone_counts_the_first_turns_as_the_explicit_solver(i):
+    agree(i, share=0.0)
 
 
 @pytest.mark.slow

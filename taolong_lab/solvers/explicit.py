@@ -378,7 +378,7 @@ def solve(
     if saved is not None:
         search.restore(saved)
 
-    def finish(status, line, first, interrupted=False, counted=0) -> Solution:
+    def finish(status, line, first, interrupted=False, counted=0, count_s=0.0) -> Solution:
         optimum = len(line) if status == "optimal" else None
         proved = optimum if optimum is not None else search.proved
         certificate = {
@@ -399,6 +399,7 @@ def solve(
             "expanded": search.expanded + counted,
             "search_expanded": search.expanded,
             "count_expanded": counted,
+            "count_seconds": round(count_s, 3),
             "generated": search.generated,
             "seconds": round(seconds, 3),
             "cpu_seconds": round(budget.cpu_seconds(), 3),
@@ -450,15 +451,16 @@ def solve(
             bar.close()
     if won:
         line = _line(search.info, search.found)
-        first, counted = None, 0
+        first, counted, count_s = None, 0, 0.0
         if count_first_turns and not interrupted:
-            before = budget.expanded
+            before, t_count = budget.expanded, time.perf_counter()
             try:
                 first = _count_first_turns(start, len(line), params, budget)
             except KeyboardInterrupt:
                 interrupted = True
             counted = budget.expanded - before
-        return finish("optimal", line, first, interrupted, counted)
+            count_s = time.perf_counter() - t_count
+        return finish("optimal", line, first, interrupted, counted, count_s)
     if not search.buckets and not interrupted and budget.reason is None:
         return finish("no-win", (), None)
     return finish("unknown", (), None, interrupted)

@@ -53,13 +53,23 @@ from pysat.solvers import Solver
 
 from ...engine import State
 from ...engine.solo import choose_group
-from ..common import Solution, SolverError, peak_memory_mb, reset_peak_memory, solo_start
-from ..explicit import bound_params, lower_bound, may_win_within
+from ..common import (
+    Budget,
+    Solution,
+    SolverError,
+    peak_memory_mb,
+    reset_peak_memory,
+    solo_start,
+)
+from ..explicit import OutOfBudget, bound_params, lower_bound, may_win_within, win_within
 from .encode import Encoder
 from .gates import Gates, neg
 
 SOLVER = "taolong_lab.solvers.sat"
 CHUNK = 20_000  # conflicts per solver call between time checks
+# the first-turn count tries the explicit bounded search first, for this share of the time the
+# optimum took (at least 1 s; 0: SAT alone), then SAT settles the first positions it did not
+COUNT_EXPLICIT_SHARE = 0.5
 
 
 class SatEncodingError(SolverError):
@@ -144,6 +154,7 @@ class SatSearch:
         self._no_win_within: dict = {}  # position key -> most turns proved not to win in
         self.count_seconds = 0.0
         self.count_calls = 0
+        self.count_explicit = 0  # first positions the explicit bounded search settled
         self.spurious_left: dict[int, int] = {}  # turns left at a candidate's first fake turn
 
     def close(self):
@@ -325,34 +336,60 @@ class SatSearch:
             return
         g.clause([neg(eq), neg(b), L.won, neg(enc.layers[j + r].won)])
 
-    def count_first_turns(self, k: int, line, deadline: float | None) -> int | None:
+    def count_first_turns(
+        self, k: int, line, deadline: float | None, explicit_seconds: float = 0.0
+    ) -> int | None:
         """How many of the start's turns begin a win in ``k`` turns (``k`` the proved
         optimum, ``line`` the optimal line found): the explicit solver's
-        ``optimal_first_turns``. The start's successors are grouped by position; the
-        positions known to win (the line's first) are blocked at layer 1 under an activation
-        literal, and the CEGAR loop is asked again for a win in ``k`` from another one: each
-        real line found adds its first position, an UNSAT answer proves that no other
-        successor wins in ``k - 1`` more turns (the relaxation is sound). None when the time
-        runs out."""
+        ``optimal_first_turns``. The start's successors are grouped by position.
+
+        First the explicit solver's exact bounded search (:func:`~..explicit.win_within`,
+        sharing what the short searches proved) decides as many first positions as it can in
+        ``explicit_seconds``. The positions it did not settle go to SAT: the positions known
+        to win, or known not to, are blocked at layer 1 under an activation literal and the
+        CEGAR loop is asked again for a win in ``k`` from another one: each real line found
+        adds its first position, an UNSAT answer proves that no other successor wins in
+        ``k - 1`` more turns (the relaxation is sound). The count is the number of the
+        start's turns that lead to a winning position. None when the time runs out."""
         enc, g = self.enc, self.g
         t0 = time.perf_counter()
         start = self.start
         turns_to: dict = {}
+        firsts: dict = {}
         for _turn, after in start.successors():
             turns_to.setdefault(after.key(), []).append(after)
+            firsts.setdefault(after.key(), after)
+        winning: set = {start.play(line[0]).key()}
+        losing: set = set()
+        budget = Budget(max(0.0, explicit_seconds), None)
+        if deadline is not None:
+            budget.deadline = min(budget.deadline, deadline)
+        for key, after in firsts.items():
+            if explicit_seconds <= 0:
+                break
+            if key in winning:
+                continue
+            try:
+                won = win_within(after, k - 1, self.params, budget, self._no_win_within)
+            except OutOfBudget:
+                break
+            (winning if won else losing).add(key)
+        self.count_explicit = len(winning) + len(losing)
+        if len(winning) + len(losing) == len(firsts):
+            self.count_seconds += time.perf_counter() - t0
+            return sum(len(turns_to[key]) for key in winning)
+
         L1 = enc.layers[1]
         act = g.var()
-        winning: set = set()
 
         def block(after: State) -> None:
-            key = after.key()
-            winning.add(key)
             walk = (after._dragons, after._water, after._fire, after._rocks)
             eq = g.AND(enc.eq_walk(L1.state, walk), L1.bagua_is(g, after.bagua))
             g.clause([-act, neg(eq)])
             self.sat.append_formula(g.take())
 
-        block(start.play(line[0]))
+        for key in winning | losing:
+            block(firsts[key])
         self.short_from = 2  # a short search at turn 1 could return a blocked first turn
         try:
             while True:
@@ -368,8 +405,9 @@ class SatSearch:
                 if found is None:
                     continue
                 after = start.play(found[0])
-                if after.key() in winning:
+                if after.key() in winning or after.key() in losing:
                     raise SatEncodingError("a blocked first turn came back in a SAT line")
+                winning.add(after.key())
                 block(after)
         finally:
             self.short_from = 1
@@ -531,6 +569,7 @@ def solve(
             "conflicts": stats_conf,
             "first_turns_seconds": round(search.count_seconds, 3) if search else 0.0,
             "first_turns_calls": search.count_calls if search else 0,
+            "first_turns_by_explicit": search.count_explicit if search else 0,
             "spurious_turns_left": dict(sorted(search.spurious_left.items())) if search else {},
             "peak_memory_mb": peak_memory_mb(),
         }
@@ -600,7 +639,12 @@ def solve(
                 if line is None:
                     continue
                 _verify(start, line, k)
-                first = search.count_first_turns(k, line, deadline) if count_first_turns else None
+                first = None
+                if count_first_turns:
+                    share = COUNT_EXPLICIT_SHARE * (time.perf_counter() - t0)
+                    if COUNT_EXPLICIT_SHARE > 0:
+                        share = max(1.0, share)
+                    first = search.count_first_turns(k, line, deadline, share)
                 return finish("optimal", k, line, k, first=first)
     except KeyboardInterrupt:
         return finish("unknown", None, (), proved, "interrupted")
