@@ -374,7 +374,7 @@ class SatSearch:
             except OutOfBudget:
                 break
             (winning if won else losing).add(key)
-        self.count_explicit = len(winning) + len(losing)
+        self.count_explicit = len(winning) + len(losing) - 1  # the line's first is known
         if len(winning) + len(losing) == len(firsts):
             self.count_seconds += time.perf_counter() - t0
             return sum(len(turns_to[key]) for key in winning)
