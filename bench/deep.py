@@ -18,6 +18,13 @@ after the other) and prints one JSON line each; ``--write`` keeps the candidates
 with an optimum of at least ``--min-optimum`` (default 8) in bench/deep-set.jsonl, with the
 proved optimum, the SAT line, and the provenance (generator, set-up, seed, SAT figures).
 The explicit solver's figures come from ``bench/compare.py`` (600 s budget).
+
+The current set (11 challenges, optima 8 and 9) was written by ``--screen --write
+--time-limit 600 --ids`` with the eleven ids in the file, after screening 19 of the 36
+candidates with ``--time-limit 400``: The Field and The Gorge (all six deals each), The Valley
+as black (all three), The Valley as white (r1, r2) and The Wall as black (r1, r2); the ones
+left out have optima 6 and 7. The Cave, The Maze, The Wall as white and The Valley as white
+s3 were not screened again.
 """
 
 from __future__ import annotations
