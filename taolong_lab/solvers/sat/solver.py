@@ -33,11 +33,13 @@ The loop (``../shared/research/anchors-sat.md`` §4.1, design B+ with a hand-wri
    turn, so sound for the relaxation too; Steinmetz & Hoffmann's state nogoods).
 4. A candidate whose every turn is real is a real line, won in ``k`` turns, and no shorter
    win exists: it is replayed with ``State.play`` (a win in exactly ``k``) and returned.
-5. ``optimal_first_turns`` (:meth:`SatSearch.count_first_turns`): the first positions known
-   to start a win in ``k`` are blocked at layer 1 under an activation literal and the CEGAR
-   loop asks again; each real line adds its first position, UNSAT ends the count (sound for
-   the same reason as 2). The count is the number of the start's turns that lead to one of
-   these positions, as the explicit solver counts them.
+5. ``optimal_first_turns`` (:meth:`SatSearch.count_first_turns`): the explicit solver's
+   exact bounded search settles what first positions it can in a share of the optimum's time
+   (:data:`COUNT_EXPLICIT_SHARE`); the first positions known to start a win in ``k``, or known
+   not to, are blocked at layer 1 under an activation literal and the CEGAR loop asks again;
+   each real line adds its first position, UNSAT ends the count (sound for the same reason
+   as 2). The count is the number of the start's turns that lead to one of the winning
+   positions, as the explicit solver counts them.
 
 Budgets: ``time_limit`` (seconds, checked between layers and between solver calls, each
 call run in conflict chunks) and ``conflict_budget`` (total conflicts) stop the search with
