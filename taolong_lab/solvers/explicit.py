@@ -91,15 +91,20 @@ class BoundParams:
         }
 
 
+@functools.cache
+def _expel_terms() -> tuple[int, int, int]:
+    """``(capacity, the ruler's best value, the most centre water)``: a fire expel adds the
+    attacker's fire meter (at most the capacity); a water expel the centre's water, which is
+    all the water but the two living dragons' meters (each at least 1)."""
+    data = game_data()
+    return data.capacity, max(cell.value for cell in data.ruler), data.water_stones - 2
+
+
 def bound_params(state: State) -> BoundParams:
     """The :class:`BoundParams` of ``state`` (they depend on the rules and the layout only,
     plus the stone counts, which never change)."""
-    data = game_data()
-    cap = data.capacity
-    rmax = max(cell.value for cell in data.ruler)
-    # a fire expel adds the attacker's fire meter (<= cap); a water expel the centre's water,
-    # which is all the water but the two living dragons' meters (each >= 1)
-    matter = max(1, rmax + cap, rmax + data.water_stones - 2)
+    cap, rmax, water_bonus = _expel_terms()
+    matter = max(1, rmax + cap, rmax + water_bonus)
     scenario = load_scenario(state.rules.scenario)
     letters = {sym for row in state.layout for sym in row if sym.isupper() and sym != "V"}
     water_portals = any(scenario.portal_rule(c).cost == "water" for c in letters)
@@ -209,16 +214,15 @@ def may_win_within(state: State, turns: int, params: BoundParams | None = None) 
 def _most_damage(bagua, opp_stone: str, fire: int, turns: int, portals: bool) -> int:
     if turns == 0:
         return 0
-    data = game_data()
-    cap = data.capacity
-    rmax = max(cell.value for cell in data.ruler)
+    cap, rmax, water_bonus = _expel_terms()
+    ring = game_data().ring
     best = 0
     for new, group, element in sow_table(bagua, opp_stone).values():
-        name = data.ring[element]
+        name = ring[element]
         if name == "fire":
             hit, after = rmax + fire, min(cap, fire + 1)
         elif name == "water":
-            hit, after = rmax + data.water_stones - 2, fire
+            hit, after = rmax + water_bonus, fire
         else:
             hit, after = 1, fire
         if portals:
