@@ -4,7 +4,8 @@
     .venv/bin/python bench/compare.py --file puzzles/rulebook-solo.jsonl --only sat
     .venv/bin/python bench/compare.py --ids field-b3w4-win7 --time-limit 600 --json
 
-Per challenge, measured in one run (one process, one after the other): the optimum (or the
+Per challenge, measured in one run, one solver after the other, each in a fresh process (no
+cache one solver warmed is left for the other): the optimum (or the
 bound proved when a budget ran out), seconds for each solver and their ratio (explicit / SAT,
 > 1 means SAT is faster), the same for the optimum alone (each solver's time less its
 first-turn count, measured inside the same run), the SAT encoding's clauses and variables per
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -30,9 +32,11 @@ from taolong_lab.solvers.sat import solve as sat_solve  # noqa: E402
 SET = ROOT / "bench" / "solo-set.jsonl"
 
 
-def run(p, which: str, time_limit: float, solver_name: str) -> dict:
-    row: dict = {"id": p.id, "stored": p.optimum}
-    if which in ("both", "explicit"):
+def measure(file: str, pid: str, which: str, time_limit: float, solver_name: str) -> dict:
+    """One solver on one challenge, in this process: the fields of :func:`run`'s row."""
+    p = next(q for q in load_puzzles(file, check_solutions=False) if q.id == pid)
+    row: dict = {}
+    if which == "explicit":
         t, c = time.perf_counter(), time.process_time()
         ex = explicit.solve(p, time_limit=time_limit, progress=False)
         row["explicit_s"] = round(time.perf_counter() - t, 3)
@@ -41,7 +45,7 @@ def run(p, which: str, time_limit: float, solver_name: str) -> dict:
         row["explicit_count_s"] = ex.stats.get("count_seconds", 0.0)
         row["explicit"] = ex.optimum if ex.status == "optimal" else f">={ex.proved_no_win_below}"
         row["explicit_status"] = ex.status
-    if which in ("both", "sat"):
+    else:
         t, c = time.perf_counter(), time.process_time()
         sat = sat_solve(p, time_limit=time_limit, progress=False, solver_name=solver_name)
         row["sat_s"] = round(time.perf_counter() - t, 3)
@@ -67,6 +71,23 @@ def run(p, which: str, time_limit: float, solver_name: str) -> dict:
         row["solve_s"] = st["sat_seconds"]
         row["unsat_horizons"] = cert["unsat_horizons"]
         row["line"] = list(sat.line)
+    return row
+
+
+def run(file: str, p, which: str, time_limit: float, solver_name: str) -> dict:
+    """Both solvers (or the one asked for) on ``p``, each in a fresh Python process: the
+    solvers share caches (the opponent's choices, the successor tables), and a solver run
+    second in the same process would find them warm."""
+    row: dict = {"id": p.id, "stored": p.optimum}
+    for one in ("explicit", "sat"):
+        if which not in ("both", one):
+            continue
+        args = [sys.executable, __file__, "--file", file, "--worker", one, p.id]
+        args += ["--time-limit", str(time_limit), "--solver", solver_name]
+        done = subprocess.run(args, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"{one} on {p.id} failed:\n{done.stderr}")
+        row.update(json.loads(done.stdout))
     if "explicit_s" in row and "sat_s" in row and row["sat_s"] > 0:
         row["ratio"] = round(row["explicit_s"] / row["sat_s"], 2)
         # the optimum alone: each solver's time without its first-turn count
@@ -87,7 +108,12 @@ def main(argv=None) -> int:
     parser.add_argument("--solver", default="g4", help="PySAT solver name (g4, cd195, ...)")
     parser.add_argument("--json", action="store_true", help="one JSON object per challenge")
     parser.add_argument("--min-optimum", type=int, default=0, help="only stored optima >= this")
+    parser.add_argument("--worker", nargs=2, metavar=("SOLVER", "ID"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.worker:
+        one, pid = args.worker
+        print(json.dumps(measure(args.file, pid, one, args.time_limit, args.solver)))
+        return 0
     puzzles = load_puzzles(args.file, check_solutions=False)
     if args.ids:
         puzzles = [p for p in puzzles if p.id in set(args.ids)]
@@ -103,7 +129,7 @@ def main(argv=None) -> int:
         print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     bad = 0
     for p in puzzles:
-        row = run(p, args.only, args.time_limit, args.solver)
+        row = run(args.file, p, args.only, args.time_limit, args.solver)
         if args.json:
             print(json.dumps(row), flush=True)
         else:

@@ -33,10 +33,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from taolong_lab import State
+from taolong_lab.engine.solo import choose_group, damage_dealt, group_executions
+from taolong_lab.solvers.common import sow_table
 from taolong_lab.solvers.sat.check import (
     OneTurn,
     engine_successors,
+    relaxed_group_ends,
     relaxed_successors,
+    surely_hurts,
 )
 
 COMBOS = [c for c in combinations() if c.mode == "grasshopper"]
@@ -87,6 +91,90 @@ def test_a_wrong_next_literal_is_unsat(state):
         assert one.determined(sample, max_models=2) == []
     finally:
         one.close()
+
+
+# ---- the damage hint (Encoder._must_hurt): part of the opponent's priority 1 in the circuit
+def _groups(state: State):
+    """``(walk, opponent, group, element, after)`` for each sowing of ``state`` that gives the
+    opponent a group (``after`` as ``SatSearch.group_ref`` passes it to the policy)."""
+    walk = (state._dragons, state._water, state._fire, state._rocks)
+    opp = 1 - state._to_move
+    look = state.rules.option("solo_lookahead")
+    for new, group, element in sow_table(state.bagua, "WB"[opp]).values():
+        if group:
+            after = (new, state._flux) if look == "next-turn" else None
+            yield walk, opp, group, element, after
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(positions())
+def test_the_damage_hint_never_cuts_the_policys_choice(state):
+    """Rulebook (solo opponent, priority 1): "the option that deals the most damage". The
+    hint only cuts group ends that hurt no one after an action that surely could hurt, and the
+    policy's choice is never among them."""
+    env = state._env
+    for walk, opp, group, element, after in _groups(state):
+        look = state.rules.option("solo_lookahead")
+        chosen = {w for _, w in choose_group(env, walk, opp, group, element, after, look)}
+        assert chosen <= relaxed_group_ends(env, walk, opp, group), (state.to_tln(), group)
+
+
+def _hint_binds(state: State) -> bool:
+    env = state._env
+    return any(
+        relaxed_group_ends(env, walk, opp, group)
+        != relaxed_group_ends(env, walk, opp, group, damage_hint=False)
+        for walk, opp, group, _element, _after in _groups(state)
+    )
+
+
+def _binding_positions(limit: int) -> list[State]:
+    rng = random.Random(7)
+    found: list[State] = []
+    while len(found) < limit:
+        combo = rng.choice(COMBOS)
+        start = solo_start(combo, rng.choice(("white", "black")), rng.randrange(2**32))
+        for s in solo_playout(start, rng.randrange(2**32), 30, 1.0)[:-1]:
+            if _hint_binds(s) and len(found) < limit:
+                found.append(s)
+                break
+    return found
+
+
+@pytest.mark.parametrize("state", _binding_positions(4), ids=lambda s: s.rules.token())
+def test_the_damage_hint_binds_and_the_encoding_follows_it(state):
+    """Where the hint cuts an unhurt group end, the encoding admits exactly the mirror's
+    successors with the hint and without it, and the two differ."""
+    with_hint = relaxed_successors(state)
+    without = relaxed_successors(state, damage_hint=False)
+    assert with_hint < without
+    for hint, want in ((True, with_hint), (False, without)):
+        one = OneTurn(state, exact=False, symbolic=False, damage_hint=hint)
+        try:
+            assert one.successors() == want, (state.to_tln(), hint)
+        finally:
+            one.close()
+
+
+def test_surely_hurts_on_a_known_position():
+    """Black (the opponent, b7-c7, facing west) has a one-step Water execution that expels
+    at White for 4 (the water bonus counted); Wind is impossible for a dragon facing along
+    the horizontal axis. Of Black's Water ends, only the hurting ones stay."""
+    state = State(
+        "field/grasshopper/current/solo 8/8/8/8/8/8/8/8 a5-a4-a3:3:0 b7-c7:2:0 "
+        "-/-/-/W/WWB/B/WBB/- 3:8 w 4"
+    )
+    env = state._env
+    walk = (state._dragons, state._water, state._fire, state._rocks)
+    ring = env.ring
+    assert surely_hurts(env, walk, 1, ring.index("water"))
+    assert not surely_hurts(env, walk, 1, ring.index("wind"))
+    water = (ring.index("water"),)
+    every = {w for _, w in group_executions(env, walk, 1, water)}
+    kept = relaxed_group_ends(env, walk, 1, water)
+    assert kept and kept < every
+    assert all(damage_dealt(env, walk, w, 0) > 0 for w in kept)
+    assert all(damage_dealt(env, walk, w, 0) == 0 for w in every - kept)
 
 
 # Positions that exercise each feature, found in seeded playouts (the dragon through a portal

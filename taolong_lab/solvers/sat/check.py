@@ -4,7 +4,8 @@
 - :func:`relaxed_successors`: the same turn built from the engine's own pieces
   (``core.executions``, ``solo.group_executions``, ``core.hurt``, ``core.village_damage``) but
   with the two relaxations the SAT layer makes: the opponent's group may end in **any** of its
-  legal executions, and the player's penalty may be taken whenever the sown element is
+  legal executions (but one that hurts the player once one of its actions surely could,
+  :func:`surely_hurts`), and the player's penalty may be taken whenever the sown element is
   impossible, unless one of the penalty's necessary conditions fails (some space gives Lake or
   Mountain off the player's axis, a stay; some space with no opponent group gives an element
   possible on the board as it is).
@@ -22,8 +23,8 @@ from __future__ import annotations
 from pysat.solvers import Solver
 
 from ...engine import State
-from ...engine.core import _alive, executions, hurt, village_damage
-from ...engine.solo import group_executions
+from ...engine.core import _alive, executions, hurt, occupancy, ruler_hit, village_damage
+from ...engine.solo import damage_dealt
 from .encode import N_GAPS, N_TILES, Encoder, sow_table
 from .gates import Gates
 from .solver import SatSearch, _Model
@@ -41,7 +42,50 @@ def engine_successors(state: State) -> set:
     return {after.key() for _, after in state.successors()}
 
 
-def relaxed_successors(state: State) -> set:
+def surely_hurts(env, walk, colour: int, element: int) -> bool:
+    """The test's mirror of ``Encoder._must_hurt``: ``element`` has a one-step execution by
+    ``colour``'s dragon onto a cell with no portal and no rock that bites the other dragon,
+    or (Fire, Water) whose ruler, blocked by the tiles before the step, reaches it with a
+    value of at least 1."""
+    if not _alive(walk):
+        return False
+    rocks = {c for c, _ in walk[3]}
+    name = env.ring[element]
+    prey = env.targets(walk[0], 1 - colour)
+    blocked = occupancy(env, walk) | env.portal_mask | env.mask(rocks)
+    head = walk[0][colour].cells[0]
+    for o in executions(env, walk, colour, element):
+        if len(o.path) != 1 or o.portals or o.path[0] in rocks:
+            continue
+        if name not in ("fire", "water"):
+            if damage_dealt(env, walk, o.walk, 1 - colour) > 0:
+                return True
+            continue
+        facing = env.nbr[head].index(o.path[0])
+        if ruler_hit(env, o.path[0], facing, blocked, prey) >= 1:
+            return True
+    return False
+
+
+def relaxed_group_ends(env, walk, colour: int, group, damage_hint: bool = True) -> set:
+    """The walks the relaxed opponent's group may end in: every execution of ``group``
+    (``solo.group_executions``) but, with ``damage_hint``, one that leaves the other dragon
+    unhurt after passing a state where its next action :func:`surely_hurts`."""
+    paths = [(walk, False)]  # (walk so far, some action on the way surely hurt)
+    for element in group:
+        following = []
+        for w, sure in paths:
+            if not _alive(w):
+                following.append((w, sure))
+                continue
+            sure = sure or (damage_hint and surely_hurts(env, w, colour, element))
+            outs = executions(env, w, colour, element)
+            following.extend([(o.walk, sure) for o in outs] or [(w, sure)])
+        paths = following
+    return {w for w, sure in paths if not sure or damage_dealt(env, walk, w, 1 - colour) > 0}
+
+
+def relaxed_successors(state: State, damage_hint: bool = True) -> set:
     env = state._env
     player = state._to_move
     opp = 1 - player
@@ -56,7 +100,7 @@ def relaxed_successors(state: State) -> set:
         for _new, group, element in table.values()
     )
     for _space, (new, group, element) in table.items():
-        for _, w in group_executions(env, walk, opp, group) if group else [((), walk)]:
+        for w in relaxed_group_ends(env, walk, opp, group, damage_hint) if group else [walk]:
             if not _alive(w):
                 ends = [w]
             else:
@@ -78,7 +122,13 @@ class OneTurn:
     """One encoded turn from ``state`` in a fresh Glucose 4 solver."""
 
     def __init__(
-        self, state: State, *, exact: bool = True, symbolic: bool = True, factored: bool = False
+        self,
+        state: State,
+        *,
+        exact: bool = True,
+        symbolic: bool = True,
+        factored: bool = False,
+        damage_hint: bool = True,
     ):
         self.state = state
         self.g = Gates()
@@ -88,6 +138,7 @@ class OneTurn:
             symbolic_start=symbolic,
             forbid_loss=False,
             factor_above=0 if factored else None,
+            damage_hint=damage_hint,
         )
         if factored:  # the start's Ba Gua as stacks too (the penalty reads it factored)
             L0 = self.enc.layers[0]

@@ -20,7 +20,9 @@ dragon cannot reach by turn ``t`` cost nothing (constant folding in :mod:`.gates
 pruning). The turn follows :mod:`taolong_lab.engine.core` and :mod:`..engine.solo` step by step
 (the function names say which engine function each mirrors). The opponent's choices (its
 directions, second steps, portal exits, absorb or expel) are free: the layer admits every
-legal option of its group, and the CEGAR loop (:mod:`.solver`) restricts it to the policy's.
+legal option of its group but the unhurting ones where an action surely could hurt (a part of
+the policy's priority 1, :meth:`Encoder._must_hurt`; ``damage_hint=False`` drops it), and the
+CEGAR loop (:mod:`.solver`) restricts it to the policy's.
 The player's penalty is admitted whenever the sown element is impossible and two necessary
 conditions of the engine's rule (every choice impossible) hold (:meth:`Encoder._penalty_needs`);
 the rule itself is restored by refinement.
@@ -737,6 +739,7 @@ class Encoder:
     :meth:`add_layer` adds one turn."""
 
     FACTOR_ABOVE = 0  # explicit Ba Gua layers while the previous one has at most this many
+    DAMAGE_HINT = True  # the opponent's priority 1 where an action surely hurts (_must_hurt)
 
     def __init__(
         self,
@@ -745,8 +748,10 @@ class Encoder:
         symbolic_start: bool = False,
         forbid_loss=True,
         factor_above: int | None = None,
+        damage_hint: bool | None = None,
     ):
         env = start._env
+        self.damage_hint = self.DAMAGE_HINT if damage_hint is None else damage_hint
         self.factor_above = self.FACTOR_ABOVE if factor_above is None else factor_above
         if sum(map(len, start.bagua)) > len(start.bagua):  # a stack could lap the ring twice
             self.factor_above = float("inf")
@@ -911,6 +916,7 @@ class Encoder:
         # ---- the opponent's group (solo.group_executions), every legal option
         S = prev.state
         width = max((len(gr) for gr, _ in L.sig), default=0)
+        sure = []
         for a in range(width):
             E: dict = {}
             for (gr, _el), x in L.sig.items():
@@ -919,8 +925,12 @@ class Encoder:
             E = {e: g.ORs(xs) for e, xs in E.items()}
             both = g.AND(B.alive(S, 0), B.alive(S, 1))
             active = g.AND(both, g.ORs(list(E.values())))
+            if self.damage_hint:
+                sure.append(self._surely_hurts(S, E, both))
             S, _, _ = B.action(S, self.opp, E, active)
         L.post_group = S
+        if self.damage_hint:
+            self._must_hurt(prev.state, S, g.ORs(sure))
         # ---- the player's Matter phase, or the penalty
         E = {}
         for (_gr, el), x in L.sig.items():
@@ -954,6 +964,65 @@ class Encoder:
         L.clauses = g.n_clauses - n0c
         L.variables = g.pool.top - n0v
         self.layers.append(L)
+
+    def _surely_hurts(self, S: Sym, E: dict, both):
+        """The literal "the opponent's action ``E`` (one-hot element) from ``S`` surely has
+        an execution that hurts the player": a one-step execution onto a plain cell (no
+        portal, no rock: the dragon lives) that bites the player's dragon (a moving element)
+        or expels at it with a ruler value of at least 1 (Fire, Water; the ruler blocked by
+        the tiles before the step, a superset of those after it). See :meth:`_must_hurt`."""
+        g, B, env = self.g, self.board, self.env
+        k, other = self.opp, self.player
+        E = clean(E)
+        if not E or both is False:
+            return False
+        el = B.el
+        bite_names = ("heaven", "earth", "wind", "thunder", "lake", "mountain")
+        biting = g.ORs([E.get(el[n], False) for n in bite_names])
+        breath = g.OR(E.get(el["fire"], False), E.get(el["water"], False))
+        can = B.legal(S, k, E)[9]
+        prey = B.targets(S, other)
+        blocked = dict(B.occupancy(S))
+        for c in B.portals:
+            blocked[c] = True
+        for r, x in B.rock_present(S).items():
+            blocked[r] = g.OR(blocked.get(r, False), x)
+        terms = []
+        for d in range(4):
+            if can[d] is False:
+                continue
+            for c, at in S.pos[k][0].items():
+                t = B.nbr[c][d]
+                if t < 0 or t in B.portals or t in B.rock_cells:
+                    continue
+                front = B.nbr[t][d]
+                if front >= 0 and biting is not False:
+                    terms.append(g.AND(biting, can[d], at, prey.get(front, False)))
+                if breath is False:
+                    continue
+                entries = env.ruler[t * 4 + d]
+                for cell, value, blocked_by in entries:
+                    if cell < 0 or value < 1 or any(entries[b][0] < 0 for b in blocked_by):
+                        continue
+                    free = [neg(blocked.get(entries[b][0], False)) for b in blocked_by]
+                    terms.append(g.AND(breath, can[d], at, prey.get(cell, False), *free))
+        return g.AND(both, g.ORs(terms))
+
+    def _must_hurt(self, S: Sym, post: Sym, surely) -> None:
+        """Part of the opponent's priority 1 (``solo.choose_group``: the most damage dealt),
+        so still a relaxation of its policy: when some action of its group, from the state
+        the encoded execution reached before it, surely has an execution that hurts the
+        player (:meth:`_surely_hurts`), the group must hurt the player (life lower at
+        ``post`` than at ``S``). Sound: that prefix plus the hurting execution (plus any
+        rest) is an execution of the group that hurts, the player's life never rises during
+        the opponent's group, so the policy's choice, the most damage, hurts too."""
+        if surely is False:
+            return
+        g, other = self.g, self.player
+        before, after = S.life[other], post.life[other]
+        for v, x in before.items():
+            lower = [y for u, y in after.items() if u < v]
+            g.clause([neg(surely), neg(x), *lower])
 
     def _penalty_needs(self, prev: Layer, L: Layer) -> None:
         """Necessary conditions of the penalty (``solo.solo_options``: every choice

@@ -7,8 +7,9 @@ The loop (``../shared/research/anchors-sat.md`` §4.1, design B+ with a hand-wri
    one turn: the Ba Gua (factored: each space's stack one-hot over the contents some reachable
    configuration gives it, the sowing a circuit over the chosen space; or, with
    ``factor_above``, explicit configurations while the layer is small), the opponent's group
-   with **every legal
-   option** (a relaxation of its policy), the player's Matter phase (or the penalty, admitted
+   with **every legal option** (a relaxation of its policy) but one that leaves the player
+   unhurt when one of its actions surely could hurt (part of priority 1, the most damage:
+   :meth:`.encode.Encoder._must_hurt`), the player's Matter phase (or the penalty, admitted
    whenever the sown element is impossible and its cheap necessary conditions hold: another
    relaxation), the village. ``won_t`` is the latched "the opponent is defeated by turn t";
    the player's dragon may not die before it.
@@ -71,7 +72,7 @@ SOLVER = "taolong_lab.solvers.sat"
 CHUNK = 20_000  # conflicts per solver call between time checks
 # the first-turn count tries the explicit bounded search first, for this share of the time the
 # optimum took (at least 1 s; 0: SAT alone), then SAT settles the first positions it did not
-COUNT_EXPLICIT_SHARE = 0.5
+COUNT_EXPLICIT_SHARE = 10.0
 
 
 class SatEncodingError(SolverError):
@@ -347,10 +348,11 @@ class SatSearch:
 
         First the explicit solver's exact bounded search (:func:`~..explicit.win_within`,
         sharing what the short searches proved) decides as many first positions as it can in
-        ``explicit_seconds``. The positions it did not settle go to SAT: the positions known
-        to win, or known not to, are blocked at layer 1 under an activation literal and the
-        CEGAR loop is asked again for a win in ``k`` from another one: each real line found
-        adds its first position, an UNSAT answer proves that no other successor wins in
+        ``explicit_seconds`` (one after the other, what it proved shared between them, as the
+        explicit solver counts). The positions it did not settle go to SAT: the positions
+        known to win, or known not to, are blocked at layer 1 under an activation literal and
+        the CEGAR loop is asked again for a win in ``k`` from another one: each real line
+        found adds its first position, an UNSAT answer proves that no other successor wins in
         ``k - 1`` more turns (the relaxation is sound). The count is the number of the
         start's turns that lead to a winning position. None when the time runs out."""
         enc, g = self.enc, self.g
