@@ -233,6 +233,17 @@ class Board:
             occ[c] = True
         return clean(occ)
 
+    def ruler_blockers(self, S: Sym) -> dict:
+        """What stops the ruler of an expel (``core._absorb_or_expel``): the occupancy, the
+        portals and the rocks still standing."""
+        g = self.g
+        occ = dict(self.occupancy(S))
+        for p in self.portals:
+            occ[p] = True
+        for r, x in self.rock_present(S).items():
+            occ[r] = g.OR(occ.get(r, False), x)
+        return occ
+
     def rock_present(self, S: Sym) -> dict:
         g = self.g
         return clean({r: g.OR(h.get(1, False), h.get(2, False)) for r, h in S.rocks.items()})
@@ -558,11 +569,7 @@ class Board:
                 for v in range(self.cap + 1)
             }
             # expel: the ruler from the new head, in the facing of the step
-            occ = dict(self.occupancy(S2))
-            for p in self.portals:
-                occ[p] = True
-            for r, x in self.rock_present(S2).items():
-                occ[r] = g.OR(occ.get(r, False), x)
+            occ = self.ruler_blockers(S2)
             prey = self.targets(S, other)
             best, rock_hits = self.ruler(S2, k, occ, prey, expel)
             bonus_f = {v: g.AND(e_fi, x) for v, x in fire.items()}
@@ -982,11 +989,7 @@ class Encoder:
         breath = g.OR(E.get(el["fire"], False), E.get(el["water"], False))
         can = B.legal(S, k, E)[9]
         prey = B.targets(S, other)
-        blocked = dict(B.occupancy(S))
-        for c in B.portals:
-            blocked[c] = True
-        for r, x in B.rock_present(S).items():
-            blocked[r] = g.OR(blocked.get(r, False), x)
+        blocked = B.ruler_blockers(S)
         terms = []
         for d in range(4):
             if can[d] is False:
