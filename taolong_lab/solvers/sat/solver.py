@@ -24,8 +24,9 @@ The loop (``../shared/research/anchors-sat.md`` §4.1, design B+ with a hand-wri
    so the clause holds in the real game at every turn); or the player took a penalty while
    some choice was possible: the clause ``not (state = w and Ba Gua = b and penalty)`` is
    added. Anything else is an encoding error: :class:`SatEncodingError`, never an answer.
-   Near the end of the line (``r = k - t + 1 <= 2`` turns left from the position before a
-   spurious turn ``t``) a short real search (depth-first over ``State.successors``, pruned by
+   Near the end of the line (``r = k - t + 1 <= 4`` turns left from the position before a
+   spurious turn ``t``; the depth drops by one, down to 2, each time a search that deep runs
+   out of budget) a short real search (depth-first over ``State.successors``, pruned by
    :func:`~..explicit.may_win_within`, a budget of expansions, what it proved kept for the
    whole search) is run from that position: if the line so far
    was real and the search wins, prefix + suffix is a real line of ``k`` turns; if it proves
@@ -112,8 +113,9 @@ class SatSearch:
     """The state of one search: encoder, solver, refinements. :func:`solve` drives it; the
     tests use its pieces."""
 
-    SEARCH_DEPTH = 2  # short real searches at spurious turns this close to the end
-    SHORT_BUDGET = 3000  # positions expanded by one short search
+    SEARCH_DEPTH = 4  # short real searches at spurious turns this close to the end
+    SEARCH_FLOOR = 2  # ... lowered by one per search at that depth out of budget, down to this
+    SHORT_BUDGET = 10_000  # positions expanded by one short search
 
     def __init__(
         self,
@@ -284,7 +286,8 @@ class SatSearch:
         """A real line winning within ``r`` turns from ``state`` (depth-first, pruned by
         :func:`~..explicit.may_win_within`; the positions proved to have no win within r
         turns are remembered across calls), None if there is none; None too, without a nogood,
-        when the budget runs out (:attr:`short_budget` expansions)."""
+        when the budget runs out (:attr:`short_budget` expansions), which also lowers
+        :attr:`search_depth` by one if ``r`` is that depth (not below :attr:`SEARCH_FLOOR`)."""
         self._expansions = 0
         failed = self._no_win_within
         me = self.start.to_move
@@ -312,6 +315,8 @@ class SatSearch:
             return dfs(state, r)
         except _OutOfBudget:
             self.short_timeouts += 1
+            if r >= self.search_depth > self.SEARCH_FLOOR:
+                self.search_depth -= 1  # too deep for this challenge: search shallower
             return _NOT_SEARCHED
 
     def dead_end(self, walk, bagua, r: int) -> int:
@@ -575,6 +580,8 @@ def solve(
             "first_turns_calls": search.count_calls if search else 0,
             "first_turns_by_explicit": search.count_explicit if search else 0,
             "spurious_turns_left": dict(sorted(search.spurious_left.items())) if search else {},
+            "short_search_depth": search.search_depth if search else SatSearch.SEARCH_DEPTH,
+            "short_search_timeouts": search.short_timeouts if search else 0,
             "peak_memory_mb": peak_memory_mb(),
         }
         if search is not None:
