@@ -62,9 +62,12 @@ def positions(draw, depth=SHORT) -> State:
     return state
 
 
-def check_position(state: State, symbolic: bool) -> None:
-    for exact, want in ((True, engine_successors(state)), (False, relaxed_successors(state))):
-        one = OneTurn(state, exact=exact, symbolic=symbolic)
+def check_position(state: State, symbolic: bool, hint: bool | None = None) -> None:
+    """The exact and the relaxed layer from ``state`` against the engine and its mirror;
+    ``hint``: the damage hint (None: the encoder's default)."""
+    relaxed = relaxed_successors(state, damage_hint=hint)
+    for exact, want in ((True, engine_successors(state)), (False, relaxed)):
+        one = OneTurn(state, exact=exact, symbolic=symbolic, damage_hint=hint)
         try:
             got = one.successors()
         finally:
@@ -76,9 +79,9 @@ def check_position(state: State, symbolic: bool) -> None:
 
 
 @settings(max_examples=30, **SETTINGS)
-@given(positions(), st.booleans())
-def test_one_turn_successors_equal_the_engines(state, symbolic):
-    check_position(state, symbolic)
+@given(positions(), st.booleans(), st.booleans())
+def test_one_turn_successors_equal_the_engines(state, symbolic, hint):
+    check_position(state, symbolic, hint)
 
 
 @settings(max_examples=8, **SETTINGS)
@@ -116,13 +119,14 @@ def test_the_damage_hint_never_cuts_the_policys_choice(state):
     for walk, opp, group, element, after in _groups(state):
         look = state.rules.option("solo_lookahead")
         chosen = {w for _, w in choose_group(env, walk, opp, group, element, after, look)}
-        assert chosen <= relaxed_group_ends(env, walk, opp, group), (state.to_tln(), group)
+        ends = relaxed_group_ends(env, walk, opp, group, damage_hint=True)
+        assert chosen <= ends, (state.to_tln(), group)
 
 
 def _hint_binds(state: State) -> bool:
     env = state._env
     return any(
-        relaxed_group_ends(env, walk, opp, group)
+        relaxed_group_ends(env, walk, opp, group, damage_hint=True)
         != relaxed_group_ends(env, walk, opp, group, damage_hint=False)
         for walk, opp, group, _element, _after in _groups(state)
     )
@@ -145,7 +149,7 @@ def _binding_positions(limit: int) -> list[State]:
 def test_the_damage_hint_binds_and_the_encoding_follows_it(state):
     """Where the hint cuts an unhurt group end, the encoding admits exactly the mirror's
     successors with the hint and without it, and the two differ."""
-    with_hint = relaxed_successors(state)
+    with_hint = relaxed_successors(state, damage_hint=True)
     without = relaxed_successors(state, damage_hint=False)
     assert with_hint < without
     for hint, want in ((True, with_hint), (False, without)):
@@ -171,7 +175,7 @@ def test_surely_hurts_on_a_known_position():
     assert not surely_hurts(env, walk, 1, ring.index("wind"))
     water = (ring.index("water"),)
     every = {w for _, w in group_executions(env, walk, 1, water)}
-    kept = relaxed_group_ends(env, walk, 1, water)
+    kept = relaxed_group_ends(env, walk, 1, water, damage_hint=True)
     assert kept and kept < every
     assert all(damage_dealt(env, walk, w, 0) > 0 for w in kept)
     assert all(damage_dealt(env, walk, w, 0) == 0 for w in every - kept)
@@ -222,16 +226,16 @@ def test_feature_positions(state):
 
 @pytest.mark.slow
 @settings(max_examples=300, **SETTINGS)
-@given(positions(st.integers(0, 60)), st.booleans())
-def test_many_one_turn_successors_equal_the_engines(state, symbolic):
-    check_position(state, symbolic)
+@given(positions(st.integers(0, 60)), st.booleans(), st.booleans())
+def test_many_one_turn_successors_equal_the_engines(state, symbolic, hint):
+    check_position(state, symbolic, hint)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("state", _feature_positions(6), ids=lambda s: s.rules.token())
 def test_many_feature_positions(state):
     check_position(state, symbolic=True)
-    check_position(state, symbolic=False)
+    check_position(state, symbolic=False, hint=True)
 
 
 def _random_configs(n: int) -> list[tuple]:

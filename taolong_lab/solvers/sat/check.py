@@ -67,10 +67,13 @@ def surely_hurts(env, walk, colour: int, element: int) -> bool:
     return False
 
 
-def relaxed_group_ends(env, walk, colour: int, group, damage_hint: bool = True) -> set:
+def relaxed_group_ends(env, walk, colour: int, group, damage_hint: bool | None = None) -> set:
     """The walks the relaxed opponent's group may end in: every execution of ``group``
-    (``solo.group_executions``) but, with ``damage_hint``, one that leaves the other dragon
-    unhurt after passing a state where its next action :func:`surely_hurts`."""
+    (``solo.group_executions``) but, with ``damage_hint`` (None: the encoder's default,
+    :attr:`.encode.Encoder.DAMAGE_HINT`), one that leaves the other dragon unhurt after
+    passing a state where its next action :func:`surely_hurts`."""
+    if damage_hint is None:
+        damage_hint = Encoder.DAMAGE_HINT
     paths = [(walk, False)]  # (walk so far, some action on the way surely hurt)
     for element in group:
         following = []
@@ -85,7 +88,7 @@ def relaxed_group_ends(env, walk, colour: int, group, damage_hint: bool = True) 
     return {w for w, sure in paths if not sure or damage_dealt(env, walk, w, 1 - colour) > 0}
 
 
-def relaxed_successors(state: State, damage_hint: bool = True) -> set:
+def relaxed_successors(state: State, damage_hint: bool | None = None) -> set:
     env = state._env
     player = state._to_move
     opp = 1 - player
@@ -128,7 +131,7 @@ class OneTurn:
         exact: bool = True,
         symbolic: bool = True,
         factored: bool = False,
-        damage_hint: bool = True,
+        damage_hint: bool | None = None,
     ):
         self.state = state
         self.g = Gates()

@@ -20,8 +20,8 @@ dragon cannot reach by turn ``t`` cost nothing (constant folding in :mod:`.gates
 pruning). The turn follows :mod:`taolong_lab.engine.core` and :mod:`..engine.solo` step by step
 (the function names say which engine function each mirrors). The opponent's choices (its
 directions, second steps, portal exits, absorb or expel) are free: the layer admits every
-legal option of its group but the unhurting ones where an action surely could hurt (a part of
-the policy's priority 1, :meth:`Encoder._must_hurt`; ``damage_hint=False`` drops it), and the
+legal option of its group (with ``damage_hint=True``, all but the unhurting ones where an action
+surely could hurt: a part of the policy's priority 1, :meth:`Encoder._must_hurt`), and the
 CEGAR loop (:mod:`.solver`) restricts it to the policy's.
 The player's penalty is admitted whenever the sown element is impossible and two necessary
 conditions of the engine's rule (every choice impossible) hold (:meth:`Encoder._penalty_needs`);
@@ -746,7 +746,9 @@ class Encoder:
     :meth:`add_layer` adds one turn."""
 
     FACTOR_ABOVE = 0  # explicit Ba Gua layers while the previous one has at most this many
-    DAMAGE_HINT = True  # the opponent's priority 1 where an action surely hurts (_must_hurt)
+    # the opponent's priority 1 where an action surely hurts (_must_hurt): sound, but off by
+    # default since the deeper short searches (docs/performance.md measures both)
+    DAMAGE_HINT = False
 
     def __init__(
         self,

@@ -7,12 +7,12 @@ The loop (``../shared/research/anchors-sat.md`` §4.1, design B+ with a hand-wri
    one turn: the Ba Gua (factored: each space's stack one-hot over the contents some reachable
    configuration gives it, the sowing a circuit over the chosen space; or, with
    ``factor_above``, explicit configurations while the layer is small), the opponent's group
-   with **every legal option** (a relaxation of its policy) but one that leaves the player
-   unhurt when one of its actions surely could hurt (part of priority 1, the most damage:
-   :meth:`.encode.Encoder._must_hurt`), the player's Matter phase (or the penalty, admitted
-   whenever the sown element is impossible and its cheap necessary conditions hold: another
-   relaxation), the village. ``won_t`` is the latched "the opponent is defeated by turn t";
-   the player's dragon may not die before it.
+   with **every legal option** (a relaxation of its policy; with the optional damage hint,
+   ``Encoder.DAMAGE_HINT``, all but those that leave the player unhurt when one of its actions
+   surely could hurt: part of priority 1, :meth:`.encode.Encoder._must_hurt`), the player's
+   Matter phase (or the penalty, admitted whenever the sown element is impossible and its
+   cheap necessary conditions hold: another relaxation), the village. ``won_t`` is the
+   latched "the opponent is defeated by turn t"; the player's dragon may not die before it.
 2. ``k`` starts at the explicit solver's admissible :func:`~..explicit.lower_bound` (every
    ``k`` below it is proved by that bound) and grows by one. ``solve(assumptions=[won_k])``:
    UNSAT proves **no win in k turns** even for the relaxed opponent, hence for the real one.
