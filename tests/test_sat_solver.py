@@ -277,24 +277,23 @@ def test_the_deep_set_replays():
 
 
 def test_short_searches_out_of_budget_get_shallower(monkeypatch):
-    """With no budget every short search runs out: each one at the deepest turns left lowers
-    the depth by one, never below the floor, and the answer is still the real optimum (the
-    searches only ever add sound nogoods or real lines)."""
+    """With no budget every short search runs out: one ``r`` turns deep lowers the depth to
+    ``r - 1``, never below the floor, and the answer is still the real optimum (the searches
+    only ever add sound nogoods or real lines)."""
     from taolong_lab.solvers.sat import SatSearch
 
-    search = SatSearch(State(WIN_IN_4))
-    try:
-        search.short_budget = 0
-        start = State(WIN_IN_4)
-        assert search.search_depth == SatSearch.SEARCH_DEPTH == 4
-        search.short_win(start, 3)  # shallower than the depth: no change
-        assert (search.search_depth, search.short_timeouts) == (4, 1)
-        for depth in (3, 2, 2):
-            search.short_win(start, search.search_depth)
-            assert search.search_depth == depth
-    finally:
-        search.close()
+    start = State(WIN_IN_4)
+    for depths, want in (((4, 3, 2, 2), (3, 2, 2, 2)), ((3,), (2,))):
+        search = SatSearch(start)
+        try:
+            search.short_budget = 0
+            assert search.search_depth == SatSearch.SEARCH_DEPTH == 4
+            for timeouts, (r, depth) in enumerate(zip(depths, want, strict=True), 1):
+                search.short_win(start, r)
+                assert (search.search_depth, search.short_timeouts) == (depth, timeouts)
+        finally:
+            search.close()
     monkeypatch.setattr(SatSearch, "SHORT_BUDGET", 0)
-    s = solve(State(WIN_IN_4), progress=False)
+    s = solve(start, progress=False)
     assert (s.status, s.optimum) == ("optimal", 4)
-    assert s.stats["short_search_depth"] >= SatSearch.SEARCH_FLOOR
+    assert s.stats["short_search_depth"] == SatSearch.SEARCH_FLOOR

@@ -25,8 +25,8 @@ The loop (``../shared/research/anchors-sat.md`` §4.1, design B+ with a hand-wri
    some choice was possible: the clause ``not (state = w and Ba Gua = b and penalty)`` is
    added. Anything else is an encoding error: :class:`SatEncodingError`, never an answer.
    Near the end of the line (``r = k - t + 1 <= 4`` turns left from the position before a
-   spurious turn ``t``; the depth drops by one, down to 2, each time a search that deep runs
-   out of budget) a short real search (depth-first over ``State.successors``, pruned by
+   spurious turn ``t``; a search ``r`` turns deep that runs out of budget lowers the depth
+   to ``r - 1``, down to 2) a short real search (depth-first over ``State.successors``, pruned by
    :func:`~..explicit.may_win_within`, a budget of expansions, what it proved kept for the
    whole search) is run from that position: if the line so far
    was real and the search wins, prefix + suffix is a real line of ``k`` turns; if it proves
@@ -114,7 +114,7 @@ class SatSearch:
     tests use its pieces."""
 
     SEARCH_DEPTH = 4  # short real searches at spurious turns this close to the end
-    SEARCH_FLOOR = 2  # ... lowered by one per search at that depth out of budget, down to this
+    SEARCH_FLOOR = 2  # ... lowered below a search out of budget, down to this
     SHORT_BUDGET = 10_000  # positions expanded by one short search
 
     def __init__(
@@ -287,7 +287,7 @@ class SatSearch:
         :func:`~..explicit.may_win_within`; the positions proved to have no win within r
         turns are remembered across calls), None if there is none; None too, without a nogood,
         when the budget runs out (:attr:`short_budget` expansions), which also lowers
-        :attr:`search_depth` by one if ``r`` is that depth (not below :attr:`SEARCH_FLOOR`)."""
+        :attr:`search_depth` to ``r - 1`` if ``r`` is above :attr:`SEARCH_FLOOR`."""
         self._expansions = 0
         failed = self._no_win_within
         me = self.start.to_move
@@ -315,8 +315,8 @@ class SatSearch:
             return dfs(state, r)
         except _OutOfBudget:
             self.short_timeouts += 1
-            if r >= self.search_depth > self.SEARCH_FLOOR:
-                self.search_depth -= 1  # too deep for this challenge: search shallower
+            if self.SEARCH_FLOOR < r <= self.search_depth:
+                self.search_depth = r - 1  # too deep for this challenge: search shallower
             return _NOT_SEARCHED
 
     def dead_end(self, walk, bagua, r: int) -> int:
