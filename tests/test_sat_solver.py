@@ -150,6 +150,7 @@ def test_win_in_one_and_the_certificate():
     assert cert["per_turn"][0]["clauses"] > 0 and cert["per_turn"][0]["variables"] > 0
     for key in ("unsat_horizons", "refinements", "conflicts", "lower_bound", "no_win_below_proofs"):
         assert key in cert
+    assert cert["damage_budget"] is True
 
 
 def test_win_in_four_with_cadical():
@@ -297,3 +298,78 @@ def test_short_searches_out_of_budget_get_shallower(monkeypatch):
     s = solve(start, progress=False)
     assert (s.status, s.optimum) == ("optimal", 4)
     assert s.stats["short_search_depth"] == SatSearch.SEARCH_FLOOR
+
+
+@pytest.mark.parametrize(
+    "scenario, seed, segments",
+    [("field", 1, 3), ("valley", 2, 3), ("wall", 3, 3), ("gorge", 4, 3), ("field", 5, 1)],
+)
+def test_the_damage_budget_is_the_most_damage_of_the_sowings(scenario, seed, segments):
+    """``Encoder.damage_budget``: for every sequence of three sowings from the start, the
+    budget the circuit computes for turns 1..3 is the sum of ``turn_damage_bound`` along it
+    (Fire with the player's meter at the capacity; the water-cost portals of The Valley; The
+    Wall's breakable rocks added once), capped at the most life a dragon can have (not the
+    opponent's life at the start: it can rise); under the goal, a sequence that cannot deal
+    the opponent's life is UNSAT (the bound is the explicit
+    solver's ``may_win_within``, whose proof is in ``explicit.lower_bound``)."""
+    from pysat.solvers import Solver
+
+    from taolong_lab.solvers.common import sow_table
+
+    k = 3
+    start = solo_game(scenario, bagua="random", seed=seed, segments={"black": segments})
+    assert start.to_move == "white"
+    enc = sat_encode.Encoder(start, forbid_loss=False)
+    for _ in range(k):
+        enc.add_layer()
+    goal = enc.g.var()
+    budgets = enc.damage_budget(k, goal)
+    assert len(budgets) == k + 1
+    life = start.life("black")
+    portals = scenario == "valley"
+    rocks = sum(start.rocks.values())
+    assert (rocks > 0) == (scenario == "wall")
+    ring, cap = start._env.ring, start._env.cap
+    most = 3 * cap
+    seen = []
+    with Solver(name="g4", bootstrap_with=enc.g.take()) as sat:
+
+        def walk(bagua, total, spaces):
+            if len(spaces) == k:
+                assumptions = [enc.layers[t + 1].space[s] for t, s in enumerate(spaces)]
+                want = min(most, total + rocks)
+                if want < life:
+                    assert not sat.solve(assumptions=[*assumptions, goal])
+                # some sequences are not lines of the game (A10: a sowing with no possible
+                # Matter is refused while another has one)
+                if sat.solve(assumptions=[*assumptions, -goal]):
+                    model = set(sat.get_model())
+                    got = [v for v, x in budgets[0].items() if x is True or x in model]
+                    assert got == [want], (spaces, got, want)
+                    seen.append(want)
+                return
+            for space, (new, group, element) in sow_table(bagua, "B").items():
+                hit = explicit.turn_damage_bound(ring[element], cap, len(group), portals)[0]
+                walk(new, total + hit, [*spaces, space])
+
+        walk(start.bagua, 0, [])
+    assert len(seen) >= 20
+    if rocks >= most:  # The Wall: its rocks alone could take any life
+        assert set(seen) == {most}
+    else:  # the lines deal different amounts
+        assert len(set(seen)) > 1
+
+
+def test_the_damage_budget_changes_the_search_not_the_answer(monkeypatch):
+    """The same optimum and UNSAT horizons with the damage budget on and off (its clauses
+    added on top of the same layers), and the certificate says which was used."""
+    runs = {}
+    for on in (True, False):
+        monkeypatch.setattr(sat_encode.Encoder, "DAMAGE_BUDGET", on)
+        s = solve(challenge(20), progress=False, count_first_turns=False)
+        assert s.certificate["damage_budget"] is on
+        runs[on] = s
+    assert runs[True].optimum == runs[False].optimum
+    assert runs[True].certificate["unsat_horizons"] == runs[False].certificate["unsat_horizons"]
+    assert runs[True].optimum == 4
+    assert runs[True].stats["clauses"] > runs[False].stats["clauses"]

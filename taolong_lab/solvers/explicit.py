@@ -214,21 +214,32 @@ def may_win_within(state: State, turns: int, params: BoundParams | None = None) 
 def _most_damage(bagua, opp_stone: str, fire: int, turns: int, portals: bool) -> int:
     if turns == 0:
         return 0
-    cap, rmax, water_bonus = _expel_terms()
     ring = game_data().ring
     best = 0
     for new, group, element in sow_table(bagua, opp_stone).values():
-        name = ring[element]
-        if name == "fire":
-            hit, after = rmax + fire, min(cap, fire + 1)
-        elif name == "water":
-            hit, after = rmax + water_bonus, fire
-        else:
-            hit, after = 1, fire
-        if portals:
-            hit += 2 * len(group)
+        hit, after = turn_damage_bound(ring[element], fire, len(group), portals)
         best = max(best, hit + _most_damage(new, opp_stone, after, turns - 1, portals))
     return best
+
+
+def turn_damage_bound(element: str, fire: int, group: int, portals: bool) -> tuple[int, int]:
+    """``(most damage, fire meter after)`` for one solo turn that sows ``element`` with an
+    opponent group of ``group`` actions, the player's fire meter at most ``fire``
+    (:func:`may_win_within`'s terms; rocks aside).
+
+    >>> turn_damage_bound("wind", 4, 2, False), turn_damage_bound("fire", 1, 0, False)
+    ((1, 4), (3, 2))
+    """
+    cap, rmax, water_bonus = _expel_terms()
+    if element == "fire":
+        hit, after = rmax + fire, min(cap, fire + 1)
+    elif element == "water":
+        hit, after = rmax + water_bonus, fire
+    else:
+        hit, after = 1, fire
+    if portals:
+        hit += 2 * group
+    return hit, after
 
 
 # ---- the search ----------------------------------------------------------------------------
@@ -598,5 +609,6 @@ __all__ = [
     "replay",
     "replay_text",
     "solve",
+    "turn_damage_bound",
     "win_within",
 ]

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from ...engine.core import Dragon, Env
 from ..common import sow_table
+from ..explicit import bound_params, turn_damage_bound
 from .gates import Gates, clean, const, ite_onehot, neg
 
 N_TILES = 4  # head + 3 segments at most
@@ -749,6 +750,9 @@ class Encoder:
     # the opponent's priority 1 where an action surely hurts (_must_hurt): sound, but off by
     # default since the deeper short searches (docs/performance.md measures both)
     DAMAGE_HINT = False
+    # "won by k" needs the opponent's life at every turn within the most damage the sown
+    # elements of the turns left can deal (:meth:`damage_budget`)
+    DAMAGE_BUDGET = True
 
     def __init__(
         self,
@@ -771,6 +775,8 @@ class Encoder:
         self.opp = 1 - self.player
         self.lookahead = env.rules.option("solo_lookahead")
         self.flux = start._flux
+        self.params = bound_params(start)
+        self.rock_hits = sum(h for _, h in start._rocks) if self.params.tramples else 0
         walk = (start._dragons, start._water, start._fire, start._rocks)
         self.start_walk = walk
         totals = (
@@ -973,6 +979,50 @@ class Encoder:
         L.clauses = g.n_clauses - n0c
         L.variables = g.pool.top - n0v
         self.layers.append(L)
+
+    def damage_budget(self, k: int, goal=None) -> list[dict] | None:
+        """Clauses "``goal`` (by default ``won_k``) -> after each turn ``t <= k`` the
+        opponent's life is at most the most damage turns ``t+1..k`` can deal", the most a
+        turn can deal given by the element it sows and its group's length
+        (:func:`~..explicit.turn_damage_bound`, the player's fire meter taken at the
+        capacity), plus the breakable rocks' hits at the start. Sound: a win by turn ``j <= k``
+        takes the opponent's life after turn ``t`` down to 0 by turns ``t+1..j`` (and it stays
+        0), and what it absorbs on the way only adds to the damage needed; it is the explicit solver's :func:`~..explicit.may_win_within` over every turn,
+        read off the Ba Gua circuit, so a candidate line whose sowings cannot deal the damage
+        is cut before the board is looked at. Grasshopper only, as the bound.
+
+        Returns the budgets, ``[t]`` one-hot over what turns ``t+1..k`` can deal (capped at
+        the most life a dragon can have), None when there is no budget."""
+        if not self.DAMAGE_BUDGET or not self.params.exact_rules:
+            return
+        g = self.g
+        goal = self.layers[k].won if goal is None else goal
+        if goal is False:
+            return
+        top = self.board.max_life  # not the start's: the opponent's life can rise (water)
+        ring = self.env.ring
+        portals = self.params.portal_per_turn > 0
+        cap = self.board.cap
+        budget = {min(top, self.rock_hits): True}  # what turns t+1..k can deal
+        budgets = [budget]
+        for t in range(k, -1, -1):
+            for v, x in self.layers[t].state.life[self.opp].items():
+                if v > 0:
+                    enough = g.ORs([y for r, y in budget.items() if r >= v])
+                    g.clause([neg(goal), neg(x), enough])
+            if t == 0:
+                break
+            hits: dict = {}
+            for (group, element), x in self.layers[t].sig.items():
+                hit = turn_damage_bound(ring[element], cap, len(group), portals)[0]
+                hits.setdefault(hit, []).append(x)
+            acc: dict = {}
+            for r, x in budget.items():
+                for hit, xs in hits.items():
+                    acc.setdefault(min(top, r + hit), []).append(g.AND(x, g.ORs(xs)))
+            budget = clean({r: g.ORs(xs) for r, xs in acc.items()})
+            budgets.append(budget)
+        return budgets[::-1]
 
     def _surely_hurts(self, S: Sym, E: dict, both):
         """The literal "the opponent's action ``E`` (one-hot element) from ``S`` surely has

@@ -16,6 +16,10 @@ The loop (``../shared/research/anchors-sat.md`` §4.1, design B+ with a hand-wri
 2. ``k`` starts at the explicit solver's admissible :func:`~..explicit.lower_bound` (every
    ``k`` below it is proved by that bound) and grows by one. ``solve(assumptions=[won_k])``:
    UNSAT proves **no win in k turns** even for the relaxed opponent, hence for the real one.
+   Each horizon adds its **damage budget** under ``won_k``
+   (:meth:`.encode.Encoder.damage_budget`): after every turn the opponent's life is at most
+   what the elements sown in the turns left can deal, a fact of every real win (the bound
+   of :func:`~..explicit.may_win_within`), so it prunes without losing a line.
 3. SAT gives a candidate line. Each turn is checked in the engine: if the line's state after
    the turn is one of the engine's successors, the turn is real. Otherwise either the
    opponent's group ended where the policy would not (``solo.choose_group``): a refinement
@@ -212,6 +216,13 @@ class SatSearch:
         self.sat.append_formula(self.g.take())
         self.encode_seconds += time.perf_counter() - t0
         return L
+
+    def damage_budget(self, k: int) -> None:
+        """The horizon's :meth:`.encode.Encoder.damage_budget`, under ``won_k``."""
+        t0 = time.perf_counter()
+        self.enc.damage_budget(k)
+        self.sat.append_formula(self.g.take())
+        self.encode_seconds += time.perf_counter() - t0
 
     def _apply(self, ref, t: int) -> None:
         """Add refinement ``ref`` at turn ``t`` (pre-state layer ``t - 1``)."""
@@ -550,6 +561,7 @@ def solve(
             "CEGAR on the opponent's policy, every candidate replayed in the engine",
             "lookahead": lookahead,
             "lower_bound": params.to_json(),
+            "damage_budget": bool(search and search.enc.DAMAGE_BUDGET and params.exact_rules),
             "start_lower_bound": None if h0 == float("inf") else h0,
             "proved_no_win_below": proved,
             "no_win_below_proofs": no_win,
@@ -614,6 +626,7 @@ def solve(
             per_turn.append(row)
             if k < h0:
                 continue
+            search.damage_budget(k)
             c0, n0, s0 = search.sat.accum_stats()["conflicts"], search.calls, search.sat_seconds
             r0 = len(search.refinements) + len(search.nogoods)
 
