@@ -987,9 +987,10 @@ class Encoder:
         (:func:`~..explicit.turn_damage_bound`, the player's fire meter taken at the
         capacity), plus the breakable rocks' hits at the start. Sound: a win by turn ``j <= k``
         takes the opponent's life after turn ``t`` down to 0 by turns ``t+1..j`` (and it stays
-        0), and what it absorbs on the way only adds to the damage needed; it is the explicit solver's :func:`~..explicit.may_win_within` over every turn,
-        read off the Ba Gua circuit, so a candidate line whose sowings cannot deal the damage
-        is cut before the board is looked at. Grasshopper only, as the bound.
+        0), and what it absorbs on the way only adds to the damage needed. It is the explicit
+        solver's :func:`~..explicit.may_win_within` over every turn, read off the Ba Gua
+        circuit, so a candidate line whose sowings cannot deal the damage is cut before the
+        board is looked at. Grasshopper only, as the bound.
 
         Returns the budgets, ``[t]`` one-hot over what turns ``t+1..k`` can deal (capped at
         the most life a dragon can have), None when there is no budget."""
