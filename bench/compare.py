@@ -3,6 +3,7 @@
     .venv/bin/python bench/compare.py                       # bench/solo-set.jsonl, both solvers
     .venv/bin/python bench/compare.py --file puzzles/rulebook-solo.jsonl --only sat
     .venv/bin/python bench/compare.py --ids field-b3w4-win7 --time-limit 600 --json
+    .venv/bin/python bench/compare.py --paired    # both solvers at once, one core each
 
 Per challenge, measured in one run, one solver after the other, each in a fresh process (no
 cache one solver warmed is left for the other): the optimum (or the
@@ -74,20 +75,27 @@ def measure(file: str, pid: str, which: str, time_limit: float, solver_name: str
     return row
 
 
-def run(file: str, p, which: str, time_limit: float, solver_name: str) -> dict:
+def run(
+    file: str, p, which: str, time_limit: float, solver_name: str, paired: bool = False
+) -> dict:
     """Both solvers (or the one asked for) on ``p``, each in a fresh Python process: the
     solvers share caches (the opponent's choices, the successor tables), and a solver run
-    second in the same process would find them warm."""
+    second in the same process would find them warm. ``paired``: the two processes at once,
+    one per core, so both see the same machine (a shared VM's speed drifts over an hour)."""
     row: dict = {"id": p.id, "stored": p.optimum}
+    workers = []
     for one in ("explicit", "sat"):
         if which not in ("both", one):
             continue
         args = [sys.executable, __file__, "--file", file, "--worker", one, p.id]
         args += ["--time-limit", str(time_limit), "--solver", solver_name]
-        done = subprocess.run(args, capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            raise RuntimeError(f"{one} on {p.id} failed:\n{done.stderr}")
-        row.update(json.loads(done.stdout))
+        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        workers.append((one, proc, None if paired else proc.communicate()))
+    for one, proc, done in workers:
+        out, err = done or proc.communicate()
+        if proc.returncode != 0:
+            raise RuntimeError(f"{one} on {p.id} failed:\n{err}")
+        row.update(json.loads(out))
     if "explicit_s" in row and "sat_s" in row and row["sat_s"] > 0:
         row["ratio"] = round(row["explicit_s"] / row["sat_s"], 2)
         # the optimum alone: each solver's time without its first-turn count
@@ -108,6 +116,9 @@ def main(argv=None) -> int:
     parser.add_argument("--solver", default="g4", help="PySAT solver name (g4, cd195, ...)")
     parser.add_argument("--json", action="store_true", help="one JSON object per challenge")
     parser.add_argument("--min-optimum", type=int, default=0, help="only stored optima >= this")
+    parser.add_argument(
+        "--paired", action="store_true", help="run the two solvers at once, one per core"
+    )
     parser.add_argument("--worker", nargs=2, metavar=("SOLVER", "ID"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -129,7 +140,7 @@ def main(argv=None) -> int:
         print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     bad = 0
     for p in puzzles:
-        row = run(args.file, p, args.only, args.time_limit, args.solver)
+        row = run(args.file, p, args.only, args.time_limit, args.solver, args.paired)
         if args.json:
             print(json.dumps(row), flush=True)
         else:
