@@ -240,8 +240,10 @@ def test_module_doctests():
     assert result.attempted > 0 and result.failed == 0
 
 
-def test_bench_compare_runs():
-    """bench/compare.py on two small challenges: both solvers, equal optima, exit code 0."""
+@pytest.mark.parametrize("paired", [False, True])
+def test_bench_compare_runs(paired):
+    """bench/compare.py on two small challenges: both solvers (one after the other, or at
+    once with ``--paired``), equal optima, exit code 0."""
     import json
     import subprocess
     import sys
@@ -249,13 +251,15 @@ def test_bench_compare_runs():
 
     script = Path(__file__).resolve().parents[1] / "bench" / "compare.py"
     done = subprocess.run(
-        [sys.executable, str(script), "--ids", "field-b1w1-win2", "cave-b1w1-win3", "--json"],
+        [sys.executable, str(script), "--ids", "field-b1w1-win2", "cave-b1w1-win3", "--json"]
+        + ["--paired"] * paired,
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert all(r["ratio"] > 0 and r["sat_s"] > 0 and r["explicit_s"] > 0 for r in rows)
     assert sorted((r["id"], r["sat"], r["explicit"]) for r in rows) == [
         ("cave-b1w1-win3", 3, 3),
         ("field-b1w1-win2", 2, 2),
