@@ -980,6 +980,11 @@ class Encoder:
         L.variables = g.pool.top - n0v
         self.layers.append(L)
 
+    @property
+    def budgeted(self) -> bool:
+        """Whether :meth:`damage_budget` adds clauses (on, and a mode the bound models)."""
+        return self.DAMAGE_BUDGET and self.params.exact_rules
+
     def damage_budget(self, k: int, goal=None) -> list[dict] | None:
         """Clauses "``goal`` (by default ``won_k``) -> after each turn ``t <= k`` the
         opponent's life is at most the most damage turns ``t+1..k`` can deal", the most a
@@ -994,8 +999,8 @@ class Encoder:
 
         Returns the budgets, ``[t]`` one-hot over what turns ``t+1..k`` can deal (capped at
         the most life a dragon can have), None when there is no budget."""
-        if not self.DAMAGE_BUDGET or not self.params.exact_rules:
-            return
+        if not self.budgeted:
+            return None
         g = self.g
         goal = self.layers[k].won if goal is None else goal
         if goal is False:

@@ -155,7 +155,7 @@ class SatSearch:
         self.calls = 0
         self.seeded = 0
         self.nogoods: list[tuple] = []
-        self.params = bound_params(start)
+        self.params = self.enc.params
         self.search_depth = self.SEARCH_DEPTH
         self.short_budget = self.SHORT_BUDGET
         self.short_timeouts = 0
@@ -213,16 +213,19 @@ class SatSearch:
         for nogood in self.nogoods:
             if t - nogood[2] >= 0:
                 self._apply_nogood(nogood, t - nogood[2])
+        self._flush(t0)
+        return L
+
+    def _flush(self, t0: float) -> None:
+        """Hand the clauses built since ``t0`` to the solver, the time to ``encode_seconds``."""
         self.sat.append_formula(self.g.take())
         self.encode_seconds += time.perf_counter() - t0
-        return L
 
     def damage_budget(self, k: int) -> None:
         """The horizon's :meth:`.encode.Encoder.damage_budget`, under ``won_k``."""
         t0 = time.perf_counter()
         self.enc.damage_budget(k)
-        self.sat.append_formula(self.g.take())
-        self.encode_seconds += time.perf_counter() - t0
+        self._flush(t0)
 
     def _apply(self, ref, t: int) -> None:
         """Add refinement ``ref`` at turn ``t`` (pre-state layer ``t - 1``)."""
@@ -269,8 +272,7 @@ class SatSearch:
         t0 = time.perf_counter()
         for t in range(1, len(self.enc.layers)):
             self._apply(ref, t)
-        self.sat.append_formula(self.g.take())
-        self.encode_seconds += time.perf_counter() - t0
+        self._flush(t0)
         return True
 
     def group_ref(self, walk, bagua, space):
@@ -561,7 +563,7 @@ def solve(
             "CEGAR on the opponent's policy, every candidate replayed in the engine",
             "lookahead": lookahead,
             "lower_bound": params.to_json(),
-            "damage_budget": bool(search and search.enc.DAMAGE_BUDGET and params.exact_rules),
+            "damage_budget": bool(search and search.enc.budgeted),
             "start_lower_bound": None if h0 == float("inf") else h0,
             "proved_no_win_below": proved,
             "no_win_below_proofs": no_win,
