@@ -42,8 +42,9 @@ def add_commands(subparsers) -> None:
     solve.add_argument(
         "--method",
         default="explicit",
-        choices=("explicit", "sat", "auto"),
-        help="explicit A*, incremental SAT, or auto (explicit for a moment, then SAT)",
+        choices=("explicit", "sat", "auto", "race"),
+        help="explicit A*, incremental SAT, auto (explicit for a moment, then SAT), "
+        "or race (both at once on two cores, the first answer wins)",
     )
     solve.add_argument(
         "--conflicts",
@@ -140,6 +141,7 @@ def _solver_options(method: str, args, ident: str) -> dict:
         "sat": explicit_only,
         "explicit": sat_only,
         "auto": {**explicit_only, **sat_only},
+        "race": {**explicit_only, **sat_only},
     }[method]
     for flag, value in wrong.items():
         if value is not None:

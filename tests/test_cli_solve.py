@@ -142,6 +142,10 @@ def test_solve_with_sat_and_auto_agree_with_explicit(puzzles):
     assert "two: optimal: win in 2" in text and "UNSAT answer" in text
     code, text = run("solve", f"{puzzles}:two", "--method", "auto", "--json")
     assert code == 0 and json.loads(text)["optimum"] == 2
+    code, text = run("solve", f"{puzzles}:two", "--method", "race", "--json")
+    doc = json.loads(text)
+    assert code == 0 and doc["optimum"] == 2
+    assert doc["stats"]["race"]["winner"] in doc["certificate"]["solver"]
 
 
 def test_solve_rejects_an_option_of_the_other_solver(puzzles):
@@ -149,6 +153,8 @@ def test_solve_rejects_an_option_of_the_other_solver(puzzles):
         run("solve", str(puzzles), "--method", "sat", "--max-states", "10")
     with pytest.raises(SolveCommandError, match="--conflicts does not apply to the explicit"):
         run("solve", str(puzzles), "--conflicts", "10")
+    with pytest.raises(SolveCommandError, match="--checkpoint does not apply to the race"):
+        run("solve", str(puzzles), "--method", "race", "--checkpoint", "x")
 
 
 @pytest.mark.parametrize("method", ["sat", "other"])

@@ -12,7 +12,7 @@ from .common import Solution, SolverError
 from .explicit import lower_bound, replay
 from .graph import Edge, Node, Retrograde, StateGraph, explore, iter_explore, retrograde
 
-METHODS = ("explicit", "sat", "auto")
+METHODS = ("explicit", "sat", "auto", "race")
 
 
 AUTO_EXPLICIT_STATES = 5000
@@ -30,10 +30,14 @@ def choose_method(puzzle_or_state) -> str:
 def solve(puzzle_or_state, method: str = "explicit", **options) -> Solution:
     """The fewest turns to win a solo challenge, by ``method``: ``"explicit"`` (A* by turns,
     :func:`taolong_lab.solvers.explicit.solve`), ``"sat"`` (incremental SAT with CEGAR,
-    :func:`taolong_lab.solvers.sat.solve`) or ``"auto"``. The options go to that solver
+    :func:`taolong_lab.solvers.sat.solve`), ``"auto"`` or ``"race"``. The options go to that solver
     (``time_limit``, ``progress``; ``max_states`` and ``checkpoint`` for the explicit one,
     ``conflict_budget`` for SAT). Both return the same :class:`Solution`, whose certificate
     names the solver.
+
+    ``"race"`` (:func:`taolong_lab.solvers.race.race`) runs the explicit solver and SAT at
+    once, one process each, and returns the first exact answer: the better of the two on
+    every challenge, for two cores (``time_limit`` and ``progress`` only).
 
     ``"auto"``, from the measurements in docs/performance.md: the explicit solver is the
     faster one on short challenges (optimum up to about 4, settled within a few thousand
@@ -44,6 +48,10 @@ def solve(puzzle_or_state, method: str = "explicit", **options) -> Solution:
     """
     if method == "auto":
         return _solve_auto(puzzle_or_state, **options)
+    if method == "race":
+        from .race import race
+
+        return race(puzzle_or_state, **options)
     if method == "explicit":
         from .explicit import solve as run
     elif method == "sat":

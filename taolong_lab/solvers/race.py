@@ -1,0 +1,142 @@
+"""Both solvers at once, one process each: the first exact answer wins, the other stops.
+
+Neither solver dominates (docs/performance.md): the explicit solver wins the short
+challenges and The Maze as black, SAT the deep ones (valley-b-r1: 35 s against more than
+600 s). With two free cores, racing them costs nothing in wall-clock time against the better
+of the two, whichever it is. Both are exact, so the winner never changes the answer.
+
+>>> from taolong_lab import load_puzzles
+>>> puzzle = load_puzzles("bench/solo-set.jsonl")[0]
+>>> s = race(puzzle, progress=False)
+>>> s.status, s.optimum == puzzle.optimum, s.stats["race"]["winner"] in ("explicit", "sat")
+('optimal', True, True)
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import queue as queues
+import threading
+import time
+
+from .common import Solution, SolverError
+
+RACERS = ("explicit", "sat")
+EXACT = ("optimal", "no-win")
+POLL = 0.2  # seconds between checks of the workers
+
+
+def _context():
+    methods = mp.get_all_start_methods()
+    return mp.get_context("fork" if "fork" in methods else "spawn")
+
+
+def _exit_with(parent: int) -> None:
+    """Stop this racer when the process that started it is gone (killed, not just ended)."""
+    while os.getppid() == parent:
+        time.sleep(1)
+    os._exit(1)
+
+
+def _run(method: str, puzzle_or_state, time_limit, results, parent: int) -> None:
+    """One racer (in its own process): its Solution as JSON, or its error, on ``results``."""
+    from . import solve
+
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
+    try:
+        solution = solve(puzzle_or_state, method=method, time_limit=time_limit, progress=False)
+    except Exception as exc:  # handed to the parent, which raises it if nothing else answers
+        results.put((method, "error", f"{type(exc).__name__}: {exc}"))
+    else:
+        results.put((method, "done", solution.to_json()))
+
+
+def race(puzzle_or_state, time_limit=None, progress: bool = True) -> Solution:
+    """The fewest turns to win, by the explicit solver and SAT run at once in two processes.
+
+    The first to prove its answer (``"optimal"`` or ``"no-win"``) is returned and the other is
+    stopped. If both stop on the ``time_limit``, the answer with the higher
+    ``proved_no_win_below`` is returned. ``stats["race"]`` records the winner, its wall
+    seconds and what became of the other (``"stopped"`` or its own status). Outside
+    Grasshopper mode (no SAT encoding yet) the explicit solver runs alone, in this process.
+    """
+    from . import choose_method, solve
+
+    if choose_method(puzzle_or_state) == "explicit":
+        return solve(puzzle_or_state, method="explicit", time_limit=time_limit, progress=progress)
+    ctx = _context()
+    results = ctx.Queue()
+    parent = os.getpid()
+    workers = {
+        m: ctx.Process(
+            target=_run, args=(m, puzzle_or_state, time_limit, results, parent), daemon=True
+        )
+        for m in RACERS
+    }
+    t0 = time.perf_counter()
+    answers: dict = {}
+    errors: dict = {}
+    bar = _bar(progress)
+    try:
+        for w in workers.values():
+            w.start()
+        while len(answers) + len(errors) < len(workers):
+            try:
+                method, kind, payload = results.get(timeout=POLL)
+            except queues.Empty:
+                if bar is not None and time.perf_counter() - bar.last_print_t >= 1:
+                    bar.refresh()
+                dead = [m for m, w in workers.items() if not w.is_alive() and w.exitcode]
+                for m in dead:
+                    if m not in answers and m not in errors:
+                        errors[m] = f"the {m} worker died (exit code {workers[m].exitcode})"
+                continue
+            if kind == "error":
+                errors[method] = payload
+                continue
+            answers[method] = Solution.from_json(payload)
+            if answers[method].status in EXACT:
+                break
+    finally:
+        for w in workers.values():
+            if w.is_alive():
+                w.terminate()
+        for w in workers.values():
+            w.join()
+        results.close()
+        if bar is not None:
+            bar.close()
+    seconds = round(time.perf_counter() - t0, 3)
+    if not answers:
+        detail = "; ".join(f"{m}: {e}" for m, e in errors.items())
+        raise SolverError(f"both solvers failed: {detail}")
+    winner = max(answers, key=lambda m: (answers[m].status in EXACT, _bound(answers[m])))
+    best = answers[winner]
+    other = next(m for m in RACERS if m != winner)
+    fate = answers[other].status if other in answers else errors.get(other, "stopped")
+    stats = {**best.stats, "race": {"winner": winner, "seconds": seconds, other: fate}}
+    return Solution(
+        best.status,
+        best.optimum,
+        best.line,
+        best.optimal_first_turns,
+        best.certificate,
+        stats,
+        best.proved_no_win_below,
+        best.start,
+    )
+
+
+def _bound(solution: Solution) -> int:
+    return solution.proved_no_win_below
+
+
+def _bar(progress: bool):
+    if not progress:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(
+        total=None, desc="race: explicit | sat", bar_format="{desc}, {elapsed}", mininterval=1
+    )
