@@ -19,6 +19,7 @@ import os
 import queue as queues
 import threading
 import time
+from dataclasses import replace
 
 from .common import Solution, SolverError
 
@@ -111,25 +112,15 @@ def race(puzzle_or_state, time_limit=None, progress: bool = True) -> Solution:
     if not answers:
         detail = "; ".join(f"{m}: {e}" for m, e in errors.items())
         raise SolverError(f"both solvers failed: {detail}")
-    winner = max(answers, key=lambda m: (answers[m].status in EXACT, _bound(answers[m])))
+    winner = max(
+        answers, key=lambda m: (answers[m].status in EXACT, answers[m].proved_no_win_below)
+    )
     best = answers[winner]
     other = next(m for m in RACERS if m != winner)
     fate = answers[other].status if other in answers else errors.get(other, "stopped")
-    stats = {**best.stats, "race": {"winner": winner, "seconds": seconds, other: fate}}
-    return Solution(
-        best.status,
-        best.optimum,
-        best.line,
-        best.optimal_first_turns,
-        best.certificate,
-        stats,
-        best.proved_no_win_below,
-        best.start,
+    return replace(
+        best, stats={**best.stats, "race": {"winner": winner, "seconds": seconds, other: fate}}
     )
-
-
-def _bound(solution: Solution) -> int:
-    return solution.proved_no_win_below
 
 
 def _bar(progress: bool):
