@@ -88,10 +88,9 @@ def race(puzzle_or_state, time_limit=None, progress: bool = True) -> Solution:
             except queues.Empty:
                 if bar is not None and time.perf_counter() - bar.last_print_t >= 1:
                     bar.refresh()
-                dead = [m for m, w in workers.items() if not w.is_alive() and w.exitcode]
-                for m in dead:
-                    if m not in answers and m not in errors:
-                        errors[m] = f"the {m} worker died (exit code {workers[m].exitcode})"
+                for m, w in workers.items():
+                    if m not in answers and m not in errors and not w.is_alive() and w.exitcode:
+                        errors[m] = f"the {m} worker died (exit code {w.exitcode})"
                 continue
             if kind == "error":
                 errors[method] = payload
