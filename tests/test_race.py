@@ -119,6 +119,11 @@ def test_two_failures_raise_naming_both(challenges, monkeypatch):
     assert no_racer_left()
 
 
+def test_an_option_of_one_solver_is_refused(challenges):
+    with pytest.raises(SolverError, match=r"race.*max_states"):
+        solve(challenges["field-b1w1-win2"], method="race", max_states=10, progress=False)
+
+
 def test_other_modes_race_the_explicit_solver_alone():
     s = solve(solo_game("field", "monk"), method="race", time_limit=0.2, progress=False)
     assert s.status == "unknown" and "race" not in s.stats

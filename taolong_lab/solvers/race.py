@@ -53,7 +53,7 @@ def _run(method: str, puzzle_or_state, time_limit, results, parent: int) -> None
         results.put((method, "done", solution.to_json()))
 
 
-def race(puzzle_or_state, time_limit=None, progress: bool = True) -> Solution:
+def race(puzzle_or_state, time_limit=None, progress: bool = True, **options) -> Solution:
     """The fewest turns to win, by the explicit solver and SAT run at once in two processes.
 
     The first to prove its answer (``"optimal"`` or ``"no-win"``) is returned and the other is
@@ -64,6 +64,8 @@ def race(puzzle_or_state, time_limit=None, progress: bool = True) -> Solution:
     """
     from . import choose_method, solve
 
+    if options:
+        raise SolverError(f"method='race' takes time_limit and progress only, not {options}")
     if choose_method(puzzle_or_state) == "explicit":
         return solve(puzzle_or_state, method="explicit", time_limit=time_limit, progress=progress)
     ctx = _context()
