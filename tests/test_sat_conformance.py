@@ -281,3 +281,23 @@ def test_one_factored_turn_equals_the_engines(state):
         finally:
             one.close()
         assert got == want
+
+
+@settings(max_examples=16, **SETTINGS)
+@given(positions(), st.booleans())
+def test_an_eliminated_layer_keeps_its_successors(state, symbolic):
+    """The solver hands each layer over with its own gates removed by bounded variable
+    elimination (``solver.eliminate``). Projected on the next position, the eliminated
+    layer must still give exactly the engine's successors (with the refinements, which read
+    the state after the opponent's group) and exactly the relaxed ones (without)."""
+    for exact, want in ((True, engine_successors(state)), (False, relaxed_successors(state))):
+        one = OneTurn(state, exact=exact, symbolic=symbolic, eliminate=True)
+        try:
+            got = one.successors()
+            assert one.eliminated > 0
+        finally:
+            one.close()
+        assert got == want, (
+            f"{'exact' if exact else 'relaxed'} successors of the eliminated layer differ "
+            f"from {state.to_tln()!r}: {len(got - want)} extra, {len(want - got)} missing"
+        )

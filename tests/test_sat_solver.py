@@ -377,3 +377,52 @@ def test_the_damage_budget_changes_the_search_not_the_answer(monkeypatch):
     assert runs[True].certificate["unsat_horizons"] == runs[False].certificate["unsat_horizons"]
     assert runs[True].optimum == 4
     assert runs[True].stats["clauses"] > runs[False].stats["clauses"]
+
+
+@pytest.mark.parametrize("i", [20, 24, 47])
+def test_elimination_changes_the_speed_not_the_answer(i):
+    """The solver hands each layer over with its own gates eliminated
+    (``solver.eliminate``): the same optimum, UNSAT horizons and first-turn count as the
+    full layers, and the certificate says which was used."""
+    state = challenge(i)
+    runs = {on: solve(state, progress=False, eliminate=on) for on in (True, False)}
+    for on, s in runs.items():
+        assert s.status == "optimal"
+        assert s.certificate["eliminate"] is on
+        assert_wins_in(state, s.line, s.optimum)
+    assert runs[True].stats["eliminated_variables"] > 0
+    assert runs[False].stats["eliminated_variables"] == 0
+    assert runs[True].optimum == runs[False].optimum
+    assert runs[True].certificate["unsat_horizons"] == runs[False].certificate["unsat_horizons"]
+    assert runs[True].optimal_first_turns == runs[False].optimal_first_turns
+
+
+def test_eliminated_gates_are_never_read_again():
+    """After each layer's elimination no variable that went is still handed out: not by the
+    structural-hashing cache, not by a layer's Ba Gua equalities, not among what later
+    clauses and the decoding read (``layer_variables``); and something did go."""
+    state = challenge(47)
+    search = sat_solver.SatSearch(state, eliminate=False)
+    search.seed(state)
+    g, layers = search.g, search.enc.layers
+    total = 0
+    for _ in range(4):
+        n0v = g.pool.top
+        search.enc.add_layer()
+        for t in range(1, len(layers)):  # refinements read the new layer too
+            for ref in search.refinements:
+                search._apply(ref, t)
+        clauses = g.take()
+        out, gone_count = sat_solver.eliminate(g, layers, clauses, n0v)
+        before = {abs(x) for c in clauses for x in c}
+        after = {abs(x) for c in out for x in c}
+        gone = before - after
+        assert len(gone) == gone_count
+        assert all(v > n0v for v in gone)  # older variables are frozen
+        assert not gone & set(g.cache.values())
+        assert not gone & {abs(v) for L in layers for v in L._eq.values()}
+        assert not gone & sat_solver.layer_variables(layers[-1])
+        search.sat.append_formula(out)
+        total += gone_count
+    assert total > 1000
+    assert search.call(layers[-1].won, 10**6, None) in (True, False)

@@ -11,8 +11,9 @@
   possible on the board as it is).
 - :func:`OneTurn`: the encoding of one turn from a position, either with the start as constants
   (as the solver builds it) or as free variables pinned by assumptions (the whole circuit,
-  nothing folded), optionally with the CEGAR refinements for that position added (``exact``),
-  and :meth:`OneTurn.successors`, which enumerates its models projected on the next position.
+  nothing folded), optionally with the CEGAR refinements for that position added (``exact``)
+  and with the layer's own gates eliminated as the solver does (``eliminate``), and
+  :meth:`OneTurn.successors`, which enumerates its models projected on the next position.
 
 With ``exact=True`` the encoding must give exactly :func:`engine_successors`; with
 ``exact=False`` exactly :func:`relaxed_successors`.
@@ -28,6 +29,7 @@ from ...engine.solo import damage_dealt
 from .encode import N_GAPS, N_TILES, Encoder, sow_table
 from .gates import Gates
 from .solver import SatSearch, _Model
+from .solver import eliminate as eliminate_layer
 
 
 def _walk(state: State):
@@ -132,6 +134,7 @@ class OneTurn:
         symbolic: bool = True,
         factored: bool = False,
         damage_hint: bool | None = None,
+        eliminate: bool = False,
     ):
         self.state = state
         self.g = Gates()
@@ -149,10 +152,15 @@ class OneTurn:
             L0.bagua = None
         self.pin = self.enc.board.pin(self.enc.layers[0].state, _walk(state)) if symbolic else []
         n_choices = len(self.g.choices)
+        n0v = self.g.pool.top
         self.layer = self.enc.add_layer()
         self.choices = self.g.choices[n_choices:]
         self.sat = Solver(name="g4")
-        self.sat.append_formula(self.g.take())
+        clauses = self.g.take()
+        self.eliminated = 0
+        if eliminate:  # as the solver hands a layer over (the free choices may go)
+            clauses, self.eliminated = eliminate_layer(self.g, self.enc.layers, clauses, n0v)
+        self.sat.append_formula(clauses)
         if exact:  # the CEGAR refinements for this position: every space, and the penalty
             search = SatSearch(state, encoder=self.enc, sat=self.sat)
             walk = _walk(state)

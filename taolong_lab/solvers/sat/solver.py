@@ -13,6 +13,9 @@ The loop (``../shared/research/anchors-sat.md`` §4.1, design B+ with a hand-wri
    Matter phase (or the penalty, admitted whenever the sown element is impossible and its
    cheap necessary conditions hold: another relaxation), the village. ``won_t`` is the
    latched "the opponent is defeated by turn t"; the player's dragon may not die before it.
+   Each layer reaches the solver with its own gates removed by bounded variable elimination
+   (:func:`eliminate`: CaDiCaL's preprocessor, everything a later clause reads frozen), which
+   keeps its models on what is left and makes a conflict about a third cheaper.
 2. ``k`` starts at the explicit solver's admissible :func:`~..explicit.lower_bound` (every
    ``k`` below it is proved by that bound) and grows by one. ``solve(assumptions=[won_k])``:
    UNSAT proves **no win in k turns** even for the relaxed opponent, hence for the real one.
@@ -57,7 +60,7 @@ from __future__ import annotations
 import threading
 import time
 
-from pysat.solvers import Solver
+from pysat.solvers import Cadical195, Solver
 
 from ...engine import State
 from ...engine.solo import choose_group
@@ -120,6 +123,7 @@ class SatSearch:
     SEARCH_DEPTH = 4  # short real searches at spurious turns this close to the end
     SEARCH_FLOOR = 2  # ... lowered below a search out of budget, down to this
     SHORT_BUDGET = 10_000  # positions expanded by one short search
+    ELIMINATE = True  # each layer's own gates eliminated before the solver sees them
 
     def __init__(
         self,
@@ -129,6 +133,7 @@ class SatSearch:
         encoder=None,
         sat=None,
         factor_above: int | None = None,
+        eliminate: bool | None = None,
     ):
         """A new search from ``start``; ``encoder`` (with its gates) and ``sat`` (a PySAT
         solver holding its clauses) let the one-turn checks reuse the refinement code;
@@ -165,6 +170,8 @@ class SatSearch:
         self.count_calls = 0
         self.count_explicit = 0  # first positions the explicit bounded search settled
         self.spurious_left: dict[int, int] = {}  # turns left at a candidate's first fake turn
+        self.eliminate = self.ELIMINATE if eliminate is None else eliminate
+        self.eliminated = 0  # variables eliminated so far
 
     def close(self):
         self.sat.delete()
@@ -206,6 +213,7 @@ class SatSearch:
     # ---- layers and refinements -------------------------------------------------------------
     def add_layer(self):
         t0 = time.perf_counter()
+        n0v = self.g.pool.top
         L = self.enc.add_layer()
         t = len(self.enc.layers) - 1
         for ref in self.refinements:
@@ -213,8 +221,18 @@ class SatSearch:
         for nogood in self.nogoods:
             if t - nogood[2] >= 0:
                 self._apply_nogood(nogood, t - nogood[2])
-        self._flush(t0)
+        if self.eliminate:
+            self._flush_eliminated(t0, n0v)
+        else:
+            self._flush(t0)
         return L
+
+    def _flush_eliminated(self, t0: float, n0v: int) -> None:
+        """:meth:`_flush` through :func:`eliminate` (the layer's own gates eliminated)."""
+        clauses, gone = eliminate(self.g, self.enc.layers, self.g.take(), n0v)
+        self.eliminated += gone
+        self.sat.append_formula(clauses)
+        self.encode_seconds += time.perf_counter() - t0
 
     def _flush(self, t0: float) -> None:
         """Hand the clauses built since ``t0`` to the solver, the time to ``encode_seconds``."""
@@ -501,6 +519,66 @@ class SatSearch:
         return None, refined
 
 
+# bounded variable elimination only: probing, vivification, equivalent-literal substitution
+# and subsumption cost more time than they save here (docs/performance.md)
+ELIMINATE_OPTIONS = {"probe": False, "vivify": False, "decompose": False, "subsume": False}
+
+
+def eliminate(g: Gates, layers, clauses: list, n0v: int) -> tuple[list, int]:
+    """The clauses of the newest layer (``layers[-1]``, every variable above ``n0v`` made
+    for it) with the layer's own gates removed by bounded variable elimination (CaDiCaL's,
+    ``pysat``'s ``process``), and how many variables went.
+
+    Frozen: every variable older than the layer, and every literal a later clause or the
+    decoding may read (:func:`layer_variables`). The clauses returned are the projection of
+    ``clauses`` on the variables that are left, so a formula that adds them instead has the
+    same models on those variables: UNSAT answers stay proofs, and a model decodes to a line
+    the full layer admits. The eliminated gates leave the structural-hashing cache (and the
+    layers' Ba Gua equalities), so a later request builds them afresh; a clause added later
+    never reads a variable that is gone. A layer that is contradictory on its own is returned
+    as it is."""
+    occurs = {abs(x) for c in clauses for x in c}
+    keep = {v for v in occurs if v <= n0v}
+    keep.update(v for v in layer_variables(layers[-1]) if v in occurs)
+    with Cadical195(bootstrap_with=clauses) as proc:
+        status, out = proc.process(freeze=sorted(keep), **ELIMINATE_OPTIONS)
+    if status == 20:
+        return clauses, 0
+    # a frozen variable may leave the clauses too: fixed ones come back as units, the others
+    # are free once the fixed ones satisfy their clauses, as they are in the full layer
+    gone = occurs - {abs(x) for c in out for x in c} - keep
+    cache = g.cache
+    stale = []
+    for key, v in reversed(cache.items()):  # the layer's gates are the newest entries
+        if v <= n0v:
+            break
+        if v in gone:
+            stale.append(key)
+    for key in stale:
+        del cache[key]
+    for layer in layers:
+        for key in [k for k, v in layer._eq.items() if abs(v) in gone]:
+            del layer._eq[key]
+    return out, len(gone)
+
+
+def layer_variables(L) -> set[int]:
+    """Every variable a later clause or the decoding may read from layer ``L``: its state
+    and the state after the opponent's group, the Ba Gua after the sowing, the signature,
+    the space, the penalty, the goal."""
+
+    def sym(S):
+        for k in range(2):
+            for d in (*S.pos[k], S.face[k], S.life[k], S.fire[k], *S.link[k]):
+                yield from d.values()
+        for d in S.rocks.values():
+            yield from d.values()
+
+    lits = [*sym(L.state), *sym(L.post_group), L.won, L.lost, L.penalty]
+    lits += [*L.sig.values(), *L.space.values(), *L._eq.values(), *L.bagua_literals()]
+    return {abs(x) for x in lits if x is not True and x is not False}
+
+
 class _OutOfBudget(Exception):
     pass
 
@@ -525,6 +603,7 @@ def solve(
     solver_name: str = "g4",
     factor_above: int | None = None,
     count_first_turns: bool = True,
+    eliminate: bool | None = None,
 ) -> Solution:
     """The fewest turns to win a Grasshopper solo challenge, by incremental SAT (see the
     module docstring), as a :class:`~taolong_lab.solvers.explicit.Solution`.
@@ -533,7 +612,9 @@ def solve(
     (``time_limit`` seconds, ``conflict_budget`` conflicts in all, ``max_horizon`` turns) it
     returns status ``"unknown"`` and ``proved_no_win_below``. ``count_first_turns=False``
     skips counting the optimal first turns (``optimal_first_turns`` is then None).
-    ``factor_above``: see the module docstring (the Ba Gua's encoding)."""
+    ``factor_above``: see the module docstring (the Ba Gua's encoding). ``eliminate``: each
+    layer's own gates removed by bounded variable elimination before the solver sees them
+    (:func:`eliminate`; None: :attr:`SatSearch.ELIMINATE`, on)."""
     start = _start_of(puzzle_or_state)
     if time_limit is not None and time_limit < 0:
         raise SolverError(f"time_limit must be >= 0 seconds, got {time_limit}")
@@ -564,6 +645,7 @@ def solve(
             "lookahead": lookahead,
             "lower_bound": params.to_json(),
             "damage_budget": bool(search and search.enc.budgeted),
+            "eliminate": search.eliminate if search else SatSearch.ELIMINATE,
             "start_lower_bound": None if h0 == float("inf") else h0,
             "proved_no_win_below": proved,
             "no_win_below_proofs": no_win,
@@ -587,6 +669,7 @@ def solve(
             "sat_calls": search.calls if search else 0,
             "clauses": search.g.n_clauses if search else 0,
             "variables": search.g.pool.top if search else 0,
+            "eliminated_variables": search.eliminated if search else 0,
             "refinements": len(search.refinements) if search else 0,
             "dead_ends": len(search.nogoods) if search else 0,
             "conflicts": stats_conf,
@@ -610,7 +693,7 @@ def solve(
             return finish("optimal", 0, (), 0)
         return finish("no-win", None, (), 0)
 
-    search = SatSearch(start, solver_name, factor_above=factor_above)
+    search = SatSearch(start, solver_name, factor_above=factor_above, eliminate=eliminate)
     search.seed(start)
     bar = _progress(progress)
     proved = int(h0)
