@@ -400,7 +400,7 @@ def test_elimination_changes_the_speed_not_the_answer(i):
 def test_eliminated_gates_are_never_read_again():
     """After each layer's elimination no variable that went is still handed out: not by the
     structural-hashing cache, not by a layer's Ba Gua equalities, not among what later
-    clauses and the decoding read (``layer_variables``); and something did go."""
+    clauses and the decoding read (``Layer.read_later``); and something did go."""
     state = challenge(47)
     search = sat_solver.SatSearch(state, eliminate=False)
     search.seed(state)
@@ -421,7 +421,7 @@ def test_eliminated_gates_are_never_read_again():
         assert all(v > n0v for v in gone)  # older variables are frozen
         assert not gone & set(g.cache.values())
         assert not gone & {abs(v) for L in layers for v in L._eq.values()}
-        assert not gone & sat_solver.layer_variables(layers[-1])
+        assert not gone & layers[-1].read_later()
         search.sat.append_formula(out)
         total += gone_count
     assert total > 1000

@@ -61,6 +61,14 @@ class Sym:
             pos, face, life, fire, link, rocks,
         )  # fmt: skip
 
+    def literals(self):
+        """Every literal of the state, constants included."""
+        for k in range(2):
+            for d in (*self.pos[k], self.face[k], self.life[k], self.fire[k], *self.link[k]):
+                yield from d.values()
+        for d in self.rocks.values():
+            yield from d.values()
+
     def copy(self) -> Sym:
         return Sym(
             [list(p) for p in self.pos],
@@ -693,6 +701,15 @@ class Layer:
         if self.bagua is not None:
             return list(self.bagua.values())
         return [x for st in self.stacks for x in st.values()]
+
+    def read_later(self) -> set[int]:
+        """Every variable a later clause or the decoding may read from this layer: its state
+        and the state after the opponent's group, the Ba Gua after the sowing (and its
+        equalities), the signature, the space, the penalty, the goal."""
+        lits = [*self.state.literals(), *self.post_group.literals(), self.won, self.lost]
+        lits += [self.penalty, *self.sig.values(), *self.space.values(), *self._eq.values()]
+        lits += self.bagua_literals()
+        return {abs(x) for x in lits if x is not True and x is not False}
 
     def stacks_of(self, g: Gates) -> list:
         """The factored form (derived from the explicit one if needed)."""

@@ -221,22 +221,17 @@ class SatSearch:
         for nogood in self.nogoods:
             if t - nogood[2] >= 0:
                 self._apply_nogood(nogood, t - nogood[2])
-        if self.eliminate:
-            self._flush_eliminated(t0, n0v)
-        else:
-            self._flush(t0)
+        self._flush(t0, n0v if self.eliminate else None)
         return L
 
-    def _flush_eliminated(self, t0: float, n0v: int) -> None:
-        """:meth:`_flush` through :func:`eliminate` (the layer's own gates eliminated)."""
-        clauses, gone = eliminate(self.g, self.enc.layers, self.g.take(), n0v)
-        self.eliminated += gone
+    def _flush(self, t0: float, n0v: int | None = None) -> None:
+        """Hand the clauses built since ``t0`` to the solver, the time to ``encode_seconds``;
+        with ``n0v`` (the last variable before a new layer) through :func:`eliminate`."""
+        clauses = self.g.take()
+        if n0v is not None:
+            clauses, gone = eliminate(self.g, self.enc.layers, clauses, n0v)
+            self.eliminated += gone
         self.sat.append_formula(clauses)
-        self.encode_seconds += time.perf_counter() - t0
-
-    def _flush(self, t0: float) -> None:
-        """Hand the clauses built since ``t0`` to the solver, the time to ``encode_seconds``."""
-        self.sat.append_formula(self.g.take())
         self.encode_seconds += time.perf_counter() - t0
 
     def damage_budget(self, k: int) -> None:
@@ -530,7 +525,7 @@ def eliminate(g: Gates, layers, clauses: list, n0v: int) -> tuple[list, int]:
     ``pysat``'s ``process``), and how many variables went.
 
     Frozen: every variable older than the layer, and every literal a later clause or the
-    decoding may read (:func:`layer_variables`). The clauses returned are the projection of
+    decoding may read (:meth:`.encode.Layer.read_later`). The clauses returned are the projection of
     ``clauses`` on the variables that are left, so a formula that adds them instead has the
     same models on those variables: UNSAT answers stay proofs, and a model decodes to a line
     the full layer admits. The eliminated gates leave the structural-hashing cache (and the
@@ -539,7 +534,7 @@ def eliminate(g: Gates, layers, clauses: list, n0v: int) -> tuple[list, int]:
     as it is."""
     occurs = {abs(x) for c in clauses for x in c}
     keep = {v for v in occurs if v <= n0v}
-    keep.update(v for v in layer_variables(layers[-1]) if v in occurs)
+    keep.update(v for v in layers[-1].read_later() if v in occurs)
     with Cadical195(bootstrap_with=clauses) as proc:
         status, out = proc.process(freeze=sorted(keep), **ELIMINATE_OPTIONS)
     if status == 20:
@@ -560,23 +555,6 @@ def eliminate(g: Gates, layers, clauses: list, n0v: int) -> tuple[list, int]:
         for key in [k for k, v in layer._eq.items() if abs(v) in gone]:
             del layer._eq[key]
     return out, len(gone)
-
-
-def layer_variables(L) -> set[int]:
-    """Every variable a later clause or the decoding may read from layer ``L``: its state
-    and the state after the opponent's group, the Ba Gua after the sowing, the signature,
-    the space, the penalty, the goal."""
-
-    def sym(S):
-        for k in range(2):
-            for d in (*S.pos[k], S.face[k], S.life[k], S.fire[k], *S.link[k]):
-                yield from d.values()
-        for d in S.rocks.values():
-            yield from d.values()
-
-    lits = [*sym(L.state), *sym(L.post_group), L.won, L.lost, L.penalty]
-    lits += [*L.sig.values(), *L.space.values(), *L._eq.values(), *L.bagua_literals()]
-    return {abs(x) for x in lits if x is not True and x is not False}
 
 
 class _OutOfBudget(Exception):
