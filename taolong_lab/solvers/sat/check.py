@@ -26,7 +26,7 @@ from pysat.solvers import Solver
 from ...engine import State
 from ...engine.core import _alive, executions, hurt, occupancy, ruler_hit, village_damage
 from ...engine.solo import damage_dealt
-from .encode import N_GAPS, N_TILES, Encoder, sow_table
+from .encode import Encoder, sow_table
 from .gates import Gates
 from .solver import SatSearch, _Model
 from .solver import eliminate as eliminate_layer
@@ -193,14 +193,7 @@ class OneTurn:
     def next_literals(self) -> list:
         """Every variable literal of the next position (tiles, facings, meters, gaps, rocks,
         the Ba Gua)."""
-        S = self.layer.state
-        dicts = []
-        for k in range(2):
-            dicts += [S.pos[k][j] for j in range(N_TILES)]
-            dicts += [S.face[k], S.life[k], S.fire[k]]
-            dicts += [S.link[k][j] for j in range(N_GAPS)]
-        dicts += [*S.rocks.values()]
-        lits = [x for d in dicts for x in d.values()] + self.layer.bagua_literals()
+        lits = [*self.layer.state.literals(), *self.layer.bagua_literals()]
         return sorted({x for x in lits if x is not True and x is not False})
 
     def determined(self, literals=None, max_models: int = 3) -> list[tuple]:
