@@ -231,6 +231,84 @@ def test_short_real_search_and_dead_ends():
         search.close()
 
 
+def test_dead_ends_are_lifted_to_their_ancestors(monkeypatch):
+    """``SatSearch.lift``: after a dead end at the end of a real path, each ancestor is
+    searched one turn deeper, nearest first. From WIN_IN_4 (optimum 4) through
+    ``Wa>He (He:~) a3`` (no win within 3): that position is a dead end within 3 and the start
+    within 3, but the start wins within 4, which gives a real line instead of a nogood. By
+    default an ancestor is searched only once it is above ``LIFT_AFTER`` dead ends."""
+    from taolong_lab.solvers.sat import SatSearch
+
+    start = State(WIN_IN_4)
+    s1 = start.play("Wa>He (He:~) a3")
+    s2 = next(iter(s1.successors()))[1]
+    path = [start, s1, s2]
+
+    def walk(st):
+        return (st._dragons, st._water, st._fire, st._rocks)
+
+    monkeypatch.setattr(SatSearch, "LIFT_AFTER", 1)  # search each ancestor at once
+    search = SatSearch(start)
+    try:
+        assert search.lift(path, 1) == (2, None)  # s1 within 2, the start within 3
+        assert search.nogoods == [(walk(s1), s1.bagua, 2), (walk(start), start.bagua, 3)]
+        assert search.lifted == 2
+        i, suffix = search.lift(path, 2)  # s1 within 3: dead; the start within 4: a win
+        assert i == 0 and search.nogoods[-1] == (walk(s1), s1.bagua, 3)
+        assert_wins_in(start, suffix, 4)
+        search.short_from = 2  # the first-turn count: the start is never searched
+        assert search.lift([start, s1, s2], 2) == (0, None)  # s1's nogood is known already
+        assert search.lifted == 3
+    finally:
+        search.close()
+
+    monkeypatch.setattr(SatSearch, "LIFT_AFTER", 2)  # an ancestor above a second dead end
+    search = SatSearch(start)
+    try:
+        assert search.lift(path, 1) == (0, None) and search.lift_timeouts == 0
+        assert search.lift(path, 1) == (2, None) and search.lifted == 2
+    finally:
+        search.close()
+    monkeypatch.setattr(SatSearch, "LIFT_BUDGET", 1)  # every search runs out
+    monkeypatch.setattr(SatSearch, "LIFT_AFTER", 1)
+    search = SatSearch(start)
+    try:
+        assert search.lift(path, 2) == (0, None)
+        assert (search.lift_timeouts, search.lift_depth, search.nogoods) == (1, 2, [])
+        assert search.lift(path, 2) == (0, None)  # depth 3 is above the cap: not searched
+        assert search.lift_timeouts == 1
+    finally:
+        search.close()
+    monkeypatch.setattr(SatSearch, "LIFT_BUDGET", 0)  # lifting off
+    search = SatSearch(start)
+    try:
+        assert search.lift(path, 1) == (0, None) and search.lifted == 0
+    finally:
+        search.close()
+
+
+@pytest.mark.parametrize("i", [16, 18, 20])
+def test_lifted_dead_ends_change_the_speed_not_the_answer(i, monkeypatch):
+    """Lifting dead ends to their ancestors (on by default) adds nogoods proved by real
+    searches: the same optimum, UNSAT horizons and first-turn count as without it, and the
+    certificate says how it was set."""
+    from taolong_lab.solvers.sat import SatSearch
+
+    state = challenge(i)
+    runs = {}
+    for budget in (SatSearch.LIFT_BUDGET, 0):
+        monkeypatch.setattr(SatSearch, "LIFT_BUDGET", budget)
+        s = runs[budget] = solve(state, progress=False)
+        assert s.status == "optimal"
+        assert s.certificate["lift"] == {"budget": budget, "after": SatSearch.LIFT_AFTER}
+        assert_wins_in(state, s.line, s.optimum)
+    on, off = runs.values()
+    assert on.stats["lifted_dead_ends"] > 0 and off.stats["lifted_dead_ends"] == 0
+    assert on.optimum == off.optimum
+    assert on.certificate["unsat_horizons"] == off.certificate["unsat_horizons"]
+    assert on.optimal_first_turns == off.optimal_first_turns
+
+
 def test_module_doctests():
     import doctest
 

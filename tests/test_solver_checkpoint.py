@@ -169,3 +169,43 @@ def test_periodic_saves_back_off_when_saving_is_slow(tmp_path, monkeypatch):
     assert not store.due()  # 105 - 100 < 10 * 100
     assert not store.due()  # 200 - 100 < 1000
     assert store.due()  # 2000 - 100 >= 1000
+
+
+@pytest.mark.parametrize("solver", ["explicit", "sat", "explore"])
+def test_the_collector_is_paused_during_a_search_and_restored_after(solver, monkeypatch):
+    """``paused_gc``: the cyclic collector is off while the solvers and the graph explorer
+    run (their objects are acyclic; its full passes cost a third of the time), and comes
+    back as it was, after an error too."""
+    import gc
+
+    from taolong_lab.solvers import graph
+    from taolong_lab.solvers.sat import solve as sat_solve
+
+    run = {
+        "explicit": lambda: solve(START, progress=False),
+        "sat": lambda: sat_solve(START, progress=False),
+        "explore": lambda: graph.explore(START, depth=1),
+    }[solver]
+    seen = []
+    outcome = State.outcome
+
+    def watched(self):
+        seen.append(gc.isenabled())
+        return outcome(self)
+
+    monkeypatch.setattr(State, "outcome", watched)
+    assert gc.isenabled()
+    run()
+    assert seen and not any(seen)
+    assert gc.isenabled()
+    monkeypatch.setattr(State, "outcome", lambda self: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        run()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with pytest.raises(ZeroDivisionError):
+            run()
+        assert not gc.isenabled()  # left as the caller had it
+    finally:
+        gc.enable()

@@ -50,6 +50,7 @@ from .common import (
     Checkpoint,
     Solution,
     SolverError,
+    paused_gc,
     peak_memory_mb,
     reset_peak_memory,
     solo_start,
@@ -345,6 +346,7 @@ class _Search:
         return False
 
 
+@paused_gc()
 def solve(
     puzzle_or_state,
     method: str = "explicit",

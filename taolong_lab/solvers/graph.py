@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..engine import State
+from .common import paused_gc
 
 # GraphML and GEXF hold no None: these stand in for "no value" in exported attributes.
 NO_INT = -1
@@ -270,6 +271,7 @@ def _write_atomic(path, write) -> None:
         raise
 
 
+@paused_gc()
 def explore(
     position: State, *, depth: int | None = None, max_states: int | None = None
 ) -> StateGraph:

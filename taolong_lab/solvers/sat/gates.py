@@ -79,6 +79,26 @@ class Gates:
 
     # ---- gates -------------------------------------------------------------------------------
     def AND(self, *lits):
+        if len(lits) == 2:  # the common case, without the set
+            a, b = lits
+            if a is False or b is False:
+                return False
+            if a is True:
+                return b
+            if b is True or a == b:
+                return a
+            if a == -b:
+                return False
+            key = (a, b) if a < b else (b, a)
+            g = self.cache.get(key)
+            if g is not None:
+                return g
+            g = self.pool._next()
+            self.cache[key] = g
+            self.buf.extend(([-g, key[0]], [-g, key[1]], [g, -key[0], -key[1]]))
+            self.n_gates += 1
+            self.n_clauses += 3
+            return g
         s = set()
         for x in lits:
             if x is False:

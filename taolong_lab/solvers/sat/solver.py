@@ -39,7 +39,12 @@ The loop (``../shared/research/anchors-sat.md`` §4.1, design B+ with a hand-wri
    was real and the search wins, prefix + suffix is a real line of ``k`` turns; if it proves
    no win within ``r`` turns, the **dead-end nogood** ``state_j = w and Ba Gua_j = b and not
    won_j -> not won_{j+r}`` is added at every layer ``j`` (a fact of the real game at every
-   turn, so sound for the relaxation too; Steinmetz & Hoffmann's state nogoods).
+   turn, so sound for the relaxation too; Steinmetz & Hoffmann's state nogoods). When the
+   line was real up to that position, its ancestors on the line are searched too, nearest
+   first, each one turn deeper (:meth:`SatSearch.lift`: an ancestor once it is above
+   :attr:`~SatSearch.LIFT_AFTER` dead ends, :attr:`~SatSearch.LIFT_BUDGET` expansions a
+   search): each one proved adds its own dead-end nogood, which cuts every candidate through
+   it where the first cut one position below it; one that wins gives a real line of ``k``.
 4. A candidate whose every turn is real is a real line, won in ``k`` turns, and no shorter
    win exists: it is replayed with ``State.play`` (a win in exactly ``k``) and returned.
 5. ``optimal_first_turns`` (:meth:`SatSearch.count_first_turns`): the explicit solver's
@@ -59,7 +64,9 @@ from __future__ import annotations
 
 import threading
 import time
+from itertools import chain
 
+import pysolvers
 from pysat.solvers import Cadical195, Solver
 
 from ...engine import State
@@ -68,6 +75,7 @@ from ..common import (
     Budget,
     Solution,
     SolverError,
+    paused_gc,
     peak_memory_mb,
     reset_peak_memory,
     solo_start,
@@ -123,6 +131,8 @@ class SatSearch:
     SEARCH_DEPTH = 4  # short real searches at spurious turns this close to the end
     SEARCH_FLOOR = 2  # ... lowered below a search out of budget, down to this
     SHORT_BUDGET = 10_000  # positions expanded by one short search
+    LIFT_BUDGET = 2_000  # ... by one search from a dead end's ancestor (0: no lifting)
+    LIFT_AFTER = 2  # ... from an ancestor once it is above this many dead ends
     ELIMINATE = True  # each layer's own gates eliminated before the solver sees them
 
     def __init__(
@@ -165,6 +175,10 @@ class SatSearch:
         self.short_budget = self.SHORT_BUDGET
         self.short_timeouts = 0
         self.short_from = 1  # short real searches at spurious turns from this turn on
+        self.lift_depth = None  # no ancestor searched deeper (lowered below one out of budget)
+        self.lifted = 0  # dead-end nogoods proved at the ancestors of a dead end
+        self.lift_timeouts = 0
+        self._below: dict = {}  # position key -> dead ends met below it
         self._no_win_within: dict = {}  # position key -> most turns proved not to win in
         self.count_seconds = 0.0
         self.count_calls = 0
@@ -314,11 +328,22 @@ class SatSearch:
         turns are remembered across calls), None if there is none; None too, without a nogood,
         when the budget runs out (:attr:`short_budget` expansions), which also lowers
         :attr:`search_depth` to ``r - 1`` if ``r`` is above :attr:`SEARCH_FLOOR`."""
-        self._expansions = 0
+        found = self._search(state, r, self.short_budget)
+        if found is _NOT_SEARCHED:
+            self.short_timeouts += 1
+            if self.SEARCH_FLOOR < r <= self.search_depth:
+                self.search_depth = r - 1  # too deep for this challenge: search shallower
+        return found
+
+    def _search(self, state: State, r: int, budget: int):
+        """:meth:`short_win`'s depth-first search, ``_NOT_SEARCHED`` past ``budget``
+        expansions."""
+        expansions = 0
         failed = self._no_win_within
         me = self.start.to_move
 
         def dfs(st: State, r: int):
+            nonlocal expansions
             result = st.outcome()
             if result is not None:
                 return [] if result.winner == me else None
@@ -327,8 +352,8 @@ class SatSearch:
             key = st.key()
             if failed.get(key, -1) >= r:
                 return None
-            self._expansions += 1
-            if self._expansions > self.short_budget:
+            expansions += 1
+            if expansions > budget:
                 raise _OutOfBudget
             for turn, after in st.iter_successors():
                 sub = dfs(after, r - 1)
@@ -340,10 +365,43 @@ class SatSearch:
         try:
             return dfs(state, r)
         except _OutOfBudget:
-            self.short_timeouts += 1
-            if self.SEARCH_FLOOR < r <= self.search_depth:
-                self.search_depth = r - 1  # too deep for this challenge: search shallower
             return _NOT_SEARCHED
+
+    def lift(self, path, r: int):
+        """After a dead end ``r`` turns from the end at ``path[-1]`` (``path``: the real
+        positions of a candidate line, one before each turn, from the start): the same fact
+        for its ancestors, nearest first, ``path[i]`` searched ``r + len(path) - 1 - i`` turns
+        deep. An ancestor is searched once it has been above :attr:`LIFT_AFTER` dead ends
+        (one seen once is skipped, the climb goes on above it); a search has
+        :attr:`LIFT_BUDGET` expansions, and one out of budget stops the climb and caps later
+        ones one turn shallower. Each ancestor proved adds its own dead-end nogood, which
+        cuts every candidate through it, where the dead end cut only the ones through one of
+        its descendants.
+
+        Returns ``(nogoods added, None)``, or ``(i, suffix)`` when ``path[i]`` turns out to
+        win within its depth: the line to ``path[i]`` plus ``suffix`` is a real win. The
+        climb stops above :attr:`short_from` (the first-turn count blocks first positions)."""
+        added = 0
+        for i in range(len(path) - 2, self.short_from - 2, -1):
+            depth = r + len(path) - 1 - i
+            if not self.LIFT_BUDGET or (self.lift_depth is not None and depth > self.lift_depth):
+                break
+            st = path[i]
+            key = st.key()
+            self._below[key] = seen = self._below.get(key, 0) + 1
+            if seen < self.LIFT_AFTER:
+                continue
+            found = self._search(st, depth, self.LIFT_BUDGET)
+            if found is _NOT_SEARCHED:
+                self.lift_timeouts += 1
+                self.lift_depth = depth - 1
+                break
+            if found is not None:
+                return i, found
+            new = self.dead_end((st._dragons, st._water, st._fire, st._rocks), st.bagua, depth)
+            self.lifted += new
+            added += new
+        return added, None
 
     def dead_end(self, walk, bagua, r: int) -> int:
         """Store the nogood "from (walk, Ba Gua) no win within r turns" and add it at every
@@ -457,12 +515,15 @@ class SatSearch:
         notation if every turn is real, else None and the number of refinements added."""
         enc = self.enc
         prev_walk, prev_bagua = enc.start_walk, self.start.bagua
+        path = []  # the position before each turn, while the line is real
         line = []
         refined = 0
         real = True
         for t in range(1, k + 1):
             space, bagua, _sig, post, walk, penalty = enc.decode_layer(t, value)
             pre = self.state_of(prev_walk, prev_bagua, self.ply0 + t - 1)
+            if real:
+                path.append(pre)
             want = self.state_of(walk, bagua, self.ply0 + t).key()
             match = None
             for turn, after in pre.successors():
@@ -479,6 +540,14 @@ class SatSearch:
                     # a short real search from this position: a real win finishes the line
                     # (when the prefix is real), none gives a dead-end nogood
                     found = self.short_win(pre, r)
+                    if found is None:
+                        refined += self.dead_end(prev_walk, prev_bagua, r)
+                        if real:
+                            added, found = self.lift(path, r)
+                            if found is None:
+                                refined += added
+                            else:
+                                line = line[:added]
                     if isinstance(found, list) and real:
                         full = line + found
                         if len(full) != k:
@@ -487,8 +556,6 @@ class SatSearch:
                                 "an earlier UNSAT answer was wrong"
                             )
                         return full, 0
-                    if found is None:
-                        refined += self.dead_end(prev_walk, prev_bagua, r)
                 real = False
                 fixed = False
                 ref = self.group_ref(prev_walk, prev_bagua, space)
@@ -532,16 +599,19 @@ def eliminate(g: Gates, layers, clauses: list, n0v: int) -> tuple[list, int]:
     layers' Ba Gua equalities), so a later request builds them afresh; a clause added later
     never reads a variable that is gone. A layer that is contradictory on its own is returned
     as it is."""
-    occurs = {abs(x) for c in clauses for x in c}
+    occurs = set(map(abs, chain.from_iterable(clauses)))
     keep = {v for v in occurs if v <= n0v}
     keep.update(v for v in layers[-1].read_later() if v in occurs)
-    with Cadical195(bootstrap_with=clauses) as proc:
+    with Cadical195() as proc:
+        add, handle = pysolvers.cadical195_add_cl, proc.cadical  # bootstrap_with, unwrapped
+        for c in clauses:
+            add(handle, c)
         status, out = proc.process(freeze=sorted(keep), **ELIMINATE_OPTIONS)
     if status == 20:
         return clauses, 0
     # a frozen variable may leave the clauses too: fixed ones come back as units, the others
     # are free once the fixed ones satisfy their clauses, as they are in the full layer
-    gone = occurs - {abs(x) for c in out for x in c} - keep
+    gone = occurs - set(map(abs, chain.from_iterable(out))) - keep
     cache = g.cache
     stale = []
     for key, v in reversed(cache.items()):  # the layer's gates are the newest entries
@@ -571,6 +641,7 @@ class _NotSearched:
 _NOT_SEARCHED = _NotSearched()
 
 
+@paused_gc()
 def solve(
     puzzle_or_state,
     *,
@@ -624,6 +695,7 @@ def solve(
             "lower_bound": params.to_json(),
             "damage_budget": bool(search and search.enc.budgeted),
             "eliminate": search.eliminate if search else SatSearch.ELIMINATE,
+            "lift": {"budget": SatSearch.LIFT_BUDGET, "after": SatSearch.LIFT_AFTER},
             "start_lower_bound": None if h0 == float("inf") else h0,
             "proved_no_win_below": proved,
             "no_win_below_proofs": no_win,
@@ -657,6 +729,8 @@ def solve(
             "spurious_turns_left": dict(sorted(search.spurious_left.items())) if search else {},
             "short_search_depth": search.search_depth if search else SatSearch.SEARCH_DEPTH,
             "short_search_timeouts": search.short_timeouts if search else 0,
+            "lifted_dead_ends": search.lifted if search else 0,
+            "lift_timeouts": search.lift_timeouts if search else 0,
             "peak_memory_mb": peak_memory_mb(),
         }
         if search is not None:
