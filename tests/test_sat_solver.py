@@ -253,8 +253,8 @@ def test_dead_ends_are_lifted_to_their_ancestors(monkeypatch):
         assert search.lift(path, 1) == (2, None)  # s1 within 2, the start within 3
         assert search.nogoods == [(walk(s1), s1.bagua, 2), (walk(start), start.bagua, 3)]
         assert search.lifted == 2
-        i, suffix = search.lift(path, 2)  # s1 within 3: dead; the start within 4: a win
-        assert i == 0 and search.nogoods[-1] == (walk(s1), s1.bagua, 3)
+        added, (i, suffix) = search.lift(path, 2)  # s1 within 3: dead; the start within 4: a win
+        assert (added, i) == (1, 0) and search.nogoods[-1] == (walk(s1), s1.bagua, 3)
         assert_wins_in(start, suffix, 4)
         search.short_from = 2  # the first-turn count: the start is never searched
         assert search.lift([start, s1, s2], 2) == (0, None)  # s1's nogood is known already

@@ -44,7 +44,7 @@ The loop (``../shared/research/anchors-sat.md`` §4.1, design B+ with a hand-wri
    first, each one turn deeper (:meth:`SatSearch.lift`: an ancestor once it is above
    :attr:`~SatSearch.LIFT_AFTER` dead ends, :attr:`~SatSearch.LIFT_BUDGET` expansions a
    search): each one proved adds its own dead-end nogood, which cuts every candidate through
-   it where the first cut one position below it; one that wins gives a real line of ``k``.
+   it; one that wins gives a real line of ``k``.
 4. A candidate whose every turn is real is a real line, won in ``k`` turns, and no shorter
    win exists: it is replayed with ``State.play`` (a win in exactly ``k``) and returned.
 5. ``optimal_first_turns`` (:meth:`SatSearch.count_first_turns`): the explicit solver's
@@ -378,9 +378,10 @@ class SatSearch:
         cuts every candidate through it, where the dead end cut only the ones through one of
         its descendants.
 
-        Returns ``(nogoods added, None)``, or ``(i, suffix)`` when ``path[i]`` turns out to
-        win within its depth: the line to ``path[i]`` plus ``suffix`` is a real win. The
-        climb stops above :attr:`short_from` (the first-turn count blocks first positions)."""
+        Returns ``(nogoods added, win)``: ``win`` is None, or ``(i, suffix)`` when ``path[i]``
+        turns out to win within its depth (the climb stops there): the line to ``path[i]``
+        plus ``suffix`` is a real win. The climb stops above :attr:`short_from` (the
+        first-turn count blocks first positions)."""
         added = 0
         for i in range(len(path) - 2, self.short_from - 2, -1):
             depth = r + len(path) - 1 - i
@@ -397,7 +398,7 @@ class SatSearch:
                 self.lift_depth = depth - 1
                 break
             if found is not None:
-                return i, found
+                return added, (i, found)
             new = self.dead_end((st._dragons, st._water, st._fire, st._rocks), st.bagua, depth)
             self.lifted += new
             added += new
@@ -543,11 +544,11 @@ class SatSearch:
                     if found is None:
                         refined += self.dead_end(prev_walk, prev_bagua, r)
                         if real:
-                            added, found = self.lift(path, r)
-                            if found is None:
-                                refined += added
-                            else:
-                                line = line[:added]
+                            added, win = self.lift(path, r)
+                            refined += added
+                            if win is not None:  # an ancestor wins: the line to it, then on
+                                i, found = win
+                                line = line[:i]
                     if isinstance(found, list) and real:
                         full = line + found
                         if len(full) != k:
