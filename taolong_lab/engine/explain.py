@@ -23,7 +23,7 @@ def explain(state: State, turn: Turn) -> str:
         return f"the game is over ({result})"
     env, colour = state._env, state._to_move
     walk, bagua, coin = (
-        (state._dragons, state._water, state._fire, state._rocks),
+        state._walk(),
         state._bagua,
         state._flux,
     )

@@ -452,7 +452,7 @@ def opponent_options(position, group, pending=None, priorities=PRIORITIES):
     )
     lookahead = env.rules.option("solo_lookahead")
     after = (position.bagua, position._flux) if lookahead == "next-turn" else None
-    walk = (position._dragons, position._water, position._fire, position._rocks)
+    walk = position._walk()
     out = []
     for c in rank_groups(
         env, walk, 1 - position._to_move, spaces, pending, after, lookahead, priorities

@@ -150,6 +150,11 @@ class State:
         return self._env.layout.rows
 
     # ---- identity ------------------------------------------------------------------------
+    def _walk(self) -> tuple:
+        """The board part of the position, ``(dragons, water, fire, rocks)``: what the rule
+        functions take, and what :meth:`_make` builds a position from."""
+        return (self._dragons, self._water, self._fire, self._rocks)
+
     def key(self) -> tuple:
         """Canonical identity: everything but the turn counter."""
         if self._key is None:
@@ -223,7 +228,7 @@ class State:
             return []
         env, colour = self._env, self._to_move
         ply, nxt = self._ply + 1, 1 - colour
-        walk = (self._dragons, self._water, self._fire, self._rocks)
+        walk = self._walk()
         village = env.protector is not None
         out = []
         if env.solo:

@@ -108,10 +108,6 @@ def as_cell(value) -> Cell:
     return parse_cell(value) if isinstance(value, str) else (int(value[0]), int(value[1]))
 
 
-def _walk(state):
-    return (state._dragons, state._water, state._fire, state._rocks)
-
-
 def _options(state, walk, bagua, coin):
     """``(Phase, walk, bagua, flow)`` for every phase the engine generates from here."""
     env, colour = state._env, state._to_move
@@ -153,7 +149,7 @@ def trace(before, turn) -> TurnTrace:
     mover = before._to_move
     xy = env.xy
     heads = {c: xy[before._dragons[c].cells[0]] for c in (0, 1)}
-    walk, bagua, coin = _walk(before), before.bagua, before._flux
+    walk, bagua, coin = before._walk(), before.bagua, before._flux
     sowings, routes, attacks = [], [], []
 
     def route(index, colour, kind, element, action: Phase):

@@ -794,7 +794,7 @@ class Encoder:
         self.flux = start._flux
         self.params = bound_params(start)
         self.rock_hits = sum(h for _, h in start._rocks) if self.params.tramples else 0
-        walk = (start._dragons, start._water, start._fire, start._rocks)
+        walk = start._walk()
         self.start_walk = walk
         totals = (
             start._water + sum(d.water for d in start._dragons),

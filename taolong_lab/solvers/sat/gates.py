@@ -90,29 +90,21 @@ class Gates:
             if a == -b:
                 return False
             key = (a, b) if a < b else (b, a)
-            g = self.cache.get(key)
-            if g is not None:
-                return g
-            g = self.pool._next()
-            self.cache[key] = g
-            self.buf.extend(([-g, key[0]], [-g, key[1]], [g, -key[0], -key[1]]))
-            self.n_gates += 1
-            self.n_clauses += 3
-            return g
-        s = set()
-        for x in lits:
-            if x is False:
-                return False
-            if x is True:
-                continue
-            if -x in s:
-                return False
-            s.add(x)
-        if not s:
-            return True
-        if len(s) == 1:
-            return next(iter(s))
-        key = tuple(sorted(s))
+        else:
+            s = set()
+            for x in lits:
+                if x is False:
+                    return False
+                if x is True:
+                    continue
+                if -x in s:
+                    return False
+                s.add(x)
+            if not s:
+                return True
+            if len(s) == 1:
+                return next(iter(s))
+            key = tuple(sorted(s))
         g = self.cache.get(key)
         if g is not None:
             return g

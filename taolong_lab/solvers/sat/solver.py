@@ -315,7 +315,7 @@ class SatSearch:
 
     def seed(self, state: State) -> None:
         """Refinements for every space from ``state`` (the start): its groups are known."""
-        walk = (state._dragons, state._water, state._fire, state._rocks)
+        walk = state._walk()
         for space in self.enc.sowings(state.bagua):
             ref = self.group_ref(walk, state.bagua, space)
             if ref is not None and self.refine(ref):
@@ -399,7 +399,7 @@ class SatSearch:
                 break
             if found is not None:
                 return added, (i, found)
-            new = self.dead_end((st._dragons, st._water, st._fire, st._rocks), st.bagua, depth)
+            new = self.dead_end(st._walk(), st.bagua, depth)
             self.lifted += new
             added += new
         return added, None
@@ -477,7 +477,7 @@ class SatSearch:
         act = g.var()
 
         def block(after: State) -> None:
-            walk = (after._dragons, after._water, after._fire, after._rocks)
+            walk = after._walk()
             eq = g.AND(enc.eq_walk(L1.state, walk), L1.bagua_is(g, after.bagua))
             g.clause([-act, neg(eq)])
             self.sat.append_formula(g.take())
