@@ -160,3 +160,59 @@ def test_bounded_search_agrees_with_and_without_it(monkeypatch):
     sharp = [win_within(start, r, params) for r in (1, 2, 3)]
     monkeypatch.setattr(explicit, "SHARP_TURNS", 0)
     assert [win_within(start, r, params) for r in (1, 2, 3)] == sharp
+
+
+# ---- may_win_now: the last turn, exact ------------------------------------------------------
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(weak_positions())
+def test_may_win_now_is_exact(state):
+    """``may_win_now`` plays out only the sowings that can deal the damage needed, so it
+    must say exactly whether some turn wins: never a win missed, never a false one."""
+    assert explicit.may_win_now(state) == wins_within(state, 1), state.to_tln()
+
+
+@pytest.mark.parametrize("tln", [WIN_BY_BITE, WIN_BY_FIRE_METER])
+def test_may_win_now_finds_wins_that_need_every_term(tln):
+    assert explicit.may_win_now(State(tln))
+
+
+# Found by a seeded scan of random weak positions: wins in one where no sown element can deal
+# the opponent's life, so the opponent tramples the rocks itself (its group walks into them).
+WINS_BY_TRAMPLE = [
+    "cave/grasshopper/current/solo 3o4/2o5/1o6/o7/7o/6o1/5o2/4o3 a3-a2:2:0 f8-g8-h8-h7:4:0 "
+    "-/-/B/BW/-/WB/BW/W 2:8 b 2",
+    "wall/grasshopper/current/solo 7o/6o1/5o2/4o3/8/2o5/8/o7 b6-b5:4:2 e5-f5-f6-f7:4:1 "
+    "B/W/-/B/BBW/-/W/W 0:5 b 6",
+]
+
+
+@pytest.mark.parametrize("tln", WINS_BY_TRAMPLE)
+def test_may_win_now_counts_the_rocks_the_opponent_tramples(tln):
+    state = State(tln)
+    assert wins_within(state, 1)
+    assert explicit.may_win_now(state)
+
+
+def test_only_sowings_that_can_deal_the_damage_are_played_out(monkeypatch):
+    """Black needs 5 damage: only Earth's stones land on Water (a water expel, up to 8);
+    Heaven's end on Fire (an expel from an empty meter: 2), Fire's on Earth and Water's on
+    Heaven (bites: 1). So only Earth (space 4) is played out, and no turn wins."""
+    tln = (
+        "field/grasshopper/earlier/solo 8/8/8/8/8/8/8/8 a2-a1-b1-b2:4:0 g8-h8-h7:1:0 "
+        "BW/-/BB/-/WW/-/BW/- 3:8 w 1"
+    )
+    played = []
+    real = explicit.solo_options
+
+    def spy(env, walk, bagua, coin, player, lookahead, keep=None):
+        for option in real(env, walk, bagua, coin, player, lookahead, keep):
+            played.append(option[0])
+            yield option
+
+    monkeypatch.setattr(explicit, "solo_options", spy)
+    state = State(tln)
+    assert state.life("black") == 5
+    assert explicit.may_win_within(state, 1)
+    assert not explicit.may_win_now(state)
+    assert set(played) == {4}
+    assert not wins_within(state, 1)

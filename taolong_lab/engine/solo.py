@@ -330,13 +330,17 @@ def _choose(env, walk, opponent, group, pending, after, lookahead) -> tuple:
 
 
 # ---- a whole solo turn -----------------------------------------------------------------------
-def solo_options(env: Env, walk, bagua, coin, player: int, lookahead):
+def solo_options(env: Env, walk, bagua, coin, player: int, lookahead, keep=None):
     """Every outcome of a solo turn, before it becomes notation (A10 applied):
     ``(space, sowing, flow, records, actions, possible, outcome | None, walk)``.
 
     ``outcome`` is the player's Matter execution; None with ``possible`` False is the
     1-life penalty, None with ``possible`` True means the game ended before the Matter
-    phase. The last item is the walk at the end of the turn, before village damage."""
+    phase. The last item is the walk at the end of the turn, before village damage.
+
+    ``keep(element, group size)``, when given, skips the sowings it rejects. The penalty is
+    then judged on the kept sowings alone: a filtered call answers questions about where the
+    turn can leave the board (can the opponent die?), not which turns are legal."""
     opponent = 1 - player
     stone = "WB"[opponent]
     replaces = env.rules.option("solo_focus_replaces_action")
@@ -363,6 +367,8 @@ def solo_options(env: Env, walk, bagua, coin, player: int, lookahead):
                 for t, s in zip(option.targets, option.pattern, strict=True)
                 if s == stone and not (replaces and t in focused)
             )
+            if keep is not None and not keep(sowing.element, len(group)):
+                continue
             for w, records in resolve_effects(env, walk, sowing.effects, focus_choice):
                 if not _alive(w):
                     raw.append((space, sowing, flow, records, (), w, None))

@@ -43,6 +43,7 @@ import time
 from dataclasses import dataclass
 
 from ..engine import State
+from ..engine.solo import solo_options
 from ..rules.data import game_data
 from ..rules.scenario import load_scenario
 from .common import (
@@ -199,16 +200,57 @@ def may_win_within(state: State, turns: int, params: BoundParams | None = None) 
         return result.winner == state.to_move
     if not params.exact_rules or turns > SHARP_TURNS:
         return lower_bound(state, params) <= turns
-    player = state._to_move
-    opponent = "black" if player == 0 else "white"
-    need = state.life(opponent)
-    if params.tramples:
-        need -= sum(state.rocks.values())
+    need = _need(state, params)
     if need <= 0:
         return True
+    player = state._to_move
     fire = state._dragons[player].fire
     most = _most_damage(state.bagua, "WB"[1 - player], fire, turns, params.portal_per_turn > 0)
     return most >= need
+
+
+def _need(state: State, params: BoundParams) -> int:
+    """The damage the opponent must take for the player to win, rocks it may trample aside."""
+    need = state.life("black" if state._to_move == 0 else "white")
+    if params.tramples:
+        need -= sum(state.rocks.values())
+    return need
+
+
+def may_win_now(state: State, params: BoundParams | None = None) -> bool:
+    """Whether some turn wins from ``state`` at once: :func:`may_win_within` for one turn,
+    made exact. A win needs the opponent dead, and only a sowing that can deal it the damage
+    it has left can kill it: the element's most damage (:func:`turn_damage_bound`) plus, with
+    breakable rocks, the rocks its own group can trample (each action enters at most two
+    cells, so the ``2 * group`` rocks with the most hits left). Only those sowings are played
+    out, with the opponent's real policy (:func:`.engine.solo.solo_options` with ``keep``);
+    the turns themselves come from :meth:`.State.successors` when this says True.
+
+    >>> from taolong_lab import solo_game
+    >>> start = solo_game(segments={"black": 1}, water={"black": 1})
+    >>> may_win_within(start, 1), may_win_now(start)
+    (True, False)
+    """
+    params = params or bound_params(state)
+    if not may_win_within(state, 1, params):
+        return False
+    if state.is_over() or not params.exact_rules:
+        return True
+    env, player = state._env, state._to_move
+    need = state.life("black" if player == 0 else "white")
+    rocks = sorted(state.rocks.values(), reverse=True) if params.tramples else []
+    fire = state._dragons[player].fire
+    portals = params.portal_per_turn > 0
+    ring = game_data().ring
+
+    def keep(element: int, group: int) -> bool:
+        hit = turn_damage_bound(ring[element], fire, group, portals)[0]
+        return hit + sum(rocks[: 2 * group]) >= need
+
+    lookahead = state.rules.option("solo_lookahead")
+    walk = state._walk()
+    options = solo_options(env, walk, state._bagua, state._flux, player, lookahead, keep)
+    return any(not option[-1][0][1 - player].alive for option in options)
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -517,9 +559,9 @@ def win_within(
 ) -> bool:
     """Whether the player can win from ``state`` within ``turns`` turns: an exact depth-first
     search pruned by :func:`lower_bound` and, in the last :data:`SHARP_TURNS` turns, by
-    :func:`may_win_within`, remembering in ``failed`` (key -> the largest r
-    proved to have no win within r turns; pass one dict to share it between calls) what it
-    proved. Raises :class:`OutOfBudget` when ``budget`` runs out."""
+    :func:`may_win_within` (the last turn by :func:`may_win_now`), remembering in ``failed``
+    (key -> the largest r proved to have no win within r turns; pass one dict to share it
+    between calls) what it proved. Raises :class:`OutOfBudget` when ``budget`` runs out."""
     failed = {} if failed is None else failed
 
     def search(state: State, r: int) -> bool:
@@ -535,6 +577,9 @@ def win_within(
             if budget.spent():
                 raise OutOfBudget
             budget.expanded += 1
+        if r == 1 and not may_win_now(state, params):
+            failed[k] = 1
+            return False
         for _, after in state.iter_successors():
             if budget is not None:
                 budget.generated += 1

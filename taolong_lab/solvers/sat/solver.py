@@ -34,8 +34,9 @@ The loop (``../shared/research/anchors-sat.md`` §4.1, design B+ with a hand-wri
    Near the end of the line (``r = k - t + 1 <= 4`` turns left from the position before a
    spurious turn ``t``; a search ``r`` turns deep that runs out of budget lowers the depth
    to ``r - 1``, down to 2) a short real search (depth-first over ``State.successors``, pruned by
-   :func:`~..explicit.may_win_within`, a budget of expansions, what it proved kept for the
-   whole search) is run from that position: if the line so far
+   :func:`~..explicit.may_win_within`, the last turn decided by
+   :func:`~..explicit.may_win_now` before it is expanded, a budget of expansions, what it
+   proved kept for the whole search) is run from that position: if the line so far
    was real and the search wins, prefix + suffix is a real line of ``k`` turns; if it proves
    no win within ``r`` turns, the **dead-end nogood** ``state_j = w and Ba Gua_j = b and not
    won_j -> not won_{j+r}`` is added at every layer ``j`` (a fact of the real game at every
@@ -80,7 +81,14 @@ from ..common import (
     reset_peak_memory,
     solo_start,
 )
-from ..explicit import OutOfBudget, bound_params, lower_bound, may_win_within, win_within
+from ..explicit import (
+    OutOfBudget,
+    bound_params,
+    lower_bound,
+    may_win_now,
+    may_win_within,
+    win_within,
+)
 from .encode import Encoder
 from .gates import Gates, neg
 
@@ -324,7 +332,8 @@ class SatSearch:
     # ---- checking a candidate --------------------------------------------------------------
     def short_win(self, state: State, r: int):
         """A real line winning within ``r`` turns from ``state`` (depth-first, pruned by
-        :func:`~..explicit.may_win_within`; the positions proved to have no win within r
+        :func:`~..explicit.may_win_within`, a position one turn from the end expanded only if
+        :func:`~..explicit.may_win_now`; the positions proved to have no win within r
         turns are remembered across calls), None if there is none; None too, without a nogood,
         when the budget runs out (:attr:`short_budget` expansions), which also lowers
         :attr:`search_depth` to ``r - 1`` if ``r`` is above :attr:`SEARCH_FLOOR`."""
@@ -355,6 +364,9 @@ class SatSearch:
             expansions += 1
             if expansions > budget:
                 raise _OutOfBudget
+            if r == 1 and not may_win_now(st, self.params):
+                failed[key] = 1
+                return None
             for turn, after in st.iter_successors():
                 sub = dfs(after, r - 1)
                 if sub is not None:
