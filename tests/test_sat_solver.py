@@ -504,3 +504,20 @@ def test_eliminated_gates_are_never_read_again():
         total += gone_count
     assert total > 1000
     assert search.call(layers[-1].won, 10**6, None) in (True, False)
+
+
+@pytest.mark.parametrize("name", ["g4", "cd195", "mgh"])
+def test_clauses_reach_every_back_end(name):
+    """``SatSearch.append`` hands clauses to Glucose 4 directly and to the other back-ends
+    through PySAT; either way the solver sees them."""
+    from pysat.solvers import Solver
+
+    sat = Solver(name=name)
+    add = sat_solver._clause_adder(sat)
+    assert (name == "g4") == (add != sat.add_clause)
+    for clause in ([1, 2], [-1, 2], [1, -2]):
+        add(clause)
+    assert sat.solve() is True and sat.get_model()[:2] == [1, 2]
+    add([-1, -2])
+    assert sat.solve() is False
+    sat.delete()

@@ -63,12 +63,13 @@ status ``"unknown"`` and ``proved_no_win_below``; so does ``max_horizon``.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from itertools import chain
 
 import pysolvers
-from pysat.solvers import Cadical195, Solver
+from pysat.solvers import Cadical195, Glucose4, Solver
 
 from ...engine import State
 from ...engine.solo import choose_group
@@ -168,6 +169,7 @@ class SatSearch:
             {"incr": True} if solver_name in ("g3", "g4", "glucose3", "glucose4", "g41") else {}
         )
         self.sat = sat if sat is not None else Solver(name=solver_name, **kwargs)
+        self._add_clause = _clause_adder(self.sat)
         self.refinements: list[tuple] = []  # (kind, data)
         self._keys: set = set()
         self.lookahead = start.rules.option("solo_lookahead")
@@ -197,6 +199,12 @@ class SatSearch:
 
     def close(self):
         self.sat.delete()
+
+    def append(self, clauses) -> None:
+        """Hand ``clauses`` to the SAT solver (:func:`_clause_adder`)."""
+        add = self._add_clause
+        for clause in clauses:
+            add(clause)
 
     # ---- solver calls ------------------------------------------------------------------------
     def call(self, goal, chunk: int, deadline: float | None):
@@ -253,7 +261,7 @@ class SatSearch:
         if n0v is not None:
             clauses, gone = eliminate(self.g, self.enc.layers, clauses, n0v)
             self.eliminated += gone
-        self.sat.append_formula(clauses)
+        self.append(clauses)
         self.encode_seconds += time.perf_counter() - t0
 
     def damage_budget(self, k: int) -> None:
@@ -426,7 +434,7 @@ class SatSearch:
         self.nogoods.append((walk, bagua, r))
         for j in range(len(self.enc.layers) - r):
             self._apply_nogood((walk, bagua, r), j)
-        self.sat.append_formula(self.g.take())
+        self.append(self.g.take())
         return 1
 
     def _apply_nogood(self, nogood, j: int) -> None:
@@ -492,7 +500,7 @@ class SatSearch:
             walk = after._walk()
             eq = g.AND(enc.eq_walk(L1.state, walk), L1.bagua_is(g, after.bagua))
             g.clause([-act, neg(eq)])
-            self.sat.append_formula(g.take())
+            self.append(g.take())
 
         for key in winning | losing:
             block(firsts[key])
@@ -638,6 +646,16 @@ def eliminate(g: Gates, layers, clauses: list, n0v: int) -> tuple[list, int]:
         for key in [k for k, v in layer._eq.items() if abs(v) in gone]:
             del layer._eq[key]
     return out, len(gone)
+
+
+def _clause_adder(sat):
+    """The fastest way to add one clause to ``sat``: Glucose 4's own ``add_cl`` without
+    PySAT's per-clause wrappers (which only record a status that a later ``solve`` sets
+    again), else ``sat.add_clause``."""
+    backend = getattr(sat, "solver", None)
+    if type(backend) is Glucose4 and backend.glucose:
+        return functools.partial(pysolvers.glucose41_add_cl, backend.glucose)
+    return sat.add_clause
 
 
 class _OutOfBudget(Exception):
