@@ -200,21 +200,15 @@ def may_win_within(state: State, turns: int, params: BoundParams | None = None) 
         return result.winner == state.to_move
     if not params.exact_rules or turns > SHARP_TURNS:
         return lower_bound(state, params) <= turns
-    need = _need(state, params)
+    player = state._to_move
+    need = state.life("black" if player == 0 else "white")
+    if params.tramples:
+        need -= sum(state.rocks.values())
     if need <= 0:
         return True
-    player = state._to_move
     fire = state._dragons[player].fire
     most = _most_damage(state.bagua, "WB"[1 - player], fire, turns, params.portal_per_turn > 0)
     return most >= need
-
-
-def _need(state: State, params: BoundParams) -> int:
-    """The damage the opponent must take for the player to win, rocks it may trample aside."""
-    need = state.life("black" if state._to_move == 0 else "white")
-    if params.tramples:
-        need -= sum(state.rocks.values())
-    return need
 
 
 def may_win_now(state: State, params: BoundParams | None = None) -> bool:
