@@ -119,12 +119,12 @@ def test_solve_checkpoint_resumes_across_runs(tmp_path):
     start = solo_game(segments={"black": 1}, water={"black": 2})
     save_puzzles(path, [Puzzle.from_state("weak-black", "weak black", start)])
     ckpt = tmp_path / "ckpt"
-    code, text = run("solve", str(path), "--max-states", "40", "--checkpoint", str(ckpt))
+    code, text = run("solve", str(path), "--max-states", "12", "--checkpoint", str(ckpt))
     assert code == 1 and "unknown" in text
     assert [p.name for p in ckpt.iterdir()] == ["weak-black.ckpt"]
     runs = 1
     while code != 0:
-        code, text = run("solve", str(path), "--max-states", "40", "--checkpoint", str(ckpt))
+        code, text = run("solve", str(path), "--max-states", "12", "--checkpoint", str(ckpt))
         runs += 1
         assert runs < 50
     assert "weak-black: optimal: win in 4" in text and runs > 2

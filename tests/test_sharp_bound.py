@@ -4,6 +4,7 @@ scenario, with and without the Village), and it prunes where :func:`lower_bound`
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -216,3 +217,50 @@ def test_only_sowings_that_can_deal_the_damage_are_played_out(monkeypatch):
     assert not explicit.may_win_now(state)
     assert set(played) == {4}
     assert not wins_within(state, 1)
+
+
+# ---- A* defers the positions the sharp bound rules out ----------------------------------------
+def _solve(state: State, defer: bool, monkeypatch, **budget):
+    monkeypatch.setattr(explicit._Search, "DEFER", defer)
+    return solve(state, progress=False, count_first_turns=False, **budget)
+
+
+@pytest.mark.parametrize(
+    "pid", ["cave-b1w1-win3", "wall-b1w1-win3", "cave-b1w2-win4", "wall-b1w1-win4",
+            "field-b1w4-win5"],
+)  # fmt: skip
+def test_deferring_changes_the_work_not_the_answer(pid, monkeypatch):
+    """A position taken with ``h <= SHARP_TURNS`` that :func:`may_win_within` (or
+    :func:`may_win_now` for one turn) rules out goes back one bound higher, unexpanded: the
+    optimum and the proof are the same, the expansions fewer."""
+    from taolong_lab import load_puzzles
+
+    [puzzle] = [p for p in load_puzzles("bench/solo-set.jsonl") if p.id == pid]
+    plain = _solve(puzzle.start, False, monkeypatch)
+    sharp = _solve(puzzle.start, True, monkeypatch)
+    assert plain.optimum == sharp.optimum == puzzle.optimum
+    assert plain.stats["deferred"] == 0 < sharp.stats["deferred"]
+    assert sharp.stats["search_expanded"] < plain.stats["search_expanded"]
+    state = puzzle.start
+    for turn in sharp.line:
+        state = state.play(turn)
+    assert state.outcome().winner == puzzle.start.player
+    # every row of the certificate still counts positions proved without a win, and a
+    # deferred position is counted where it was proved
+    rows = sharp.certificate["no_win_within"]
+    assert [r["turns"] for r in rows] == list(range(puzzle.optimum))
+    assert all(a["positions"] <= b["positions"] for a, b in itertools.pairwise(rows))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(weak_positions())
+def test_a_star_with_deferral_matches_the_unpruned_search(state):
+    """Against every line tried without any bound: a win within one or two turns is found
+    exactly when one exists, and ``proved_no_win_below`` never rules one out."""
+    s = solve(state, progress=False, count_first_turns=False, max_states=400)
+    for r in (1, 2):
+        exists = wins_within(state, r)
+        if s.status == "optimal":
+            assert (s.optimum <= r) == exists, (state.to_tln(), r, s.optimum)
+        else:
+            assert not (exists and s.proved_no_win_below > r), (state.to_tln(), r)

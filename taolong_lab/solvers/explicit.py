@@ -17,11 +17,17 @@ smallest ``f`` on the open list, ``k``, proves **no win in fewer than k turns**;
 takes positions in increasing ``f`` and stops at the first win it generates from a position of
 ``f = k``: that win has ``g + 1 <= k`` turns, hence exactly ``k``, the optimum.
 
+A position taken with ``h = f - g`` of at most :data:`SHARP_TURNS` is first checked by the
+Ba Gua-aware :func:`may_win_within` (for ``h = 1`` the exact :func:`may_win_now`): when it
+rules out a win within ``h`` turns, the position's true distance is at least ``h + 1``, so it
+goes back on the open list at ``f + 1``, unexpanded (*deferred*). Its entry stays a lower
+bound, so the lemma above still holds; only the last turns' expansions are saved.
+
 The certificate records, for each ``k`` below the optimum (or below the bound proved when a
-budget stops the search), the number of distinct positions expanded with ``f <= k``: each was
-not won, and each, being reached in ``g`` turns, has no win within ``k - g`` turns (else the
-start would have one within ``k``). With the lower bound's parameters, this is what a checker
-needs to re-run the proof.
+budget stops the search), the number of distinct positions expanded or deferred with
+``f <= k``: each was not won, and each, being reached in ``g`` turns, has no win within
+``k - g`` turns (else the start would have one within ``k``). With the lower bound's
+parameters, this is what a checker needs to re-run the proof.
 
 Budgets (``time_limit`` seconds, ``max_states`` positions expanded) are checked between
 expansions; when one runs out, or on ``KeyboardInterrupt``, :func:`solve` returns status
@@ -303,10 +309,18 @@ class _Search:
         self.found = None
         self.expanded = 0
         self.generated = 0
+        self.deferred = 0
         self.seconds = 0.0
         self.current = None
 
-    _FIELDS = ("info", "closed", "buckets", "proved", "found", "expanded", "generated", "seconds")
+    # a position taken with h = f - g <= SHARP_TURNS goes back one bound higher, unexpanded,
+    # when :func:`may_win_within` (:func:`may_win_now` for h = 1) says no win within h turns
+    DEFER = True
+
+    _FIELDS = (
+        "info", "closed", "buckets", "proved", "found", "expanded", "generated", "deferred",
+        "seconds",
+    )  # fmt: skip
 
     def snapshot(self, seconds: float) -> dict:
         data = {name: getattr(self, name) for name in self._FIELDS}
@@ -316,7 +330,7 @@ class _Search:
 
     def restore(self, saved: dict) -> None:
         for name in self._FIELDS:
-            setattr(self, name, saved[name])
+            setattr(self, name, saved.get(name, getattr(self, name)))  # older files: no deferred
 
     def requeue(self) -> None:
         """Put the position whose expansion was cut short back on the open list (the
@@ -334,6 +348,7 @@ class _Search:
         list empties or the budget runs out (False). ``on_progress(bound_rose)`` is called
         when the proved bound rises and every 256 expansions."""
         info, closed, buckets, params = self.info, self.closed, self.buckets, self.params
+        defer = SHARP_TURNS if self.DEFER else 0
         while buckets:
             f = min(buckets)
             if f > self.proved:
@@ -349,6 +364,15 @@ class _Search:
                 del buckets[f]
             key = state.key()
             if info[key][0] != g:  # stale: reached in fewer turns since
+                self.current = None
+                continue
+            h = f - g
+            if h <= defer and not (
+                may_win_now(state, params) if h == 1 else may_win_within(state, h, params)
+            ):  # no win within h turns from here: back on the open list one bound higher
+                buckets.setdefault(f + 1, []).append((g, state))
+                closed.setdefault(key, f)
+                self.deferred += 1
                 self.current = None
                 continue
             found = None
@@ -454,6 +478,7 @@ def solve(
             "count_expanded": counted,
             "count_seconds": round(count_s, 3),
             "generated": search.generated,
+            "deferred": search.deferred,
             "seconds": round(seconds, 3),
             "cpu_seconds": round(budget.cpu_seconds(), 3),
             "positions_per_second": round(budget.expanded / seconds, 1) if seconds > 0 else 0.0,
@@ -520,7 +545,8 @@ def solve(
 
 
 def _no_win_within(closed_f, proved: int) -> list[dict]:
-    """For each ``k < proved``: the positions expanded with ``f <= k`` (none of them won)."""
+    """For each ``k < proved``: the positions expanded or deferred with ``f <= k`` (none of
+    them won)."""
     fs = sorted(closed_f)
     rows, j = [], 0
     for k in range(proved):
