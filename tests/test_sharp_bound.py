@@ -220,9 +220,9 @@ def test_only_sowings_that_can_deal_the_damage_are_played_out(monkeypatch):
 
 
 # ---- A* defers the positions the sharp bound rules out ----------------------------------------
-def _solve(state: State, defer: bool, monkeypatch, **budget):
+def _solve(state: State, defer: bool, monkeypatch):
     monkeypatch.setattr(explicit._Search, "DEFER", defer)
-    return solve(state, progress=False, count_first_turns=False, **budget)
+    return solve(state, progress=False, count_first_turns=False)
 
 
 @pytest.mark.parametrize(
