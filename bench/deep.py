@@ -17,6 +17,9 @@ one), and the explicit solver meets a different set of Ba Gua configurations at 
 after the other) and prints one JSON line each; ``--write`` keeps the candidates SAT proved
 with an optimum of at least ``--min-optimum`` (default 8) in bench/deep-set.jsonl, with the
 proved optimum, the SAT line, and the provenance (generator, set-up, seed, SAT figures).
+``--more SCENARIO ... --seeds N ...`` screens further random deals (both players) instead of
+the candidates below, and ``--out FILE`` keeps them in ``FILE`` (bench/deep9-set.jsonl was
+made so, see its provenance).
 The explicit solver's figures come from ``bench/compare.py`` (600 s budget).
 
 The current set (11 challenges, optima 8 and 9) was written by ``--screen --write
@@ -39,6 +42,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from taolong_lab import solo_game  # noqa: E402
+from taolong_lab.solvers.common import write_atomic  # noqa: E402
 from taolong_lab.solvers.sat import solve as sat_solve  # noqa: E402
 
 SET = HERE / "deep-set.jsonl"
@@ -50,6 +54,16 @@ CANDIDATES = [
     for player in ("white", "black")
     for deal, seed in (("random", 1), ("random", 2), ("shuffled", 3))
 ]
+
+
+def more_candidates(scenarios, seeds):
+    """Further random deals (``--more``): each scenario, both players, these seeds."""
+    return [
+        (scenario, player, "random", seed)
+        for scenario in scenarios
+        for player in ("white", "black")
+        for seed in seeds
+    ]
 
 
 def cid(scenario, player, deal, seed) -> str:
@@ -100,9 +114,18 @@ def main(argv=None) -> int:
     parser.add_argument("--time-limit", type=float, default=240.0)
     parser.add_argument("--min-optimum", type=int, default=8)
     parser.add_argument("--write", action="store_true", help="rewrite bench/deep-set.jsonl")
+    parser.add_argument(
+        "--more",
+        nargs="+",
+        metavar="SCENARIO",
+        help="screen further random deals of these scenarios instead (seeds: --seeds)",
+    )
+    parser.add_argument("--seeds", nargs="+", type=int, default=list(range(4, 10)))
+    parser.add_argument("--out", type=Path, help="write the kept challenges here instead")
     args = parser.parse_args(argv)
     keep = []
-    for c in CANDIDATES:
+    candidates = more_candidates(args.more, args.seeds) if args.more else CANDIDATES
+    for c in candidates:
         if args.ids and cid(*c) not in args.ids:
             continue
         if not args.screen:
@@ -125,9 +148,10 @@ def main(argv=None) -> int:
         print(json.dumps(row), flush=True)
         if sat.status == "optimal" and sat.optimum >= args.min_optimum:
             keep.append(puzzle_doc(*c, sat=sat, seconds=seconds))
-    if args.write:
-        SET.write_text("".join(json.dumps(d) + "\n" for d in keep))
-        print(f"wrote {len(keep)} challenges to {SET}", file=sys.stderr)
+    out = args.out or (SET if args.write else None)
+    if out is not None:
+        write_atomic(out, "".join(json.dumps(d) + "\n" for d in keep).encode())
+        print(f"wrote {len(keep)} challenges to {out}", file=sys.stderr)
     return 0
 
 

@@ -344,19 +344,25 @@ def test_bench_compare_runs(paired):
     ]
 
 
-def test_the_deep_set_replays():
-    """bench/deep-set.jsonl (bench/deep.py): win-in-8+ challenges with provenance; every stored
-    line replays in the engine to a win in exactly the stored optimum (load_puzzles checks)."""
+@pytest.mark.parametrize("name, least", [("deep-set.jsonl", 8), ("deep9-set.jsonl", 9)])
+def test_the_deep_sets_replay(name, least):
+    """bench/deep-set.jsonl and bench/deep9-set.jsonl (bench/deep.py): win-in-8+ challenges
+    with provenance; every stored line replays in the engine to a win in exactly the stored
+    optimum (load_puzzles checks), and the provenance's call deals exactly the stored start."""
+    import re
     from pathlib import Path
 
     from taolong_lab.puzzles import load_puzzles
 
-    path = Path(__file__).resolve().parents[1] / "bench" / "deep-set.jsonl"
+    path = Path(__file__).resolve().parents[1] / "bench" / name
     puzzles = load_puzzles(path)
-    assert puzzles and all(p.optimum >= 8 for p in puzzles)
+    assert puzzles and all(p.optimum >= least for p in puzzles)
+    call = re.compile(r"solo_game\('(\w+)', player='(\w+)', bagua='(\w+)', seed=(\d+)\)")
     for p in puzzles:
         assert p.provenance["generator"] == "bench/deep.py"
-        assert "solo_game(" in p.provenance["how"]
+        scenario, player, deal, seed = call.fullmatch(p.provenance["how"]).groups()
+        start = solo_game(scenario, player=player, bagua=deal, seed=int(seed))
+        assert start.to_tln() == p.start.to_tln(), p.id
 
 
 def test_short_searches_out_of_budget_get_shallower(monkeypatch):
