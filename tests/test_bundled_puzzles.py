@@ -242,6 +242,22 @@ def test_rulebook_result_ranking():
     assert merged == {"a": solved, "b": solved}
 
 
+def test_a_better_rulebook_result_keeps_a_cross_check_of_its_optimum():
+    """Counting the first turns of an optimum another solver also proved must not lose that
+    proof (the records of bench/rulebook_results.py carry no cross_check); a cross-check of
+    another optimum goes, since it no longer agrees."""
+    solved = rulebook.result_of(_record(7))
+    cross = {"solver": "other", "optimum": 7, "agrees": True}
+    solved["certificate"]["cross_check"] = cross
+    merged = rulebook.merge_results({"a": solved}, {"a": _record(7, first=3)})
+    assert merged["a"]["certificate"]["optimal_first_turns"] == 3
+    assert merged["a"]["certificate"]["cross_check"] == cross
+    stale = rulebook.result_of(_record(8))
+    stale["certificate"]["cross_check"] = {**cross, "optimum": 8}
+    merged = rulebook.merge_results({"a": stale}, {"a": _record(7, first=3)})
+    assert "cross_check" not in merged["a"]["certificate"]
+
+
 def test_rebuilding_the_rulebook_file_keeps_its_results(tmp_path):
     path = tmp_path / RULEBOOK
     path.write_bytes(rulebook.SHIPPED.read_bytes())

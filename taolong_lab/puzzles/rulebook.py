@@ -131,12 +131,19 @@ def better(new: dict | None, old: dict | None) -> bool:
 
 def merge_results(stored: dict, records: dict) -> dict:
     """``stored`` with each record of ``records`` (bench/rulebook_results.py's JSON, id ->
-    record) that is :func:`better` than the stored result."""
+    record) that is :func:`better` than the stored result. A stored ``cross_check`` (another
+    solver's proof of the same optimum, which no record carries) stays when the new result
+    proves that optimum too."""
     merged = dict(stored)
     for ident, record in records.items():
         new = result_of(record)
-        if new is not None and better(new, merged.get(ident)):
-            merged[ident] = new
+        old = merged.get(ident)
+        if new is None or not better(new, old):
+            continue
+        cross = ((old or {}).get("certificate") or {}).get("cross_check")
+        if cross and cross.get("optimum") == new.get("optimum") is not None:
+            new["certificate"].setdefault("cross_check", cross)
+        merged[ident] = new
     return merged
 
 
