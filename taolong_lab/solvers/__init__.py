@@ -39,12 +39,15 @@ def solve(puzzle_or_state, method: str = "explicit", **options) -> Solution:
     once, one process each, and returns the first exact answer: the better of the two on
     every challenge, for two cores (``time_limit`` and ``progress`` only).
 
-    ``"auto"``, from the measurements in docs/performance.md: the explicit solver is the
-    faster one on short challenges (optimum up to about 4, settled within a few thousand
-    positions) and SAT on the longer ones. So in Grasshopper mode ``auto`` runs the explicit
-    solver with ``max_states=AUTO_EXPLICIT_STATES`` (about a second) and, if that does not
-    settle it, SAT with the rest of the time limit; in the other modes (no SAT encoding yet)
-    the explicit solver alone. Both are exact: the choice changes the time, never the answer.
+    ``"auto"``: in Grasshopper mode the explicit solver with
+    ``max_states=AUTO_EXPLICIT_STATES`` (about a second) and, if that does not settle it,
+    SAT with the rest of the time limit; in the other modes (no SAT encoding yet) the
+    explicit solver alone. Both are exact: the choice changes the time, never the answer.
+    The budget was set when SAT was the faster solver from about 5 turns on. Since the
+    explicit A* defers what the sharp bound rules out, it is the faster one on most measured
+    challenges (all of 5-7 turns, all nine win-in-9 re-deals, The Maze) and SAT on some
+    deep ones, by up to about 3x (docs/performance.md, "What auto should pick"); on two
+    cores ``"race"`` is the better choice.
     """
     if method == "auto":
         return _solve_auto(puzzle_or_state, **options)

@@ -1,9 +1,10 @@
 """Both solvers at once, one process each: the first exact answer wins, the other stops.
 
-Neither solver dominates (docs/performance.md): the explicit solver wins the short
-challenges and The Maze as black, SAT the deep ones (valley-b-r1: 35 s against more than
-600 s). With two free cores, racing them costs nothing in wall-clock time against the better
-of the two, whichever it is. Both are exact, so the winner never changes the answer.
+Neither solver dominates (docs/performance.md): the explicit solver wins the challenges of
+5-7 turns, the win-in-9 re-deals and The Maze, SAT several of the deep ones (valley-b-r1's
+optimum: 43 s against 100 s). With two free cores, racing them costs nothing in wall-clock
+time against the better of the two, whichever it is. Both are exact, so the winner never
+changes the answer.
 
 >>> from taolong_lab import load_puzzles
 >>> puzzle = load_puzzles("bench/solo-set.jsonl")[0]
