@@ -42,6 +42,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from taolong_lab import solo_game  # noqa: E402
+from taolong_lab.rules import scenario_names  # noqa: E402
 from taolong_lab.solvers.common import write_atomic  # noqa: E402
 from taolong_lab.solvers.sat import solve as sat_solve  # noqa: E402
 
@@ -118,6 +119,7 @@ def main(argv=None) -> int:
         "--more",
         nargs="+",
         metavar="SCENARIO",
+        choices=scenario_names(),
         help="screen further random deals of these scenarios instead (seeds: --seeds)",
     )
     parser.add_argument("--seeds", nargs="+", type=int, default=list(range(4, 10)))

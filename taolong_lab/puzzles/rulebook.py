@@ -141,7 +141,8 @@ def merge_results(stored: dict, records: dict) -> dict:
         if new is None or not better(new, old):
             continue
         cross = ((old or {}).get("certificate") or {}).get("cross_check")
-        if cross and cross.get("optimum") == new.get("optimum") is not None:
+        optimum = new.get("optimum")
+        if isinstance(cross, dict) and optimum is not None and cross.get("optimum") == optimum:
             new["certificate"].setdefault("cross_check", cross)
         merged[ident] = new
     return merged
