@@ -19,6 +19,7 @@ from taolong_lab.solvers.explicit import (
     lower_bound,
     may_win_within,
     solve,
+    win_line_within,
     win_within,
 )
 
@@ -161,6 +162,24 @@ def test_bounded_search_agrees_with_and_without_it(monkeypatch):
     sharp = [win_within(start, r, params) for r in (1, 2, 3)]
     monkeypatch.setattr(explicit, "SHARP_TURNS", 0)
     assert [win_within(start, r, params) for r in (1, 2, 3)] == sharp
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(weak_positions(), st.integers(1, 2))
+def test_the_bounded_search_returns_a_real_line_exactly_when_a_win_exists(state, turns):
+    """``win_line_within`` (the search the SAT solver's short searches run): a line exactly
+    when the unpruned search finds a win within ``turns``, and that line replays in the
+    engine to the player's win within ``turns``; ``win_within`` says the same."""
+    params = bound_params(state)
+    line = win_line_within(state, turns, params)
+    assert (line is not None) == wins_within(state, turns) == win_within(state, turns, params)
+    if line is not None:
+        assert len(line) <= turns
+        end = state
+        for turn in line:
+            assert not end.is_over()
+            end = end.play(turn)
+        assert end.outcome() is not None and end.outcome().winner == state.player
 
 
 # ---- may_win_now: the last turn, exact ------------------------------------------------------

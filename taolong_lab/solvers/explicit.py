@@ -582,33 +582,55 @@ def win_within(
     :func:`may_win_within` (the last turn by :func:`may_win_now`), remembering in ``failed``
     (key -> the largest r proved to have no win within r turns; pass one dict to share it
     between calls) what it proved. Raises :class:`OutOfBudget` when ``budget`` runs out."""
+    return win_line_within(state, turns, params, budget, failed) is not None
+
+
+def win_line_within(
+    state: State, turns: int, params: BoundParams, budget: Budget | None = None, failed=None
+) -> list | None:
+    """:func:`win_within`'s search, returning the winning line it found (the turns, at most
+    ``turns`` of them; ``[]`` when the player has already won) or None when there is none.
+
+    >>> from taolong_lab import solo_game
+    >>> start = solo_game(segments={"black": 1}, water={"black": 1})
+    >>> win_line_within(start, 3, bound_params(start)) is None  # its optimum is 4
+    True
+    >>> line = win_line_within(start, 4, bound_params(start))
+    >>> from functools import reduce
+    >>> end = reduce(lambda state, turn: state.play(turn), line, start)
+    >>> len(line), end.outcome().winner == start.to_move
+    (4, True)
+    """
     failed = {} if failed is None else failed
 
-    def search(state: State, r: int) -> bool:
+    def search(state: State, r: int) -> list | None:
         h = lower_bound(state, params)
         if h == 0:
-            return True
+            return []
         if h > r or (r <= SHARP_TURNS and not may_win_within(state, r, params)):
-            return False
+            return None
         k = state.key()
         if failed.get(k, -1) >= r:
-            return False
+            return None
         if budget is not None:
             if budget.spent():
                 raise OutOfBudget
             budget.expanded += 1
         if r == 1 and not may_win_now(state, params):
             failed[k] = 1
-            return False
-        for _, after in state.iter_successors():
+            return None
+        for turn, after in state.iter_successors():
             if budget is not None:
                 budget.generated += 1
-            if search(after, r - 1):
-                return True
+            line = search(after, r - 1)
+            if line is not None:
+                line.append(turn)  # built from the end; reversed once at the top
+                return line
         failed[k] = r
-        return False
+        return None
 
-    return search(state, turns)
+    line = search(state, turns)
+    return None if line is None else line[::-1]
 
 
 def _count_first_turns(start: State, optimum: int, params, budget) -> int | None:
@@ -677,5 +699,6 @@ __all__ = [
     "replay_text",
     "solve",
     "turn_damage_bound",
+    "win_line_within",
     "win_within",
 ]

@@ -33,9 +33,10 @@ The loop (``../shared/research/anchors-sat.md`` §4.1, design B+ with a hand-wri
    added. Anything else is an encoding error: :class:`SatEncodingError`, never an answer.
    Near the end of the line (``r = k - t + 1 <= 4`` turns left from the position before a
    spurious turn ``t``; a search ``r`` turns deep that runs out of budget lowers the depth
-   to ``r - 1``, down to 2) a short real search (depth-first over ``State.successors``, pruned by
+   to ``r - 1``, down to 2) a short real search (the explicit solver's depth-first
+   :func:`~..explicit.win_line_within`: pruned by :func:`~..explicit.lower_bound` and
    :func:`~..explicit.may_win_within`, the last turn decided by
-   :func:`~..explicit.may_win_now` before it is expanded, a budget of expansions, what it
+   :func:`~..explicit.may_win_now` before it is expanded; a budget of expansions, what it
    proved kept for the whole search) is run from that position: if the line so far
    was real and the search wins, prefix + suffix is a real line of ``k`` turns; if it proves
    no win within ``r`` turns, the **dead-end nogood** ``state_j = w and Ba Gua_j = b and not
@@ -86,8 +87,7 @@ from ..explicit import (
     OutOfBudget,
     bound_params,
     lower_bound,
-    may_win_now,
-    may_win_within,
+    win_line_within,
     win_within,
 )
 from .encode import Encoder
@@ -339,10 +339,9 @@ class SatSearch:
 
     # ---- checking a candidate --------------------------------------------------------------
     def short_win(self, state: State, r: int):
-        """A real line winning within ``r`` turns from ``state`` (depth-first, pruned by
-        :func:`~..explicit.may_win_within`, a position one turn from the end expanded only if
-        :func:`~..explicit.may_win_now`; the positions proved to have no win within r
-        turns are remembered across calls), None if there is none; None too, without a nogood,
+        """A real line winning within ``r`` turns from ``state`` (:meth:`_search`; the
+        positions proved to have no win within r turns are remembered across calls), None if
+        there is none; None too, without a nogood,
         when the budget runs out (:attr:`short_budget` expansions), which also lowers
         :attr:`search_depth` to ``r - 1`` if ``r`` is above :attr:`SEARCH_FLOOR`."""
         found = self._search(state, r, self.short_budget)
@@ -353,39 +352,14 @@ class SatSearch:
         return found
 
     def _search(self, state: State, r: int, budget: int):
-        """:meth:`short_win`'s depth-first search, ``_NOT_SEARCHED`` past ``budget``
+        """The explicit solver's exact depth-first search (:func:`~..explicit.win_line_within`,
+        its memo shared by every search of this one), ``_NOT_SEARCHED`` past ``budget``
         expansions."""
-        expansions = 0
-        failed = self._no_win_within
-        me = self.start.to_move
-
-        def dfs(st: State, r: int):
-            nonlocal expansions
-            result = st.outcome()
-            if result is not None:
-                return [] if result.winner == me else None
-            if r == 0 or not may_win_within(st, r, self.params):
-                return None
-            key = st.key()
-            if failed.get(key, -1) >= r:
-                return None
-            expansions += 1
-            if expansions > budget:
-                raise _OutOfBudget
-            if r == 1 and not may_win_now(st, self.params):
-                failed[key] = 1
-                return None
-            for turn, after in st.iter_successors():
-                sub = dfs(after, r - 1)
-                if sub is not None:
-                    return [str(turn), *sub]
-            failed[key] = r
-            return None
-
         try:
-            return dfs(state, r)
-        except _OutOfBudget:
+            line = win_line_within(state, r, self.params, Budget(None, budget), self._no_win_within)
+        except OutOfBudget:
             return _NOT_SEARCHED
+        return None if line is None else [str(turn) for turn in line]
 
     def lift(self, path, r: int):
         """After a dead end ``r`` turns from the end at ``path[-1]`` (``path``: the real
@@ -656,10 +630,6 @@ def _clause_adder(sat):
     if type(backend) is Glucose4 and backend.glucose:
         return functools.partial(pysolvers.glucose41_add_cl, backend.glucose)
     return sat.add_clause
-
-
-class _OutOfBudget(Exception):
-    pass
 
 
 class _NotSearched:
