@@ -13,13 +13,10 @@ Writing (:func:`save_puzzles`) is atomic: a temporary file in the same directory
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
 import os
 import re
-import stat
-import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +24,7 @@ from typing import Any, NamedTuple
 
 from ..engine import State
 from ..errors import PuzzleError, RulesError, TaoLongError
+from ..files import write_atomic
 from ..rules import COLOURS, EDITIONS, MODES, Rules, data_dir, scenario_names
 from ..rules.options import _check_option
 
@@ -634,37 +632,6 @@ def append_puzzle(path, puzzle: Puzzle) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Replace ``path`` by ``data`` so that a reader sees the old file or the new one, never a
-    part. The file keeps its permissions (a new one gets the usual ones, after the umask)."""
-    path = Path(path)
-    directory = path.parent
-    try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
-    except FileNotFoundError:
-        mode = None
-    tmp = directory / f".{path.name}.{uuid.uuid4().hex[:12]}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    with contextlib.suppress(OSError):  # make the rename itself durable, where the OS allows
-        dir_fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
 
 
 __all__ = [

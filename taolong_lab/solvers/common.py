@@ -10,17 +10,16 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import os
 import pickle
 import re
 import resource
 import sys
 import time
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import TaoLongError
+from ..files import write_atomic
 
 CHECKPOINT_FORMAT = 1
 
@@ -182,22 +181,6 @@ class Budget:
 
 
 # ---- checkpoints ---------------------------------------------------------------------------
-def write_atomic(path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that a crash leaves the old file or the new one."""
-    path = Path(path)
-    tmp = path.parent / f".{path.name}.{uuid.uuid4().hex[:12]}.tmp"
-    try:
-        with open(tmp, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-
-
 class Checkpoint:
     """A solver's snapshot file: :meth:`load` what an earlier run saved for the same position
     and solver, :meth:`save` (atomically) a dict of plain data. Periodic saves (:meth:`due`)

@@ -24,9 +24,6 @@ plain lists.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import uuid
 from array import array
 from collections import deque
 from collections.abc import Iterator
@@ -35,6 +32,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..engine import State
+from ..files import write_atomic
 from .common import paused_gc
 
 # GraphML and GEXF hold no None: these stand in for "no value" in exported attributes.
@@ -230,13 +228,13 @@ class StateGraph:
         node_type=int)``. Missing values are ``""`` (text) or ``-1`` (numbers)."""
         import networkx as nx
 
-        _write_atomic(path, lambda tmp: nx.write_graphml(_exportable(self.to_networkx()), tmp))
+        write_atomic(path, lambda tmp: nx.write_graphml(_exportable(self.to_networkx()), tmp))
 
     def write_gexf(self, path) -> None:
         """Write :meth:`to_networkx` as GEXF, atomically."""
         import networkx as nx
 
-        _write_atomic(path, lambda tmp: nx.write_gexf(_exportable(self.to_networkx()), tmp))
+        write_atomic(path, lambda tmp: nx.write_gexf(_exportable(self.to_networkx()), tmp))
 
     def write(self, path) -> None:
         """GraphML or GEXF, by the suffix (``.graphml`` / ``.gexf``)."""
@@ -257,18 +255,6 @@ def _exportable(g):
         if data.get("solutions", 0) > 2**62:
             data["solutions"] = str(data["solutions"])
     return g
-
-
-def _write_atomic(path, write) -> None:
-    path = Path(path)
-    tmp = path.parent / f".{path.name}.{uuid.uuid4().hex[:12]}.tmp"
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
 
 
 @paused_gc()
