@@ -42,8 +42,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from taolong_lab import solo_game  # noqa: E402
+from taolong_lab.files import write_atomic  # noqa: E402
 from taolong_lab.rules import scenario_names  # noqa: E402
-from taolong_lab.solvers.common import write_atomic  # noqa: E402
 from taolong_lab.solvers.sat import solve as sat_solve  # noqa: E402
 
 SET = HERE / "deep-set.jsonl"

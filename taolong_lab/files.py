@@ -35,11 +35,7 @@ def write_atomic(path, data: bytes | Callable[[Path], None]) -> None:
     try:
         if callable(data):
             data(tmp)
-            fd = os.open(tmp, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            _fsync(tmp)
         else:
             flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
             with os.fdopen(os.open(tmp, flags, 0o666), "wb") as handle:
@@ -54,8 +50,12 @@ def write_atomic(path, data: bytes | Callable[[Path], None]) -> None:
             os.unlink(tmp)
         raise
     with contextlib.suppress(OSError):  # make the rename itself durable, where the OS allows
-        dir_fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+        _fsync(directory)
+
+
+def _fsync(path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -31,6 +31,11 @@ def test_the_examples_are_found():
         name: len(
             [t for t in doctest.DocTestFinder().find(importlib.import_module(name)) if t.examples]
         )
-        for name in ("taolong_lab.files", "taolong_lab.solvers.explicit")
+        for name in (
+            "taolong_lab.files",
+            "taolong_lab.render",
+            "taolong_lab.solvers.explicit",
+            "taolong_lab.solvers.sat",
+        )
     }
     assert all(n > 0 for n in counted.values()), counted

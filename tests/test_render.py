@@ -493,12 +493,3 @@ def test_bench_script_runs(tmp_path):
     results = json.loads(out.read_text("utf-8"))
     assert set(results) == {"svg", "svg legal", "svg turn", "figure"}
     assert results["svg"]["positions"] == 6
-
-
-def test_module_doctests():
-    import doctest
-
-    import taolong_lab.render as render
-
-    result = doctest.testmod(render)
-    assert result.attempted > 0 and result.failed == 0

@@ -309,15 +309,6 @@ def test_lifted_dead_ends_change_the_speed_not_the_answer(i, monkeypatch):
     assert on.optimal_first_turns == off.optimal_first_turns
 
 
-def test_module_doctests():
-    import doctest
-
-    import taolong_lab.solvers.sat as sat
-
-    result = doctest.testmod(sat)
-    assert result.attempted > 0 and result.failed == 0
-
-
 @pytest.mark.parametrize("paired", [False, True])
 def test_bench_compare_runs(paired):
     """bench/compare.py on two small challenges: both solvers (one after the other, or at

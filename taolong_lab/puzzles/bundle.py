@@ -22,8 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..files import write_atomic
 from ..rules import scenario_names
-from .format import Puzzle, load_puzzles, save_puzzles, write_atomic
+from .format import Puzzle, load_puzzles, save_puzzles
 
 PUZZLES = Path(__file__).resolve().parents[2] / "puzzles"
 WORK = Path(__file__).resolve().parents[2] / "artifacts" / "bundle"

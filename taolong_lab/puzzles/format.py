@@ -648,5 +648,4 @@ __all__ = [
     "read_puzzles",
     "save_puzzles",
     "schema",
-    "write_atomic",
 ]

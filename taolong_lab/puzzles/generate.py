@@ -82,7 +82,7 @@ from typing import NamedTuple
 
 from ..engine import State
 from ..errors import TaoLongError
-from ..solvers.common import write_atomic
+from ..files import write_atomic
 from .format import Puzzle, append_puzzle, load_puzzles
 from .runner import ordered_map
 

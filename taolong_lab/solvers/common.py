@@ -241,7 +241,6 @@ __all__ = [
     "peak_memory_mb",
     "reset_peak_memory",
     "solo_start",
-    "write_atomic",
 ]
 
 

@@ -341,9 +341,9 @@ class SatSearch:
     def short_win(self, state: State, r: int):
         """A real line winning within ``r`` turns from ``state`` (:meth:`_search`; the
         positions proved to have no win within r turns are remembered across calls), None if
-        there is none; None too, without a nogood,
-        when the budget runs out (:attr:`short_budget` expansions), which also lowers
-        :attr:`search_depth` to ``r - 1`` if ``r`` is above :attr:`SEARCH_FLOOR`."""
+        there is none; None too, without a nogood, when the budget runs out
+        (:attr:`short_budget` expansions), which also lowers :attr:`search_depth` to
+        ``r - 1`` if ``r`` is above :attr:`SEARCH_FLOOR`."""
         found = self._search(state, r, self.short_budget)
         if found is _NOT_SEARCHED:
             self.short_timeouts += 1
