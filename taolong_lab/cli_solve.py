@@ -37,13 +37,16 @@ class SolveCommandError(TaoLongError):
 
 def add_commands(subparsers) -> None:
     """Add ``solve``, ``verify`` and ``graph`` to ``subparsers`` (from ``add_subparsers``)."""
+    from .solvers import AUTO_EXPLICIT_STATES
+
     solve = subparsers.add_parser("solve", help="prove the fewest turns to win solo challenges")
     solve.add_argument("puzzle", metavar="FILE[:ID]", help="a puzzle file, optionally :ID")
     solve.add_argument(
         "--method",
         default="explicit",
         choices=("explicit", "sat", "auto", "race"),
-        help="explicit A*, incremental SAT, auto (explicit for a moment, then SAT), "
+        help="explicit A*, incremental SAT, auto (explicit, then SAT past "
+        f"{AUTO_EXPLICIT_STATES:,} positions), "
         "or race (both at once on two cores, the first answer wins)",
     )
     solve.add_argument(

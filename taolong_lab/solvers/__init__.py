@@ -15,12 +15,15 @@ from .graph import Edge, Node, Retrograde, StateGraph, explore, iter_explore, re
 METHODS = ("explicit", "sat", "auto", "race")
 
 
-AUTO_EXPLICIT_STATES = 5000
+# method="auto": the explicit solver first, for up to this many positions expanded (about
+# 10 KB each, so a few GB), then SAT, whose memory stays flat (docs/performance.md)
+AUTO_EXPLICIT_STATES = 500_000
 
 
 def choose_method(puzzle_or_state) -> str:
-    """The solver ``method="auto"`` ends with: SAT where its encoding applies (Grasshopper
-    mode), the explicit solver otherwise."""
+    """``"sat"`` where the SAT encoding applies (Grasshopper mode), else ``"explicit"``:
+    ``method="auto"`` hands a challenge over to SAT, and ``method="race"`` races the two, only
+    where this is ``"sat"``."""
     from .explicit import _start_of
 
     start = _start_of(puzzle_or_state)
@@ -39,15 +42,13 @@ def solve(puzzle_or_state, method: str = "explicit", **options) -> Solution:
     once, one process each, and returns the first exact answer: the better of the two on
     every challenge, for two cores (``time_limit`` and ``progress`` only).
 
-    ``"auto"``: in Grasshopper mode the explicit solver with
-    ``max_states=AUTO_EXPLICIT_STATES`` (about a second) and, if that does not settle it,
-    SAT with the rest of the time limit; in the other modes (no SAT encoding yet) the
-    explicit solver alone. Both are exact: the choice changes the time, never the answer.
-    The budget was set when SAT was the faster solver from about 5 turns on. Since the
-    explicit A* defers what the sharp bound rules out, it is the faster one on most measured
-    challenges (all of 5-7 turns, all nine win-in-9 re-deals, The Maze) and SAT on some
-    deep ones, by up to about 3x (docs/performance.md, "What auto should pick"); on two
-    cores ``"race"`` is the better choice.
+    ``"auto"``: the explicit solver, which is the faster one on most measured challenges (all
+    of 5-7 turns, every win in 9, The Maze; SAT is faster on some of 8 turns, by up to about
+    3x: docs/performance.md, "What auto should pick"). In Grasshopper mode, once it has
+    expanded ``AUTO_EXPLICIT_STATES`` positions without an answer (its memory grows with
+    them, SAT's does not), SAT takes over with the rest of the time limit. Both are exact:
+    the choice changes the time and the memory, never the answer. ``stats["auto"]`` records
+    what the explicit run did and which solver answered.
     """
     if method == "auto":
         return _solve_auto(puzzle_or_state, **options)
@@ -81,12 +82,27 @@ def _solve_auto(puzzle_or_state, time_limit=None, progress=True, **options) -> S
         puzzle_or_state,
         time_limit=time_limit,
         max_states=AUTO_EXPLICIT_STATES,
-        progress=False,
+        progress=progress,
     )
-    if first.status != "unknown":
-        return first
-    left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - t0))
-    return solve(puzzle_or_state, method="sat", time_limit=left, progress=progress)
+    record = {
+        "explicit_status": first.status,
+        "explicit_seconds": first.stats["seconds"],
+        "explicit_expanded": first.stats["expanded"],
+        "explicit_proved_no_win_below": first.proved_no_win_below,
+        "answered_by": "explicit",
+    }
+    left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
+    if first.status != "unknown" or (left is not None and left <= 0):
+        return _with_stats(first, auto=record)
+    second = solve(puzzle_or_state, method="sat", time_limit=left, progress=progress)
+    if second.status == "unknown" and second.proved_no_win_below < first.proved_no_win_below:
+        return _with_stats(first, auto=record)  # the explicit run proved more
+    return _with_stats(second, auto={**record, "answered_by": "sat"})
+
+
+def _with_stats(solution: Solution, **more) -> Solution:
+    solution.stats.update(more)
+    return solution
 
 
 __all__ = [

@@ -1,0 +1,103 @@
+"""solve(method="auto"): the explicit solver, and SAT once the explicit search has expanded
+AUTO_EXPLICIT_STATES positions (docs/performance.md, "What auto should pick")."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+import taolong_lab.solvers as solvers
+from taolong_lab import State, load_puzzles
+from taolong_lab.solvers import Solution, explicit, solve
+from taolong_lab.solvers import sat as sat_package
+
+
+@pytest.fixture(scope="module")
+def challenges():
+    return {p.id: p for p in load_puzzles("bench/solo-set.jsonl")}
+
+
+def test_auto_answers_with_the_explicit_solver_within_its_budget(challenges):
+    puzzle = challenges["field-b1w4-win5"]
+    s = solve(puzzle, method="auto", progress=False)
+    assert s.status == "optimal" and s.optimum == puzzle.optimum == 5
+    assert s.certificate["solver"] == explicit.SOLVER
+    assert s.stats["auto"]["answered_by"] == "explicit"
+    assert s.stats["auto"]["explicit_expanded"] == s.stats["expanded"] > 0
+
+
+def test_auto_hands_over_to_sat_past_the_explicit_budget(challenges, monkeypatch):
+    puzzle = challenges["field-b1w1-win3"]
+    monkeypatch.setattr(solvers, "AUTO_EXPLICIT_STATES", 1)
+    s = solve(puzzle, method="auto", progress=False)
+    assert s.status == "optimal" and s.optimum == puzzle.optimum == 3
+    assert s.certificate["solver"] == sat_package.SOLVER
+    record = s.stats["auto"]
+    assert record["answered_by"] == "sat"
+    assert record["explicit_status"] == "unknown" and record["explicit_expanded"] == 1
+    by_explicit = solve(puzzle, method="explicit", progress=False)
+    assert s.optimal_first_turns == by_explicit.optimal_first_turns is not None
+
+
+def _unknown(proved: int, start: State, solver: str):
+    return Solution(
+        "unknown",
+        None,
+        (),
+        None,
+        {"solver": solver, "proved_no_win_below": proved},
+        {"seconds": 0.0, "expanded": 7},
+        proved,
+        start.to_tln(),
+    )
+
+
+@pytest.mark.parametrize(
+    ("explicit_proved", "sat_proved", "answered_by"), [(4, 2, "explicit"), (4, 5, "sat")]
+)
+def test_auto_keeps_the_higher_proved_bound_when_both_run_out(
+    challenges, monkeypatch, explicit_proved, sat_proved, answered_by
+):
+    start = challenges["field-b1w1-win3"].start
+    monkeypatch.setattr(
+        explicit, "solve", lambda *a, **k: _unknown(explicit_proved, start, explicit.SOLVER)
+    )
+    monkeypatch.setattr(
+        sat_package, "solve", lambda *a, **k: _unknown(sat_proved, start, sat_package.SOLVER)
+    )
+    s = solve(start, method="auto", progress=False, time_limit=60)
+    assert s.status == "unknown"
+    assert s.proved_no_win_below == max(explicit_proved, sat_proved)
+    assert s.stats["auto"]["answered_by"] == answered_by
+    assert s.certificate["solver"] == (
+        explicit.SOLVER if answered_by == "explicit" else sat_package.SOLVER
+    )
+
+
+def test_auto_does_not_start_sat_when_the_time_is_spent(challenges, monkeypatch):
+    start = challenges["field-b1w1-win3"].start
+
+    def slow_explicit(*args, time_limit=None, **kwargs):
+        return replace(_unknown(2, start, explicit.SOLVER), stats={"seconds": 1.0, "expanded": 3})
+
+    def no_sat(*args, **kwargs):
+        raise AssertionError("SAT started with no time left")
+
+    monkeypatch.setattr(explicit, "solve", slow_explicit)
+    monkeypatch.setattr(sat_package, "solve", no_sat)
+    s = solve(start, method="auto", progress=False, time_limit=0)
+    assert s.status == "unknown" and s.proved_no_win_below == 2
+    assert s.stats["auto"]["answered_by"] == "explicit"
+
+
+def test_auto_outside_grasshopper_is_the_explicit_solver_alone(monkeypatch):
+    from taolong_lab import solo_game
+
+    def no_sat(*args, **kwargs):
+        raise AssertionError("SAT has no encoding for this mode")
+
+    monkeypatch.setattr(sat_package, "solve", no_sat)
+    monkeypatch.setattr(solvers, "AUTO_EXPLICIT_STATES", 1)
+    s = solve(solo_game(mode="monk"), method="auto", progress=False, max_states=5)
+    assert s.status == "unknown" and s.certificate["solver"] == explicit.SOLVER
