@@ -18,12 +18,12 @@ INSTALL_DEPS = pyproject.toml taolong_lab/__init__.py
 
 help:
 	@echo "Targets:"
-	@echo "  make test       ruff check + pytest (not slow), 2 xdist workers"
-	@echo "  make test-full  ruff check + pytest, all tests incl. slow"
+	@echo "  make test       ruff check + format check + pytest (not slow), 2 xdist workers"
+	@echo "  make test-full  ruff check + format check + pytest, all tests incl. slow"
 	@echo "  make test-browser  only the real-browser test (JupyterLab in chromium)"
 	@echo "  make lab        install lab extras and start jupyter lab in notebooks/"
-	@echo "  make lint       ruff check ."
-	@echo "  make fmt        ruff check --fix ."
+	@echo "  make lint       ruff check . and ruff format --check ."
+	@echo "  make fmt        ruff check --fix . and ruff format ."
 	@echo "  make bench      run bench/run.py"
 	@echo "  make golden     regenerate golden files (taolong_lab.tools.golden)"
 	@echo "  make setup      create $(VENV) and install '.[dev]'"
@@ -50,10 +50,12 @@ $(LAB_STAMP): $(INSTALL_DEPS)
 
 test: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest -m "not slow" -n 2
 
 test-full: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest -n 2
 
 # Needs /usr/bin/chromium (apt-get install -y chromium); the screenshot goes to artifacts/.
@@ -68,9 +70,11 @@ lab: $(LAB_STAMP)
 
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 
 fmt: $(DEV_STAMP)
 	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
 
 bench: $(DEV_STAMP)
 	$(PY) bench/run.py

@@ -38,9 +38,22 @@ PUZZLES = ROOT / "puzzles" / "rulebook-solo.jsonl"
 EXPLICIT = {"maze-white"}  # solved by the explicit solver, the others by SAT
 # Cheapest first (docs/performance.md, SAT seconds), so a short run still settles the most.
 ORDER = [
-    "torus-white", "torus-black", "mist-black", "wall-black", "mist-white", "wall-white",
-    "field-white", "field-black", "valley-white", "valley-black", "gorge-black", "cave-black",
-    "cave-white", "gorge-white", "maze-white", "maze-black",
+    "torus-white",
+    "torus-black",
+    "mist-black",
+    "wall-black",
+    "mist-white",
+    "wall-white",
+    "field-white",
+    "field-black",
+    "valley-white",
+    "valley-black",
+    "gorge-black",
+    "cave-black",
+    "cave-white",
+    "gorge-white",
+    "maze-white",
+    "maze-black",
 ]
 
 
@@ -162,8 +175,16 @@ def run(
         if "first_turns" in record and not recount:
             continue
         print(f"{ident}: counting optimal first turns, {first_turns} s ...", flush=True)
-        count = _child(["--count", ident, "--optimum", str(record["optimum"]),
-                        "--time-limit", str(first_turns)])
+        count = _child(
+            [
+                "--count",
+                ident,
+                "--optimum",
+                str(record["optimum"]),
+                "--time-limit",
+                str(first_turns),
+            ]
+        )
         if "first_turns" in record:
             record.setdefault("first_turns_attempts", []).append(record["first_turns"])
         record["first_turns"] = count
@@ -192,13 +213,17 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "rulebook-results.json")
     parser.add_argument("--time-limit", type=float, default=600.0, help="seconds per challenge")
-    parser.add_argument("--first-turns", type=float, default=120.0,
-                        help="seconds per first-turn count (0: skip)")
+    parser.add_argument(
+        "--first-turns", type=float, default=120.0, help="seconds per first-turn count (0: skip)"
+    )
     parser.add_argument("--only", nargs="*", default=None, help="these ids only")
     parser.add_argument("--redo", action="store_true", help="solve again, keep the better")
     parser.add_argument("--solver", choices=("sat", "explicit"), help="for every challenge")
-    parser.add_argument("--recount", action="store_true",
-                        help="count the first turns again where an earlier count ran out")
+    parser.add_argument(
+        "--recount",
+        action="store_true",
+        help="count the first turns again where an earlier count ran out",
+    )
     parser.add_argument("--one", help=argparse.SUPPRESS)
     parser.add_argument("--count", help=argparse.SUPPRESS)
     parser.add_argument("--method", default="sat", help=argparse.SUPPRESS)
@@ -210,8 +235,9 @@ def main(argv=None) -> int:
     if args.count:
         print(json.dumps(count_first_turns(args.count, args.optimum, args.time_limit)))
         return 0
-    run(args.out, args.time_limit, args.first_turns, args.only, args.redo, args.solver,
-        args.recount)
+    run(
+        args.out, args.time_limit, args.first_turns, args.only, args.redo, args.solver, args.recount
+    )
     return 0
 
 

@@ -148,8 +148,11 @@ def _solo_set(max_optimum: int, scenario: str | None = None) -> list[Puzzle]:
     for p in load_puzzles(ROOT / "bench" / "solo-set.jsonl"):
         if p.optimum <= max_optimum and scenario in (None, p.rules.scenario):
             doc = p.to_json()
-            doc["difficulty"] = {"tier": tier_of(p.optimum), "grade": tier_of(p.optimum),
-                                 "score": p.optimum + 0.5}
+            doc["difficulty"] = {
+                "tier": tier_of(p.optimum),
+                "grade": tier_of(p.optimum),
+                "score": p.optimum + 0.5,
+            }
             found.append(Puzzle.from_json(doc))
     return found
 
@@ -221,11 +224,21 @@ def test_every_rulebook_challenge_has_a_proved_result():
 def _record(optimum=None, bound=5, first=None) -> dict:
     """A bench/rulebook_results.py record (only the fields result_of reads)."""
     if optimum is None:
-        return {"status": "unknown", "time_limit": 600, "stats": {"seconds": 600.1},
-                "certificate": {"solver": "s", "method": "m", "proved_no_win_below": bound}}
-    return {"status": "optimal", "optimum": optimum, "line": ["x"] * optimum,
-            "optimal_first_turns": first, "time_limit": 600, "stats": {"seconds": 1.0},
-            "certificate": {"solver": "s", "method": "m", "optimum": optimum}}
+        return {
+            "status": "unknown",
+            "time_limit": 600,
+            "stats": {"seconds": 600.1},
+            "certificate": {"solver": "s", "method": "m", "proved_no_win_below": bound},
+        }
+    return {
+        "status": "optimal",
+        "optimum": optimum,
+        "line": ["x"] * optimum,
+        "optimal_first_turns": first,
+        "time_limit": 600,
+        "stats": {"seconds": 1.0},
+        "certificate": {"solver": "s", "method": "m", "optimum": optimum},
+    }
 
 
 def test_rulebook_result_ranking():
@@ -278,8 +291,9 @@ def test_a_changed_position_drops_its_stale_result(tmp_path):
     doc["start"] = other.to_json()["start"]  # a result for another position
     doc.update(solution=other.to_json().get("solution"), optimum=other.optimum)
     doc["player"] = other.player
-    swapped = [Puzzle.from_json(doc, check_solutions=False) if p.id == solved.id else p
-               for p in puzzles]
+    swapped = [
+        Puzzle.from_json(doc, check_solutions=False) if p.id == solved.id else p for p in puzzles
+    ]
     save_puzzles(path, swapped)
     assert solved.id not in rulebook.stored_results(path)
     assert rulebook.main(["--output", str(path), "--check"]) == 1

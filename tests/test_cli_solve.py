@@ -170,7 +170,11 @@ def test_a_sat_certificate_is_rechecked_by_the_explicit_solver(tmp_path):
     found = solve(State(WIN_IN_2), method="sat", progress=False)
     path = tmp_path / "sat.jsonl"
     puzzle = Puzzle.from_state(
-        "two", "win in 2", State(WIN_IN_2), optimum=2, solution=list(found.line),
+        "two",
+        "win in 2",
+        State(WIN_IN_2),
+        optimum=2,
+        solution=list(found.line),
         certificate=found.certificate,
     )
     save_puzzles(path, [puzzle])

@@ -14,8 +14,10 @@ def board(state) -> str:
 def test_rocks_block_movement():
     """'Regarding movement, the edges of the board, all dragon, rock and village tiles ... are
     insurmountable obstacles.' (The Gorge's rocks are not breakable.)"""
-    s = State("gorge/grasshopper/current 6oo/6oo/8/3##3/3##3/8/oo6/oo6 "
-              "f2-e2-d2-c2:4:0 c5-b5-b4-b3:4:0 WW/-/BW/-/BB/-/WB/- 0:8 w 5")
+    s = State(
+        "gorge/grasshopper/current 6oo/6oo/8/3##3/3##3/8/oo6/oo6 "
+        "f2-e2-d2-c2:4:0 c5-b5-b4-b3:4:0 WW/-/BW/-/BB/-/WB/- 0:8 w 5"
+    )
     earth = [t for t in s.legal_turns() if t.phases[0].element == 4]
     assert earth == []  # g2 is rock
 
@@ -44,8 +46,10 @@ def test_bite_damages_a_rock_twice_to_destroy_it():
     s = State(f"{WALL} e2-d2-c2-b2:4:0 h5-h6-h7-h8:4:0 {STACKS} 0:8 w 5")
     once = s.play("Fi>Ea f2")  # one step east: the head faces the rock on g2
     assert board(once).split("/")[1] == "6d1" and once.dragon("white").water == 4
-    again = State(WALL.replace("6o1", "6d1", 1)
-                  + " f2-e2-d2-c2:4:0 h5-h6-h7-h8:4:0 W/-/BW/-/BB/-/WB/W 0:8 w 7")
+    again = State(
+        WALL.replace("6o1", "6d1", 1)
+        + " f2-e2-d2-c2:4:0 h5-h6-h7-h8:4:0 W/-/BW/-/BB/-/WB/W 0:8 w 7"
+    )
     twice = again.play("He>La =")  # facing east (horizontal): Lake stays, and bites again
     assert board(twice).split("/")[1] == "8"
 
@@ -83,32 +87,42 @@ def test_torus_range_and_bite_wrap():
 def test_village_hurts_the_challenger_at_the_end_of_its_turn():
     """'The village inflicts 1 damage to the challenging dragon if there is any part of it
     adjacent to the village at the end of its player's turn.' (A22)"""
-    s = State("field/grasshopper/current+village=black 8/8/8/3VV3/3VV3/8/8/8 "
-              f"c2-b2-b3-b4:4:0 g8-h8-h7-g7:4:0 {STACKS} 0:8 w 5")
+    s = State(
+        "field/grasshopper/current+village=black 8/8/8/3VV3/3VV3/8/8/8 "
+        f"c2-b2-b3-b4:4:0 g8-h8-h7-g7:4:0 {STACKS} 0:8 w 5"
+    )
     after = s.play("Fi>Ea d2")  # d2 is not beside the village
     assert after.dragon("white").water == 4
-    s = State("field/grasshopper/current+village=black 8/8/8/3VV3/3VV3/8/8/8 "
-              f"c3-b3-b4-b5:4:0 g8-h8-h7-g7:4:0 {STACKS} 0:8 w 5")
+    s = State(
+        "field/grasshopper/current+village=black 8/8/8/3VV3/3VV3/8/8/8 "
+        f"c3-b3-b4-b5:4:0 g8-h8-h7-g7:4:0 {STACKS} 0:8 w 5"
+    )
     after = s.play("Fi>Ea d3")  # d3 is beside the village (d4)
     assert after.dragon("white").water == 3
 
 
 def test_village_does_not_hurt_its_protector():
     """'The village inflicts 1 damage to the challenging dragon' (only the challenger)."""
-    s = State("field/grasshopper/current+village=white 8/8/8/3VV3/3VV3/8/8/8 "
-              f"c3-b3-b4-b5:4:0 g8-h8-h7-g7:4:0 {STACKS} 0:8 w 5")
+    s = State(
+        "field/grasshopper/current+village=white 8/8/8/3VV3/3VV3/8/8/8 "
+        f"c3-b3-b4-b5:4:0 g8-h8-h7-g7:4:0 {STACKS} 0:8 w 5"
+    )
     assert s.play("Fi>Ea d3").dragon("white").water == 4
 
 
 def test_village_counts_as_part_of_the_protector():
     """'The village tile counts as part of the protecting dragon and may be attacked.'"""
-    s = State("field/grasshopper/current+village=black 8/8/8/3VV3/3VV3/8/8/8 "
-              f"c3-b3-b4-b5:4:0 g8-h8-h7-g7:4:0 {STACKS} 0:8 w 5")
+    s = State(
+        "field/grasshopper/current+village=black 8/8/8/3VV3/3VV3/8/8/8 "
+        f"c3-b3-b4-b5:4:0 g8-h8-h7-g7:4:0 {STACKS} 0:8 w 5"
+    )
     # step south to c4: the ruler's side cell d5 (value 1) is a village cell
     after = s.play("He>Fi c4x")
     assert after.dragon("black").water == 3
-    s2 = State("field/grasshopper/current+village=black 8/8/8/3VV3/3VV3/8/8/8 "
-               f"b4-a4-a3-a2:4:0 g8-h8-h7-g7:4:0 {STACKS} 0:8 w 5")
+    s2 = State(
+        "field/grasshopper/current+village=black 8/8/8/3VV3/3VV3/8/8/8 "
+        f"b4-a4-a3-a2:4:0 g8-h8-h7-g7:4:0 {STACKS} 0:8 w 5"
+    )
     # Earth: one step east to c4, facing the village on d4: a bite on the protector
     after = s2.play("Fi>Ea c4")
     assert after.dragon("black").water == 3
@@ -118,7 +132,9 @@ def test_village_counts_as_part_of_the_protector():
 def test_village_blocks_the_protectors_own_breath():
     """'Regarding range, the edges of the board and all tiles of any kind are insurmountable
     obstacles.' (A22: the protector's breath is blocked by its own village)"""
-    s = State("field/grasshopper/current+village=white 8/8/8/3VV3/3VV3/8/8/8 "
-              f"b4-a4-a3-a2:4:2 g4-h4-h5-h6:4:0 {STACKS} 0:6 w 5")
+    s = State(
+        "field/grasshopper/current+village=white 8/8/8/3VV3/3VV3/8/8/8 "
+        f"b4-a4-a3-a2:4:2 g4-h4-h5-h6:4:0 {STACKS} 0:6 w 5"
+    )
     after = s.play("He>Fi c4x")
     assert after.dragon("black").water == 4

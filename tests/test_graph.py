@@ -241,7 +241,6 @@ def test_two_player_retrograde_matches_the_fixpoint_oracle(data):
 
 def test_two_player_retrograde_on_a_real_graph():
 
-
     # white to move can bite black's last segment at once (a two-player copy of WIN_IN_1)
     start = State(
         "field/grasshopper/current 8/8/8/8/8/8/8/8 "

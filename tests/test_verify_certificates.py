@@ -108,8 +108,15 @@ def test_the_good_puzzles_pass(explicit_doc, sat_doc):
 
 def test_tiers():
     assert [tier_of(n) for n in range(1, 10)] == [
-        "novice", "novice", "intermediate", "intermediate",
-        "advanced", "advanced", "advanced", "expert", "expert",
+        "novice",
+        "novice",
+        "intermediate",
+        "intermediate",
+        "advanced",
+        "advanced",
+        "advanced",
+        "expert",
+        "expert",
     ]
 
 
@@ -123,8 +130,9 @@ def test_certificate_optimum_must_match(explicit_doc, key):
 
 
 def test_a_solved_puzzle_status_must_be_optimal(sat_doc):
-    _fails_on(_corrupt(sat_doc, lambda d: d["certificate"].update(status="unknown")),
-              "certificate.status")
+    _fails_on(
+        _corrupt(sat_doc, lambda d: d["certificate"].update(status="unknown")), "certificate.status"
+    )
 
 
 def test_lower_bound_params_must_match(explicit_doc):
@@ -241,8 +249,9 @@ def test_cross_check_agrees_with_another_solver(explicit_doc, field, value):
 
 
 def test_fair_must_be_true(explicit_doc):
-    _fails_on(_corrupt(explicit_doc, lambda d: d["certificate"].update(fair=False)),
-              "certificate.fair")
+    _fails_on(
+        _corrupt(explicit_doc, lambda d: d["certificate"].update(fair=False)), "certificate.fair"
+    )
 
 
 def test_greedy_line_replays_and_does_not_win(explicit_doc):
@@ -283,8 +292,16 @@ def _bound_only(sat_doc: dict, proved: int = 2) -> dict:
     for key in ("optimum", "solution", "difficulty"):
         doc.pop(key)
     cert = doc["certificate"]
-    for key in ("optimum", "optimal_first_turns", "optimal_lines", "optimal_lines_exact",
-                "cross_check", "fair", "greedy_line", "greedy_wins_within_optimum"):
+    for key in (
+        "optimum",
+        "optimal_first_turns",
+        "optimal_lines",
+        "optimal_lines_exact",
+        "cross_check",
+        "fair",
+        "greedy_line",
+        "greedy_wins_within_optimum",
+    ):
         cert.pop(key)
     cert.update(status="unknown", stopped="time_limit reached", time_limit=600)
     cert["proved_no_win_below"] = proved
@@ -307,10 +324,14 @@ def test_a_bound_only_puzzle_verifies_as_unsolved(sat_doc, tmp_path):
 
 
 def test_a_bound_only_puzzle_is_checked_too(sat_doc, tmp_path):
-    _fails_on(_corrupt(_bound_only(sat_doc), lambda d: d["certificate"].pop("status")),
-              "certificate.status")
-    _fails_on(_corrupt(_bound_only(sat_doc), lambda d: d["certificate"].update(optimum=2)),
-              "certificate.optimum")
+    _fails_on(
+        _corrupt(_bound_only(sat_doc), lambda d: d["certificate"].pop("status")),
+        "certificate.status",
+    )
+    _fails_on(
+        _corrupt(_bound_only(sat_doc), lambda d: d["certificate"].update(optimum=2)),
+        "certificate.optimum",
+    )
 
     def overclaimed(d):
         d["certificate"]["proved_no_win_below"] = 3  # the proofs stop at horizon 1
@@ -342,8 +363,7 @@ def test_a_certificate_with_only_the_old_fields_passes(explicit_doc):
 
 # ---- --full --method other in the modes SAT does not encode -------------------------------
 MONK = (
-    "field/monk/current/solo 8/8/8/8/8/8/8/8 a2-a1-b1-b2:4:0 g8-h8:1:0 WW/-/BW/-/BB/-/WB/- "
-    "3:8 w 1"
+    "field/monk/current/solo 8/8/8/8/8/8/8/8 a2-a1-b1-b2:4:0 g8-h8:1:0 WW/-/BW/-/BB/-/WB/- 3:8 w 1"
 )
 
 
@@ -353,8 +373,14 @@ def test_other_re_proves_a_monk_puzzle_by_bounded_search(tmp_path):
 
     found = solve(State(MONK), progress=False)
     assert found.optimum == 4
-    good = Puzzle.from_state("monk", "monk", State(MONK), optimum=4, solution=list(found.line),
-                             certificate=found.certificate)
+    good = Puzzle.from_state(
+        "monk",
+        "monk",
+        State(MONK),
+        optimum=4,
+        solution=list(found.line),
+        certificate=found.certificate,
+    )
     assert _reproving_method(good, "other") == WIN_WITHIN
     assert verify_puzzle(good, full=True, method="other") == []
     # a longer line claimed optimal: the bounded search finds the shorter win
@@ -362,9 +388,7 @@ def test_other_re_proves_a_monk_puzzle_by_bounded_search(tmp_path):
     state = State(MONK)
     for text in longer[:-1]:
         state = state.play(text)
-    slow = next(
-        (t for t, after in state.successors() if not after.is_over()), None
-    )
+    slow = next((t for t, after in state.successors() if not after.is_over()), None)
     assert slow is not None
     doc = good.to_json()
     state = state.play(str(slow))
