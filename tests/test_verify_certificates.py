@@ -18,7 +18,6 @@ from taolong_lab.cli_solve import (
     SolveCommandError,
     certificate_problems,
     run_verify,
-    tier_of,
     verify_puzzle,
 )
 from taolong_lab.puzzles import Puzzle, save_puzzles
@@ -104,20 +103,6 @@ def test_the_good_puzzles_pass(explicit_doc, sat_doc):
     assert _problems(sat_doc) == []
     assert "no_win_within" in explicit_doc["certificate"]
     assert {"no_win_below_proofs", "unsat_horizons", "per_turn"} <= set(sat_doc["certificate"])
-
-
-def test_tiers():
-    assert [tier_of(n) for n in range(1, 10)] == [
-        "novice",
-        "novice",
-        "intermediate",
-        "intermediate",
-        "advanced",
-        "advanced",
-        "advanced",
-        "expert",
-        "expert",
-    ]
 
 
 # ---- one test per check -------------------------------------------------------------------

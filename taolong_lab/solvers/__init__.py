@@ -43,7 +43,7 @@ def solve(puzzle_or_state, method: str = "explicit", **options) -> Solution:
     every challenge, for two cores (``time_limit`` and ``progress`` only).
 
     ``"auto"``: the explicit solver, the faster one on most measured challenges and in total
-    (40 challenges of 5-11 turns: 1 149 s against about 2 385 s for SAT; SAT is faster on
+    (40 challenges of 5-11 turns: 1 149 s against about 2 365 s for SAT; SAT is faster on
     some, by up to about 3x, the explicit solver on others by up to 30x: docs/performance.md,
     "What auto should pick"). In Grasshopper mode, once it has
     expanded ``AUTO_EXPLICIT_STATES`` positions without an answer (its memory grows with
