@@ -11,7 +11,9 @@ bound proved when a budget ran out), seconds for each solver and their ratio (ex
 > 1 means SAT is faster), the same for the optimum alone (each solver's time less its
 first-turn count, measured inside the same run), the SAT encoding's clauses and variables per
 turn (mean over the layers, in thousands), CEGAR refinements (opponent groups and penalties),
-dead-end nogoods from the short real searches, SAT calls and conflicts.
+dead-end nogoods from the short real searches, SAT calls and conflicts. ``--json`` adds the
+explicit solver's positions expanded by its search and each solver's peak memory (MB), what
+``method="auto"`` weighs (docs/performance.md, "What auto should pick").
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ def measure(file: str, pid: str, which: str, time_limit: float, solver_name: str
         row["explicit_count_s"] = ex.stats.get("count_seconds", 0.0)
         row["explicit"] = ex.optimum if ex.status == "optimal" else f">={ex.proved_no_win_below}"
         row["explicit_status"] = ex.status
+        row["explicit_expanded"] = ex.stats.get("search_expanded", ex.stats["expanded"])
+        row["explicit_peak_mb"] = ex.stats["peak_memory_mb"]
     else:
         t, c = time.perf_counter(), time.process_time()
         sat = sat_solve(p, time_limit=time_limit, progress=False, solver_name=solver_name)
@@ -72,6 +76,7 @@ def measure(file: str, pid: str, which: str, time_limit: float, solver_name: str
         row["solve_s"] = st["sat_seconds"]
         row["unsat_horizons"] = cert["unsat_horizons"]
         row["line"] = list(sat.line)
+        row["sat_peak_mb"] = st["peak_memory_mb"]
     return row
 
 

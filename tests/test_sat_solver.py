@@ -329,6 +329,8 @@ def test_bench_compare_runs(paired):
     assert done.returncode == 0, done.stdout + done.stderr
     rows = [json.loads(line) for line in done.stdout.splitlines()]
     assert all(r["ratio"] > 0 and r["sat_s"] > 0 and r["explicit_s"] > 0 for r in rows)
+    assert all(r["explicit_expanded"] > 0 for r in rows)
+    assert all(r["explicit_peak_mb"] > 0 and r["sat_peak_mb"] > 0 for r in rows)
     assert sorted((r["id"], r["sat"], r["explicit"]) for r in rows) == [
         ("cave-b1w1-win3", 3, 3),
         ("field-b1w1-win2", 2, 2),
