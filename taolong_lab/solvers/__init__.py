@@ -45,11 +45,11 @@ def solve(puzzle_or_state, method: str = "explicit", **options) -> Solution:
     ``"auto"``: the explicit solver, the faster one on most measured challenges and in total
     (40 challenges of 5-11 turns: 1 149 s against about 2 365 s for SAT; SAT is faster on
     some, by up to about 3x, the explicit solver on others by up to 30x: docs/performance.md,
-    "What auto should pick"). In Grasshopper mode, once it has
-    expanded ``AUTO_EXPLICIT_STATES`` positions without an answer (its memory grows with
-    them, SAT's does not), SAT takes over with the rest of the time limit. Both are exact:
-    the choice changes the time and the memory, never the answer. ``stats["auto"]`` records
-    what the explicit run did and which solver answered.
+    "What auto should pick"). In Grasshopper mode, once it has expanded
+    ``AUTO_EXPLICIT_STATES`` positions without an answer (its memory grows with them, SAT's
+    does not), SAT takes over with the rest of the time limit. Both are exact: the choice
+    changes the time and the memory, never the answer. ``stats["auto"]`` records what the
+    explicit run did and which solver answered.
     """
     if method == "auto":
         return _solve_auto(puzzle_or_state, **options)
