@@ -101,3 +101,23 @@ def test_auto_outside_grasshopper_is_the_explicit_solver_alone(monkeypatch):
     monkeypatch.setattr(solvers, "AUTO_EXPLICIT_STATES", 1)
     s = solve(solo_game(mode="monk"), method="auto", progress=False, max_states=5)
     assert s.status == "unknown" and s.certificate["solver"] == explicit.SOLVER
+
+
+def test_auto_counts_the_first_turns_again_when_its_positions_ran_out(challenges, monkeypatch):
+    puzzle = challenges["field-b1w4-win5"]
+    alone = explicit.solve(puzzle, progress=False)
+    enough_for_the_search = alone.stats["search_expanded"] + 1
+    cut = explicit.solve(puzzle, progress=False, max_states=enough_for_the_search)
+    assert cut.status == "optimal" and cut.optimal_first_turns is None
+    monkeypatch.setattr(solvers, "AUTO_EXPLICIT_STATES", enough_for_the_search)
+    s = solve(puzzle, method="auto", progress=False)
+    assert s.certificate["solver"] == explicit.SOLVER and s.optimum == 5
+    assert s.optimal_first_turns == alone.optimal_first_turns == 9
+    assert s.stats["auto"]["recounted_first_turns"] is True
+
+
+def test_count_first_turns_is_the_solutions_count(challenges):
+    puzzle = challenges["field-b1w1-win3"]
+    s = explicit.solve(puzzle, progress=False)
+    assert explicit.count_first_turns(puzzle.start, 3) == s.optimal_first_turns > 0
+    assert explicit.count_first_turns(puzzle.start, 3, max_states=1) is None

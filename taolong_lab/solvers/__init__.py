@@ -48,8 +48,9 @@ def solve(puzzle_or_state, method: str = "explicit", **options) -> Solution:
     "What auto should pick"). In Grasshopper mode, once it has expanded
     ``AUTO_EXPLICIT_STATES`` positions without an answer (its memory grows with them, SAT's
     does not), SAT takes over with the rest of the time limit. Both are exact: the choice
-    changes the time and the memory, never the answer. ``stats["auto"]`` records what the
-    explicit run did and which solver answered.
+    changes the time and the memory, never the answer. An optimum whose first-turn count ran
+    out of those positions is counted again with the time alone. ``stats["auto"]`` records
+    what the explicit run did and which solver answered.
     """
     if method == "auto":
         return _solve_auto(puzzle_or_state, **options)
@@ -71,7 +72,9 @@ def solve(puzzle_or_state, method: str = "explicit", **options) -> Solution:
 
 def _solve_auto(puzzle_or_state, time_limit=None, progress=True, **options) -> Solution:
     import time
+    from dataclasses import replace
 
+    from .explicit import _start_of, count_first_turns
     from .explicit import solve as explicit
 
     if choose_method(puzzle_or_state) == "explicit":
@@ -93,7 +96,13 @@ def _solve_auto(puzzle_or_state, time_limit=None, progress=True, **options) -> S
         "answered_by": "explicit",
     }
     left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
-    if first.status != "unknown" or (left is not None and left <= 0):
+    time_left = left is None or left > 0
+    if first.status == "optimal" and first.optimal_first_turns is None and time_left:
+        # the count ran out of positions, not of time: count again, bounded by time only
+        count = count_first_turns(_start_of(puzzle_or_state), first.optimum, time_limit=left)
+        first = replace(first, optimal_first_turns=count)
+        record["recounted_first_turns"] = True
+    if first.status != "unknown" or not time_left:
         return _with_stats(first, auto=record)
     second = solve(puzzle_or_state, method="sat", time_limit=left, progress=progress)
     if second.status == "unknown" and second.proved_no_win_below < first.proved_no_win_below:

@@ -633,6 +633,22 @@ def win_line_within(
     return None if line is None else line[::-1]
 
 
+def count_first_turns(
+    state: State, optimum: int, *, time_limit: float | None = None, max_states: int | None = None
+) -> int | None:
+    """How many of ``state``'s turns start a win in ``optimum`` turns, ``optimum`` being the
+    proved fewest: the :class:`Solution`'s ``optimal_first_turns``, counted on its own (by
+    :func:`win_within`). None if a budget runs out.
+
+    >>> from taolong_lab import solo_game
+    >>> start = solo_game(segments={"black": 1}, water={"black": 1})
+    >>> count_first_turns(start, 4) == solve(start, progress=False).optimal_first_turns > 0
+    True
+    """
+    budget = Budget(time_limit, max_states)
+    return _count_first_turns(state, optimum, bound_params(state), budget)
+
+
 def _count_first_turns(start: State, optimum: int, params, budget) -> int | None:
     """How many of the start's turns lead to a win in ``optimum - 1`` more turns
     (:func:`win_within`, sharing what it proved between them). None if the budget runs out."""
@@ -693,6 +709,7 @@ __all__ = [
     "Solution",
     "SolverError",
     "bound_params",
+    "count_first_turns",
     "lower_bound",
     "may_win_within",
     "replay",
