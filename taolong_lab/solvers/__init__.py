@@ -77,7 +77,8 @@ def _solve_auto(puzzle_or_state, time_limit=None, progress=True, **options) -> S
     from .explicit import _start_of, count_first_turns
     from .explicit import solve as explicit
 
-    if choose_method(puzzle_or_state) == "explicit":
+    start = _start_of(puzzle_or_state)
+    if choose_method(start) == "explicit":
         return explicit(puzzle_or_state, time_limit=time_limit, progress=progress, **options)
     if options:
         raise SolverError(f"method='auto' takes time_limit and progress only, not {options}")
@@ -99,7 +100,7 @@ def _solve_auto(puzzle_or_state, time_limit=None, progress=True, **options) -> S
     time_left = left is None or left > 0
     if first.status == "optimal" and first.optimal_first_turns is None and time_left:
         # the count ran out of positions, not of time: count again, bounded by time only
-        count = count_first_turns(_start_of(puzzle_or_state), first.optimum, time_limit=left)
+        count = count_first_turns(start, first.optimum, time_limit=left)
         first = replace(first, optimal_first_turns=count)
         record["recounted_first_turns"] = True
     if first.status != "unknown" or not time_left:
