@@ -4,6 +4,7 @@
     .venv/bin/python bench/compare.py --file puzzles/rulebook-solo.jsonl --only sat
     .venv/bin/python bench/compare.py --ids field-b3w4-win7 --time-limit 600 --json
     .venv/bin/python bench/compare.py --paired    # both solvers at once, one core each
+    .venv/bin/python bench/compare.py --paired --lookahead next-turn    # the other reading
 
 Per challenge, measured in one run, one solver after the other, each in a fresh process (no
 cache one solver warmed is left for the other): the optimum (or the
@@ -28,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from taolong_lab.engine import State  # noqa: E402
 from taolong_lab.puzzles import load_puzzles  # noqa: E402
 from taolong_lab.solvers import explicit  # noqa: E402
 from taolong_lab.solvers.sat import solve as sat_solve  # noqa: E402
@@ -35,9 +37,21 @@ from taolong_lab.solvers.sat import solve as sat_solve  # noqa: E402
 SET = ROOT / "bench" / "solo-set.jsonl"
 
 
-def measure(file: str, pid: str, which: str, time_limit: float, solver_name: str) -> dict:
+def with_lookahead(p, lookahead: str | None):
+    """The challenge ``p`` under another ``solo_lookahead`` reading (its start position with
+    the option set; the stored optimum may no longer hold), or ``p`` itself for None."""
+    if lookahead is None or p.start.rules.option("solo_lookahead") == lookahead:
+        return p
+    rules, rest = p.start.to_tln().split(" ", 1)
+    return State(f"{rules}+solo_lookahead={lookahead} {rest}")
+
+
+def measure(
+    file: str, pid: str, which: str, time_limit: float, solver_name: str, lookahead=None
+) -> dict:
     """One solver on one challenge, in this process: the fields of :func:`run`'s row."""
     p = next(q for q in load_puzzles(file, check_solutions=False) if q.id == pid)
+    p = with_lookahead(p, lookahead)
     row: dict = {}
     if which == "explicit":
         t, c = time.perf_counter(), time.process_time()
@@ -81,19 +95,29 @@ def measure(file: str, pid: str, which: str, time_limit: float, solver_name: str
 
 
 def run(
-    file: str, p, which: str, time_limit: float, solver_name: str, paired: bool = False
+    file: str,
+    p,
+    which: str,
+    time_limit: float,
+    solver_name: str,
+    paired: bool = False,
+    lookahead: str | None = None,
 ) -> dict:
     """Both solvers (or the one asked for) on ``p``, each in a fresh Python process: the
     solvers share caches (the opponent's choices, the successor tables), and a solver run
     second in the same process would find them warm. ``paired``: the two processes at once,
     one per core, so both see the same machine (a shared VM's speed drifts over an hour)."""
-    row: dict = {"id": p.id, "stored": p.optimum}
+    same = with_lookahead(p, lookahead) is p
+    row: dict = {"id": p.id, "stored": p.optimum if same else None}
+    if lookahead is not None:
+        row["lookahead"] = lookahead
     workers = []
     for one in ("explicit", "sat"):
         if which not in ("both", one):
             continue
         args = [sys.executable, __file__, "--file", file, "--worker", one, p.id]
         args += ["--time-limit", str(time_limit), "--solver", solver_name]
+        args += ["--lookahead", lookahead] if lookahead else []
         proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         workers.append((one, proc, None if paired else proc.communicate()))
     for one, proc, done in workers:
@@ -124,11 +148,17 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--paired", action="store_true", help="run the two solvers at once, one per core"
     )
+    parser.add_argument(
+        "--lookahead",
+        choices=("matter", "next-turn"),
+        help="solve every challenge under this solo_lookahead reading instead of its own",
+    )
     parser.add_argument("--worker", nargs=2, metavar=("SOLVER", "ID"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         one, pid = args.worker
-        print(json.dumps(measure(args.file, pid, one, args.time_limit, args.solver)))
+        row = measure(args.file, pid, one, args.time_limit, args.solver, args.lookahead)
+        print(json.dumps(row))
         return 0
     puzzles = load_puzzles(args.file, check_solutions=False)
     if args.ids:
@@ -145,7 +175,9 @@ def main(argv=None) -> int:
         print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     bad = 0
     for p in puzzles:
-        row = run(args.file, p, args.only, args.time_limit, args.solver, args.paired)
+        row = run(
+            args.file, p, args.only, args.time_limit, args.solver, args.paired, args.lookahead
+        )
         if args.json:
             print(json.dumps(row), flush=True)
         else:

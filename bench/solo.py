@@ -84,6 +84,8 @@ def with_lookahead(tln: str, lookahead: str) -> str:
 def clear_caches() -> None:
     solo._choose.cache_clear()
     solo._solo_sowings.cache_clear()
+    solo._approach.cache_clear()
+    solo._next_turn_low.cache_clear()
 
 
 def expand(tlns: list[str], cold: bool) -> tuple[int, int]:

@@ -37,7 +37,7 @@ class SolveCommandError(TaoLongError):
 
 def add_commands(subparsers) -> None:
     """Add ``solve``, ``verify`` and ``graph`` to ``subparsers`` (from ``add_subparsers``)."""
-    from .solvers import AUTO_EXPLICIT_STATES
+    from .solvers import AUTO_EXPLICIT_STATES, AUTO_EXPLICIT_STATES_NEXT_TURN
 
     solve = subparsers.add_parser("solve", help="prove the fewest turns to win solo challenges")
     solve.add_argument("puzzle", metavar="FILE[:ID]", help="a puzzle file, optionally :ID")
@@ -46,7 +46,8 @@ def add_commands(subparsers) -> None:
         default="explicit",
         choices=("explicit", "sat", "auto", "race"),
         help="explicit A*, incremental SAT, auto (explicit, then SAT past "
-        f"{AUTO_EXPLICIT_STATES:,} positions), "
+        f"{AUTO_EXPLICIT_STATES:,} positions, {AUTO_EXPLICIT_STATES_NEXT_TURN:,} under the "
+        "next-turn lookahead), "
         "or race (both at once on two cores, the first answer wins)",
     )
     solve.add_argument(

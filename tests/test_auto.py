@@ -1,5 +1,6 @@
 """solve(method="auto"): the explicit solver, and SAT once the explicit search has expanded
-AUTO_EXPLICIT_STATES positions (docs/performance.md, "What auto should pick")."""
+AUTO_EXPLICIT_STATES positions (AUTO_EXPLICIT_STATES_NEXT_TURN under the next-turn lookahead;
+docs/performance.md, "What auto should pick")."""
 
 from __future__ import annotations
 
@@ -121,3 +122,22 @@ def test_count_first_turns_is_the_solutions_count(challenges):
     s = explicit.solve(puzzle, progress=False)
     assert explicit.count_first_turns(puzzle.start, 3) == s.optimal_first_turns > 0
     assert explicit.count_first_turns(puzzle.start, 3, max_states=1) is None
+
+
+def test_auto_hands_over_sooner_under_the_next_turn_lookahead(challenges, monkeypatch):
+    """Under solo_lookahead="next-turn" SAT takes over after AUTO_EXPLICIT_STATES_NEXT_TURN
+    positions, not AUTO_EXPLICIT_STATES; a matter challenge keeps the larger budget."""
+    puzzle = challenges["field-b1w1-win3"]
+    rules, rest = puzzle.start.to_tln().split(" ", 1)
+    next_turn = State(f"{rules}+solo_lookahead=next-turn {rest}")
+    assert solvers.auto_explicit_states(next_turn) == solvers.AUTO_EXPLICIT_STATES_NEXT_TURN
+    assert solvers.auto_explicit_states(puzzle) == solvers.AUTO_EXPLICIT_STATES
+    assert solvers.AUTO_EXPLICIT_STATES_NEXT_TURN < solvers.AUTO_EXPLICIT_STATES
+    monkeypatch.setattr(solvers, "AUTO_EXPLICIT_STATES_NEXT_TURN", 1)
+    s = solve(next_turn, method="auto", progress=False)
+    record = s.stats["auto"]
+    assert record["answered_by"] == "sat" and record["explicit_expanded"] == 1
+    assert s.certificate["solver"] == sat_package.SOLVER
+    assert s.optimum == explicit.solve(next_turn, progress=False).optimum
+    m = solve(puzzle, method="auto", progress=False)
+    assert m.stats["auto"]["answered_by"] == "explicit" and m.optimum == 3

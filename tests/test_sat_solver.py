@@ -337,6 +337,37 @@ def test_bench_compare_runs(paired):
     ]
 
 
+def test_bench_compare_under_the_other_lookahead():
+    """bench/compare.py --lookahead next-turn solves a matter challenge under the next-turn
+    reading: both solvers agree, the row says which reading, and the stored optimum (proved
+    for the other reading) is not reported as this one's."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "bench" / "compare.py"
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(script),
+            "--ids",
+            "field-b1w1-win2",
+            "--json",
+            "--lookahead",
+            "next-turn",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    (row,) = [json.loads(line) for line in done.stdout.splitlines()]
+    assert (row["lookahead"], row["stored"]) == ("next-turn", None)
+    assert row["sat"] == row["explicit"] and isinstance(row["sat"], int)
+    assert row["dead_ends"] == 0
+
+
 @pytest.mark.parametrize("name, least", [("deep-set.jsonl", 8), ("deep9-set.jsonl", 9)])
 def test_the_deep_sets_replay(name, least):
     """bench/deep-set.jsonl and bench/deep9-set.jsonl (bench/deep.py): win-in-8+ challenges
@@ -520,3 +551,42 @@ def test_clauses_reach_every_back_end(name):
     add([-1, -2])
     assert sat.solve() is False
     sat.delete()
+
+
+def test_no_short_searches_under_the_next_turn_lookahead(monkeypatch):
+    """``SatSearch.SEARCHES``: under ``solo_lookahead="next-turn"`` the policy's lookahead makes
+    every expansion 20-100x dearer, so the CEGAR loop runs no short real searches and no
+    lifts, and finds the same optimum by refinements alone. Challenge 47 (next-turn) meets a
+    dead end when the searches are on."""
+    from taolong_lab.solvers.sat import SatSearch
+
+    state = challenge(47)
+    assert state.rules.option("solo_lookahead") == "next-turn"
+    search = SatSearch(state)
+    try:
+        assert (search.search_depth, search.lift_budget) == (0, 0)
+    finally:
+        search.close()
+    off = solve(state, progress=False)
+    assert off.certificate["dead_ends"] == 0 and off.stats["short_search_depth"] == 0
+    assert off.certificate["lift"]["budget"] == 0
+    monkeypatch.setitem(SatSearch.SEARCHES, "next-turn", True)
+    on = solve(state, progress=False)
+    assert on.certificate["dead_ends"] > 0
+    assert on.certificate["lift"]["budget"] == SatSearch.LIFT_BUDGET
+    assert on.optimum == off.optimum == explicit.solve(state, progress=False).optimum
+    assert on.optimal_first_turns == off.optimal_first_turns
+    assert_wins_in(state, off.line, off.optimum)
+
+
+def test_short_searches_run_under_the_matter_lookahead():
+    from taolong_lab.solvers.sat import SatSearch
+
+    state = challenge(20)
+    assert state.rules.option("solo_lookahead") == "matter"
+    search = SatSearch(state)
+    try:
+        assert search.search_depth == SatSearch.SEARCH_DEPTH > 0
+        assert search.lift_budget == SatSearch.LIFT_BUDGET > 0
+    finally:
+        search.close()

@@ -179,10 +179,15 @@ def approach_distance(env: Env, walk, colour: int) -> int:
     every other tile fixed; 0 if it already does, :data:`UNREACHABLE` if it never can."""
     if not _alive(walk):
         return 0
-    dragons, _water, _fire, rocks = walk
+    return _approach(env, walk[0], walk[3], colour)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _approach(env: Env, dragons, rocks, colour: int) -> int:
+    """:func:`approach_distance` on what it reads: the dragons and the rocks."""
     me = dragons[colour]
     prey = env.targets(dragons, 1 - colour)
-    blocked = occupancy(env, walk)
+    blocked = occupancy(env, (dragons,))
     if rocks:
         blocked |= env.mask(c for c, _ in rocks)
     front, moves = _bfs_tables(env)
@@ -271,6 +276,7 @@ def potential_damage(env: Env, start, walk, opponent: int, pending: int, after, 
     return life(env, start, opponent) - lowest
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _next_turn_low(env: Env, walk, bagua, coin, player: int) -> int:
     """The opponent's lowest life after the player's next turn from ``walk``."""
     walk = village_damage(env, walk, player)

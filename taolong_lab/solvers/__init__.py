@@ -18,6 +18,9 @@ METHODS = ("explicit", "sat", "auto", "race")
 # method="auto": the explicit solver first, for up to this many positions expanded (about
 # 10 KB each, so a few GB), then SAT, whose memory stays flat (docs/performance.md)
 AUTO_EXPLICIT_STATES = 500_000
+# ... under solo_lookahead="next-turn", where an expansion costs 20-100x more and SAT was
+# the faster solver on 9 of the 10 measured challenges of 5-9 turns (docs/performance.md)
+AUTO_EXPLICIT_STATES_NEXT_TURN = 500
 
 
 def choose_method(puzzle_or_state) -> str:
@@ -47,7 +50,10 @@ def solve(puzzle_or_state, method: str = "explicit", **options) -> Solution:
     some, by up to about 3x, the explicit solver on others by up to 30x: docs/performance.md,
     "What auto should pick"). In Grasshopper mode, once it has expanded
     ``AUTO_EXPLICIT_STATES`` positions without an answer (its memory grows with them, SAT's
-    does not), SAT takes over with the rest of the time limit. Both are exact: the choice
+    does not), SAT takes over with the rest of the time limit. Under
+    ``solo_lookahead="next-turn"`` SAT takes over after ``AUTO_EXPLICIT_STATES_NEXT_TURN``
+    positions: there the policy's lookahead makes each expansion 20-100x dearer and SAT was
+    faster on 9 of 10 measured challenges of 5-9 turns (1.4-10x). Both are exact: the choice
     changes the time and the memory, never the answer. An optimum whose first-turn count ran
     out of those positions is counted again with the time alone. ``stats["auto"]`` records
     what the explicit run did and which solver answered.
@@ -86,7 +92,7 @@ def _solve_auto(puzzle_or_state, time_limit=None, progress=True, **options) -> S
     first = explicit(
         puzzle_or_state,
         time_limit=time_limit,
-        max_states=AUTO_EXPLICIT_STATES,
+        max_states=auto_explicit_states(start),
         progress=progress,
     )
     record = {
@@ -111,6 +117,24 @@ def _solve_auto(puzzle_or_state, time_limit=None, progress=True, **options) -> S
     return _with_stats(second, auto={**record, "answered_by": "sat"})
 
 
+def auto_explicit_states(puzzle_or_state) -> int:
+    """The positions ``method="auto"`` lets the explicit solver expand before SAT takes over:
+    :data:`AUTO_EXPLICIT_STATES`, or :data:`AUTO_EXPLICIT_STATES_NEXT_TURN` under the
+    ``"next-turn"`` lookahead.
+
+    >>> from taolong_lab import solo_game
+    >>> auto_explicit_states(solo_game("field")), auto_explicit_states(
+    ...     solo_game("field", solo_lookahead="next-turn"))
+    (500000, 500)
+    """
+    from .explicit import _start_of
+
+    start = _start_of(puzzle_or_state)
+    if start.rules.option("solo_lookahead") == "next-turn":
+        return AUTO_EXPLICIT_STATES_NEXT_TURN
+    return AUTO_EXPLICIT_STATES
+
+
 def _with_stats(solution: Solution, **more) -> Solution:
     solution.stats.update(more)
     return solution
@@ -124,6 +148,7 @@ __all__ = [
     "Solution",
     "SolverError",
     "StateGraph",
+    "auto_explicit_states",
     "choose_method",
     "explore",
     "iter_explore",

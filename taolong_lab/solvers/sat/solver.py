@@ -46,7 +46,9 @@ The loop (``../shared/research/anchors-sat.md`` §4.1, design B+ with a hand-wri
    first, each one turn deeper (:meth:`SatSearch.lift`: an ancestor once it is above
    :attr:`~SatSearch.LIFT_AFTER` dead ends, :attr:`~SatSearch.LIFT_BUDGET` expansions a
    search): each one proved adds its own dead-end nogood, which cuts every candidate through
-   it; one that wins gives a real line of ``k``.
+   it; one that wins gives a real line of ``k``. Under ``solo_lookahead="next-turn"`` there
+   are no short searches and no lifts (:attr:`~SatSearch.SEARCHES`): the policy's lookahead
+   makes every expansion 20-100x dearer, and refinements alone are faster.
 4. A candidate whose every turn is real is a real line, won in ``k`` turns, and no shorter
    win exists: it is replayed with ``State.play`` (a win in exactly ``k``) and returned.
 5. ``optimal_first_turns`` (:meth:`SatSearch.count_first_turns`): the explicit solver's
@@ -68,6 +70,7 @@ import functools
 import threading
 import time
 from itertools import chain
+from typing import ClassVar
 
 import pysolvers
 from pysat.solvers import Cadical195, Glucose4, Solver
@@ -143,6 +146,10 @@ class SatSearch:
     LIFT_BUDGET = 2_000  # ... by one search from a dead end's ancestor (0: no lifting)
     LIFT_AFTER = 2  # ... from an ancestor once it is above this many dead ends
     ELIMINATE = True  # each layer's own gates eliminated before the solver sees them
+    # solo_lookahead -> whether the short searches and lifts run. Under "next-turn" the
+    # policy looks over the player's whole next turn, so an expansion costs 20-100x more and
+    # the searches cost more than the refinements they spare (docs/performance.md)
+    SEARCHES: ClassVar[dict[str, bool]] = {"matter": True, "next-turn": False}
 
     def __init__(
         self,
@@ -181,7 +188,9 @@ class SatSearch:
         self.seeded = 0
         self.nogoods: list[tuple] = []
         self.params = self.enc.params
-        self.search_depth = self.SEARCH_DEPTH
+        searches = self.SEARCHES[self.lookahead]
+        self.search_depth = self.SEARCH_DEPTH if searches else 0
+        self.lift_budget = self.LIFT_BUDGET if searches else 0
         self.short_budget = self.SHORT_BUDGET
         self.short_timeouts = 0
         self.short_from = 1  # short real searches at spurious turns from this turn on
@@ -367,10 +376,10 @@ class SatSearch:
         for its ancestors, nearest first, ``path[i]`` searched ``r + len(path) - 1 - i`` turns
         deep. An ancestor is searched once it has been above :attr:`LIFT_AFTER` dead ends
         (one seen once is skipped, the climb goes on above it); a search has
-        :attr:`LIFT_BUDGET` expansions, and one out of budget stops the climb and caps later
-        ones one turn shallower. Each ancestor proved adds its own dead-end nogood, which
-        cuts every candidate through it, where the dead end cut only the ones through one of
-        its descendants.
+        :attr:`lift_budget` expansions (:attr:`LIFT_BUDGET`, 0 where :attr:`SEARCHES` says
+        no), and one out of budget stops the climb and caps later ones one turn shallower.
+        Each ancestor proved adds its own dead-end nogood, which cuts every candidate through
+        it, where the dead end cut only the ones through one of its descendants.
 
         Returns ``(nogoods added, win)``: ``win`` is None, or ``(i, suffix)`` when ``path[i]``
         turns out to win within its depth (the climb stops there): the line to ``path[i]``
@@ -379,14 +388,14 @@ class SatSearch:
         added = 0
         for i in range(len(path) - 2, self.short_from - 2, -1):
             depth = r + len(path) - 1 - i
-            if not self.LIFT_BUDGET or (self.lift_depth is not None and depth > self.lift_depth):
+            if not self.lift_budget or (self.lift_depth is not None and depth > self.lift_depth):
                 break
             st = path[i]
             key = st.key()
             self._below[key] = seen = self._below.get(key, 0) + 1
             if seen < self.LIFT_AFTER:
                 continue
-            found = self._search(st, depth, self.LIFT_BUDGET)
+            found = self._search(st, depth, self.lift_budget)
             if found is _NOT_SEARCHED:
                 self.lift_timeouts += 1
                 self.lift_depth = depth - 1
@@ -696,7 +705,10 @@ def solve(
             "lower_bound": params.to_json(),
             "damage_budget": bool(search and search.enc.budgeted),
             "eliminate": search.eliminate if search else SatSearch.ELIMINATE,
-            "lift": {"budget": SatSearch.LIFT_BUDGET, "after": SatSearch.LIFT_AFTER},
+            "lift": {
+                "budget": search.lift_budget if search else SatSearch.LIFT_BUDGET,
+                "after": SatSearch.LIFT_AFTER,
+            },
             "start_lower_bound": None if h0 == float("inf") else h0,
             "proved_no_win_below": proved,
             "no_win_below_proofs": no_win,
