@@ -556,8 +556,8 @@ def test_clauses_reach_every_back_end(name):
 def test_no_short_searches_under_the_next_turn_lookahead(monkeypatch):
     """``SatSearch.SEARCHES``: under ``solo_lookahead="next-turn"`` the policy's lookahead makes
     every expansion 20-100x dearer, so the CEGAR loop runs no short real searches and no
-    lifts, and finds the same optimum by refinements alone. Challenge 47 (next-turn) meets a
-    dead end when the searches are on."""
+    lifts, and finds the same optimum by refinements alone, and SAT alone counts the first
+    turns. Challenge 47 (next-turn) meets a dead end when the searches are on."""
     from taolong_lab.solvers.sat import SatSearch
 
     state = challenge(47)
@@ -570,6 +570,8 @@ def test_no_short_searches_under_the_next_turn_lookahead(monkeypatch):
     off = solve(state, progress=False)
     assert off.certificate["dead_ends"] == 0 and off.stats["short_search_depth"] == 0
     assert off.certificate["lift"]["budget"] == 0
+    # the first-turn count is SAT's alone (COUNT_EXPLICIT_SHARE_NEXT_TURN = 0)
+    assert off.stats["first_turns_by_explicit"] == 0 and off.stats["first_turns_calls"] >= 1
     monkeypatch.setitem(SatSearch.SEARCHES, "next-turn", True)
     on = solve(state, progress=False)
     assert on.certificate["dead_ends"] > 0
@@ -590,3 +592,5 @@ def test_short_searches_run_under_the_matter_lookahead():
         assert search.lift_budget == SatSearch.LIFT_BUDGET > 0
     finally:
         search.close()
+    s = solve(state, progress=False)
+    assert s.stats["first_turns_by_explicit"] > 0  # COUNT_EXPLICIT_SHARE > 0

@@ -53,7 +53,8 @@ The loop (``../shared/research/anchors-sat.md`` §4.1, design B+ with a hand-wri
    win exists: it is replayed with ``State.play`` (a win in exactly ``k``) and returned.
 5. ``optimal_first_turns`` (:meth:`SatSearch.count_first_turns`): the explicit solver's
    exact bounded search settles what first positions it can in a share of the optimum's time
-   (:data:`COUNT_EXPLICIT_SHARE`); the first positions known to start a win in ``k``, or known
+   (:data:`COUNT_EXPLICIT_SHARE`; :data:`COUNT_EXPLICIT_SHARE_NEXT_TURN`, none, under the
+   next-turn lookahead); the first positions known to start a win in ``k``, or known
    not to, are blocked at layer 1 under an activation literal and the CEGAR loop asks again;
    each real line adds its first position, UNSAT ends the count (sound for the same reason
    as 2). The count is the number of the start's turns that lead to one of the winning
@@ -101,6 +102,9 @@ CHUNK = 20_000  # conflicts per solver call between time checks
 # the first-turn count tries the explicit bounded search first, for this share of the time the
 # optimum took (at least 1 s; 0: SAT alone), then SAT settles the first positions it did not
 COUNT_EXPLICIT_SHARE = 10.0
+# ... under solo_lookahead="next-turn", where the explicit search is 20-100x dearer an
+# expansion and SAT alone counted faster (docs/performance.md)
+COUNT_EXPLICIT_SHARE_NEXT_TURN = 0.0
 
 
 class SatEncodingError(SolverError):
@@ -815,8 +819,13 @@ def solve(
                 _verify(start, line, k)
                 first = None
                 if count_first_turns:
-                    share = COUNT_EXPLICIT_SHARE * (time.perf_counter() - t0)
-                    if COUNT_EXPLICIT_SHARE > 0:
+                    ratio = (
+                        COUNT_EXPLICIT_SHARE_NEXT_TURN
+                        if lookahead == "next-turn"
+                        else COUNT_EXPLICIT_SHARE
+                    )
+                    share = ratio * (time.perf_counter() - t0)
+                    if ratio > 0:
                         share = max(1.0, share)
                     first = search.count_first_turns(k, line, deadline, share)
                 return finish("optimal", k, line, k, first=first)
