@@ -34,6 +34,9 @@ from taolong_lab.puzzles import load_puzzles  # noqa: E402
 from taolong_lab.solvers import explicit  # noqa: E402
 from taolong_lab.solvers.sat import solve as sat_solve  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "bench"))
+import solo as solo_bench  # noqa: E402  (bench/solo.py)
+
 SET = ROOT / "bench" / "solo-set.jsonl"
 
 
@@ -42,8 +45,7 @@ def with_lookahead(p, lookahead: str | None):
     the option set; the stored optimum may no longer hold), or ``p`` itself for None."""
     if lookahead is None or p.start.rules.option("solo_lookahead") == lookahead:
         return p
-    rules, rest = p.start.to_tln().split(" ", 1)
-    return State(f"{rules}+solo_lookahead={lookahead} {rest}")
+    return State(solo_bench.with_lookahead(p.start.to_tln(), lookahead))
 
 
 def measure(

@@ -31,7 +31,7 @@ sys.path.insert(0, str(HERE.parent))  # run from a checkout without installing
 
 from taolong_lab import State, solo_game  # noqa: E402
 from taolong_lab.engine import solo  # noqa: E402
-from taolong_lab.rules import scenario_names  # noqa: E402
+from taolong_lab.rules import Rules, scenario_names  # noqa: E402
 
 sys.path.insert(0, str(HERE))
 from run import best_of  # noqa: E402  (bench/run.py)
@@ -77,8 +77,12 @@ def load_positions(path: Path = POSITIONS) -> list[str]:
 
 
 def with_lookahead(tln: str, lookahead: str) -> str:
-    rules, rest = tln.split(" ", 1)
-    return f"{rules}+solo_lookahead={lookahead} {rest}" if lookahead != "matter" else tln
+    """``tln`` with its rules' ``solo_lookahead`` set to ``lookahead`` (either way)."""
+    token, rest = tln.split(" ", 1)
+    rules = Rules.from_token(token)
+    options = {**dict(rules.options), "solo_lookahead": lookahead}
+    rules = Rules.make(rules.scenario, rules.mode, rules.solo, rules.edition, **options)
+    return f"{rules.token()} {rest}"
 
 
 def clear_caches() -> None:

@@ -819,13 +819,13 @@ def solve(
                 _verify(start, line, k)
                 first = None
                 if count_first_turns:
-                    ratio = (
+                    explicit_share = (
                         COUNT_EXPLICIT_SHARE_NEXT_TURN
                         if lookahead == "next-turn"
                         else COUNT_EXPLICIT_SHARE
                     )
-                    share = ratio * (time.perf_counter() - t0)
-                    if ratio > 0:
+                    share = explicit_share * (time.perf_counter() - t0)
+                    if explicit_share > 0:
                         share = max(1.0, share)
                     first = search.count_first_turns(k, line, deadline, share)
                 return finish("optimal", k, line, k, first=first)
