@@ -40,20 +40,23 @@ def engine_successors(state: State) -> set:
     return {after.key() for _, after in state.successors()}
 
 
-def surely_hurts(env, walk, colour: int, element: int) -> bool:
+def surely_hurts(env, walk, colour: int, element: int, rock_cells=None) -> bool:
     """The test's mirror of ``Encoder._must_hurt``: ``element`` has a one-step execution by
     ``colour``'s dragon onto a cell with no portal and no rock that bites the other dragon,
     or (Fire, Water) whose ruler, blocked by the tiles before the step, reaches it with a
-    value of at least 1."""
+    value of at least 1. ``rock_cells``: the cells no step may enter, the encoder's (every
+    rock at the start of the turn, even one broken earlier in the group); by default the
+    rocks of ``walk``."""
     if not _alive(walk):
         return False
     rocks = {c for c, _ in walk[3]}
+    no_step = rocks if rock_cells is None else set(rock_cells)
     name = env.ring[element]
     prey = env.targets(walk[0], 1 - colour)
     blocked = occupancy(env, walk) | env.portal_mask | env.mask(rocks)
     head = walk[0][colour].cells[0]
     for o in executions(env, walk, colour, element):
-        if len(o.path) != 1 or o.portals or o.path[0] in rocks:
+        if len(o.path) != 1 or o.portals or o.path[0] in no_step:
             continue
         if name not in ("fire", "water"):
             if damage_dealt(env, walk, o.walk, 1 - colour) > 0:
@@ -73,13 +76,14 @@ def relaxed_group_ends(env, walk, colour: int, group, damage_hint: bool | None =
     if damage_hint is None:
         damage_hint = Encoder.DAMAGE_HINT
     paths = [(walk, False)]  # (walk so far, some action on the way surely hurt)
+    start_rocks = {c for c, _ in walk[3]}  # the encoder's rock cells (Board.rock_cells)
     for element in group:
         following = []
         for w, sure in paths:
             if not _alive(w):
                 following.append((w, sure))
                 continue
-            sure = sure or (damage_hint and surely_hurts(env, w, colour, element))
+            sure = sure or (damage_hint and surely_hurts(env, w, colour, element, start_rocks))
             outs = executions(env, w, colour, element)
             following.extend([(o.walk, sure) for o in outs] or [(w, sure)])
         paths = following
