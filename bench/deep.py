@@ -20,6 +20,9 @@ proved optimum, the SAT line, and the provenance (generator, set-up, seed, SAT f
 ``--more SCENARIO ... --seeds N ...`` screens further random deals (both players) instead of
 the candidates below, and ``--out FILE`` keeps them in ``FILE`` (bench/deep9-set.jsonl was
 made so, see its provenance).
+``--lookahead next-turn`` deals the same candidates under the other ``solo_lookahead``
+reading (ids end in ``-nt``; ``--ids`` takes either form) and ``--write`` then keeps them in
+bench/deep-next-turn-set.jsonl, the set whose optima are proved under that reading.
 The explicit solver's figures come from ``bench/compare.py`` (600 s budget).
 
 The current set (11 challenges, optima 8 and 9) was written by ``--screen --write
@@ -46,14 +49,14 @@ from taolong_lab.files import write_atomic  # noqa: E402
 from taolong_lab.rules import scenario_names  # noqa: E402
 from taolong_lab.solvers.sat import solve as sat_solve  # noqa: E402
 
-SET = HERE / "deep-set.jsonl"
+SETS = {"matter": HERE / "deep-set.jsonl", "next-turn": HERE / "deep-next-turn-set.jsonl"}
 
 # (scenario, player, Ba Gua deal, seed): the candidates screened (see the module docstring)
 CANDIDATES = [
-    (scenario, player, deal, seed)
+    (scenario, player, bagua, seed)
     for scenario in ("gorge", "field", "valley", "maze", "wall", "cave")
     for player in ("white", "black")
-    for deal, seed in (("random", 1), ("random", 2), ("shuffled", 3))
+    for bagua, seed in (("random", 1), ("random", 2), ("shuffled", 3))
 ]
 
 
@@ -67,18 +70,31 @@ def more_candidates(scenarios, seeds):
     ]
 
 
-def cid(scenario, player, deal, seed) -> str:
-    return f"{scenario}-{player[0]}-{deal[0]}{seed}"
+def cid(scenario, player, bagua, seed, lookahead="matter") -> str:
+    suffix = "" if lookahead == "matter" else "-nt"
+    return f"{scenario}-{player[0]}-{bagua[0]}{seed}{suffix}"
 
 
-def puzzle_doc(scenario, player, deal, seed, sat=None, seconds=None) -> dict:
-    state = solo_game(scenario, player=player, bagua=deal, seed=seed)
+def deal(scenario, player, bagua, seed, lookahead="matter"):
+    """The candidate's start: the rulebook set-up, this Ba Gua deal, this reading."""
+    return solo_game(scenario, player=player, bagua=bagua, seed=seed, solo_lookahead=lookahead)
+
+
+def how(scenario, player, bagua, seed, lookahead="matter") -> str:
+    """The call that deals the candidate, as the provenance records it."""
+    reading = "" if lookahead == "matter" else f", solo_lookahead={lookahead!r}"
+    return f"solo_game({scenario!r}, player={player!r}, bagua={bagua!r}, seed={seed}{reading})"
+
+
+def puzzle_doc(scenario, player, bagua, seed, lookahead="matter", sat=None, seconds=None):
+    state = deal(scenario, player, bagua, seed, lookahead)
+    reading = "" if lookahead == "matter" else f", the {lookahead} lookahead"
     doc = {
         "format": "taolong-puzzle",
         "version": 1,
-        "id": cid(scenario, player, deal, seed),
+        "id": cid(scenario, player, bagua, seed, lookahead),
         "title": f"{scenario.title()}, playing {player}: the rulebook set-up with a "
-        f"{deal} Ba Gua (seed {seed})",
+        f"{bagua} Ba Gua (seed {seed}){reading}",
         "rules": {
             "scenario": scenario,
             "mode": "grasshopper",
@@ -90,7 +106,7 @@ def puzzle_doc(scenario, player, deal, seed, sat=None, seconds=None) -> dict:
         "goal": "win",
         "provenance": {
             "generator": "bench/deep.py",
-            "how": f"solo_game({scenario!r}, player={player!r}, bagua={deal!r}, seed={seed})",
+            "how": how(scenario, player, bagua, seed, lookahead),
             "note": "the rulebook solo set-up (3 segments, 4 water) with the Ba Gua stones "
             "re-dealt; optimum proved by the SAT solver",
         },
@@ -114,7 +130,17 @@ def main(argv=None) -> int:
     parser.add_argument("--ids", nargs="*")
     parser.add_argument("--time-limit", type=float, default=240.0)
     parser.add_argument("--min-optimum", type=int, default=8)
-    parser.add_argument("--write", action="store_true", help="rewrite bench/deep-set.jsonl")
+    parser.add_argument(
+        "--write",
+        action="store_true",
+        help="rewrite bench/deep-set.jsonl (bench/deep-next-turn-set.jsonl under next-turn)",
+    )
+    parser.add_argument(
+        "--lookahead",
+        choices=("matter", "next-turn"),
+        default="matter",
+        help="the solo_lookahead reading the candidates are dealt under",
+    )
     parser.add_argument(
         "--more",
         nargs="+",
@@ -127,18 +153,19 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     keep = []
     candidates = more_candidates(args.more, args.seeds) if args.more else CANDIDATES
+    look = args.lookahead
     for c in candidates:
-        if args.ids and cid(*c) not in args.ids:
+        if args.ids and not {cid(*c), cid(*c, look)} & set(args.ids):
             continue
         if not args.screen:
-            print(json.dumps(puzzle_doc(*c)))
+            print(json.dumps(puzzle_doc(*c, look)))
             continue
-        state = solo_game(c[0], player=c[1], bagua=c[2], seed=c[3])
+        state = deal(*c, look)
         t0 = time.perf_counter()
         sat = sat_solve(state, time_limit=args.time_limit, progress=False, count_first_turns=False)
         seconds = round(time.perf_counter() - t0, 1)
         row = {
-            "id": cid(*c),
+            "id": cid(*c, look),
             "status": sat.status,
             "optimum": sat.optimum,
             "proved_no_win_below": sat.proved_no_win_below,
@@ -149,8 +176,8 @@ def main(argv=None) -> int:
         }
         print(json.dumps(row), flush=True)
         if sat.status == "optimal" and sat.optimum >= args.min_optimum:
-            keep.append(puzzle_doc(*c, sat=sat, seconds=seconds))
-    out = args.out or (SET if args.write else None)
+            keep.append(puzzle_doc(*c, look, sat=sat, seconds=seconds))
+    out = args.out or (SETS[look] if args.write else None)
     if out is not None:
         write_atomic(out, "".join(json.dumps(d) + "\n" for d in keep).encode())
         print(f"wrote {len(keep)} challenges to {out}", file=sys.stderr)

@@ -368,11 +368,19 @@ def test_bench_compare_under_the_other_lookahead():
     assert row["dead_ends"] == 0
 
 
-@pytest.mark.parametrize("name, least", [("deep-set.jsonl", 8), ("deep9-set.jsonl", 9)])
-def test_the_deep_sets_replay(name, least):
-    """bench/deep-set.jsonl and bench/deep9-set.jsonl (bench/deep.py): win-in-8+ challenges
-    with provenance; every stored line replays in the engine to a win in exactly the stored
-    optimum (load_puzzles checks), and the provenance's call deals exactly the stored start."""
+@pytest.mark.parametrize(
+    "name, least, lookahead",
+    [
+        ("deep-set.jsonl", 8, "matter"),
+        ("deep9-set.jsonl", 9, "matter"),
+        ("deep-next-turn-set.jsonl", 8, "next-turn"),
+    ],
+)
+def test_the_deep_sets_replay(name, least, lookahead):
+    """bench/deep-set.jsonl, bench/deep9-set.jsonl and bench/deep-next-turn-set.jsonl
+    (bench/deep.py): win-in-8+ challenges with provenance; every stored line replays in the
+    engine to a win in exactly the stored optimum (load_puzzles checks), under the set's
+    ``solo_lookahead``, and the provenance's call deals exactly the stored start."""
     import re
     from pathlib import Path
 
@@ -381,11 +389,17 @@ def test_the_deep_sets_replay(name, least):
     path = Path(__file__).resolve().parents[1] / "bench" / name
     puzzles = load_puzzles(path)
     assert puzzles and all(p.optimum >= least for p in puzzles)
-    call = re.compile(r"solo_game\('(\w+)', player='(\w+)', bagua='(\w+)', seed=(\d+)\)")
+    call = re.compile(
+        r"solo_game\('(\w+)', player='(\w+)', bagua='(\w+)', seed=(\d+)"
+        r"(?:, solo_lookahead='([\w-]+)')?\)"
+    )
     for p in puzzles:
         assert p.provenance["generator"] == "bench/deep.py"
-        scenario, player, deal, seed = call.fullmatch(p.provenance["how"]).groups()
-        start = solo_game(scenario, player=player, bagua=deal, seed=int(seed))
+        assert p.start.rules.option("solo_lookahead") == lookahead, p.id
+        scenario, player, deal, seed, look = call.fullmatch(p.provenance["how"]).groups()
+        start = solo_game(
+            scenario, player=player, bagua=deal, seed=int(seed), solo_lookahead=look or "matter"
+        )
         assert start.to_tln() == p.start.to_tln(), p.id
 
 

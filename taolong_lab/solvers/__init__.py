@@ -53,7 +53,7 @@ def solve(puzzle_or_state, method: str = "explicit", **options) -> Solution:
     does not), SAT takes over with the rest of the time limit. Under
     ``solo_lookahead="next-turn"`` SAT takes over after ``AUTO_EXPLICIT_STATES_NEXT_TURN``
     positions: there the policy's lookahead makes each expansion 20-100x dearer and SAT was
-    faster on 12 of 14 measured challenges of 6-9 turns (1.5-12.9x). Both are exact: the choice
+    faster on 22 of 25 measured challenges of 6-9 turns (1.5-18.8x). Both are exact: the choice
     changes the time and the memory, never the answer. An optimum whose first-turn count ran
     out of those positions is counted again with the time alone. ``stats["auto"]`` records
     what the explicit run did and which solver answered.
