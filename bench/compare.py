@@ -5,6 +5,7 @@
     .venv/bin/python bench/compare.py --ids field-b3w4-win7 --time-limit 600 --json
     .venv/bin/python bench/compare.py --paired    # both solvers at once, one core each
     .venv/bin/python bench/compare.py --paired --lookahead next-turn    # the other reading
+    .venv/bin/python bench/compare.py --paired --no-count    # the optimum alone, no count
 
 Per challenge, measured in one run, one solver after the other, each in a fresh process (no
 cache one solver warmed is left for the other): the optimum (or the
@@ -49,15 +50,22 @@ def with_lookahead(p, lookahead: str | None):
 
 
 def measure(
-    file: str, pid: str, which: str, time_limit: float, solver_name: str, lookahead=None
+    file: str,
+    pid: str,
+    which: str,
+    time_limit: float,
+    solver_name: str,
+    lookahead=None,
+    count: bool = True,
 ) -> dict:
-    """One solver on one challenge, in this process: the fields of :func:`run`'s row."""
+    """One solver on one challenge, in this process: the fields of :func:`run`'s row;
+    ``count=False``: the optimum alone, without the first-turn count."""
     p = next(q for q in load_puzzles(file, check_solutions=False) if q.id == pid)
     p = with_lookahead(p, lookahead)
     row: dict = {}
     if which == "explicit":
         t, c = time.perf_counter(), time.process_time()
-        ex = explicit.solve(p, time_limit=time_limit, progress=False)
+        ex = explicit.solve(p, time_limit=time_limit, progress=False, count_first_turns=count)
         row["explicit_s"] = round(time.perf_counter() - t, 3)
         row["explicit_cpu_s"] = round(time.process_time() - c, 3)
         row["explicit_first_turns"] = ex.optimal_first_turns
@@ -68,7 +76,13 @@ def measure(
         row["explicit_peak_mb"] = ex.stats["peak_memory_mb"]
     else:
         t, c = time.perf_counter(), time.process_time()
-        sat = sat_solve(p, time_limit=time_limit, progress=False, solver_name=solver_name)
+        sat = sat_solve(
+            p,
+            time_limit=time_limit,
+            progress=False,
+            solver_name=solver_name,
+            count_first_turns=count,
+        )
         row["sat_s"] = round(time.perf_counter() - t, 3)
         row["sat_cpu_s"] = round(time.process_time() - c, 3)
         row["sat_first_turns"] = sat.optimal_first_turns
@@ -104,6 +118,7 @@ def run(
     solver_name: str,
     paired: bool = False,
     lookahead: str | None = None,
+    count: bool = True,
 ) -> dict:
     """Both solvers (or the one asked for) on ``p``, each in a fresh Python process: the
     solvers share caches (the opponent's choices, the successor tables), and a solver run
@@ -120,6 +135,7 @@ def run(
         args = [sys.executable, __file__, "--file", file, "--worker", one, p.id]
         args += ["--time-limit", str(time_limit), "--solver", solver_name]
         args += ["--lookahead", lookahead] if lookahead else []
+        args += [] if count else ["--no-count"]
         proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         workers.append((one, proc, None if paired else proc.communicate()))
     for one, proc, done in workers:
@@ -155,11 +171,18 @@ def main(argv=None) -> int:
         choices=("matter", "next-turn"),
         help="solve every challenge under this solo_lookahead reading instead of its own",
     )
+    parser.add_argument(
+        "--no-count",
+        action="store_true",
+        help="the optimum alone: neither solver counts the optimal first turns",
+    )
     parser.add_argument("--worker", nargs=2, metavar=("SOLVER", "ID"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         one, pid = args.worker
-        row = measure(args.file, pid, one, args.time_limit, args.solver, args.lookahead)
+        row = measure(
+            args.file, pid, one, args.time_limit, args.solver, args.lookahead, not args.no_count
+        )
         print(json.dumps(row))
         return 0
     puzzles = load_puzzles(args.file, check_solutions=False)
@@ -178,7 +201,14 @@ def main(argv=None) -> int:
     bad = 0
     for p in puzzles:
         row = run(
-            args.file, p, args.only, args.time_limit, args.solver, args.paired, args.lookahead
+            args.file,
+            p,
+            args.only,
+            args.time_limit,
+            args.solver,
+            args.paired,
+            args.lookahead,
+            not args.no_count,
         )
         if args.json:
             print(json.dumps(row), flush=True)

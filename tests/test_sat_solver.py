@@ -337,6 +337,54 @@ def test_bench_compare_runs(paired):
     ]
 
 
+def test_bench_compare_the_optimum_alone():
+    """bench/compare.py --no-count: both solvers prove the optimum and count no first turns,
+    so the optimum-alone times are the whole times."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "bench" / "compare.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--ids", "cave-b1w1-win3", "--json", "--no-count"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    (row,) = [json.loads(line) for line in done.stdout.splitlines()]
+    assert row["sat"] == row["explicit"] == 3
+    assert row["sat_first_turns"] is None and row["explicit_first_turns"] is None
+    assert (row["explicit_optimum_s"], row["sat_optimum_s"]) == (row["explicit_s"], row["sat_s"])
+
+
+def test_bench_floor_runs():
+    """bench/floor.py on a small challenge: equal optima, SAT's encoding and calls each within
+    its whole, the best explicit run no slower than the cold one, and the floor SAT's calls
+    over the explicit solver's cold answer."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    args = ["--file", "bench/solo-set.jsonl", "--ids", "cave-b1w1-win3", "--optimum", "0"]
+    done = subprocess.run(
+        [sys.executable, str(root / "bench" / "floor.py"), *args, "--repeat", "2", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=root,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    (row,) = [json.loads(line) for line in done.stdout.splitlines()]
+    assert (row["id"], row["explicit"], row["sat"]) == ("cave-b1w1-win3", 3, 3)
+    assert 0 <= row["sat_calls_s"] <= row["sat_s"] and 0 < row["sat_encode_s"] <= row["sat_s"]
+    assert 0 < row["explicit_best_s"] <= row["explicit_cold_s"] and row["raw_layers_s"] > 0
+    assert row["floor"] == round(row["sat_calls_s"] / row["explicit_cold_s"], 2)
+
+
 def test_bench_compare_under_the_other_lookahead():
     """bench/compare.py --lookahead next-turn solves a matter challenge under the next-turn
     reading: both solvers agree, the row says which reading, and the stored optimum (proved
