@@ -47,7 +47,7 @@ def add_commands(subparsers) -> None:
         choices=("explicit", "sat", "auto", "race"),
         help="explicit A*, incremental SAT, auto (explicit, then SAT past "
         f"{AUTO_EXPLICIT_STATES:,} positions, {AUTO_EXPLICIT_STATES_NEXT_TURN:,} under the "
-        "next-turn lookahead), "
+        "next-turn lookahead outside The Maze), "
         "or race (both at once on two cores, the first answer wins)",
     )
     solve.add_argument(

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 import taolong_lab.solvers as solvers
-from taolong_lab import State, load_puzzles
+from taolong_lab import State, load_puzzles, solo_game
 from taolong_lab.solvers import Solution, explicit, solve
 from taolong_lab.solvers import sat as sat_package
 
@@ -141,3 +141,14 @@ def test_auto_hands_over_sooner_under_the_next_turn_lookahead(challenges, monkey
     assert s.optimum == explicit.solve(next_turn, progress=False).optimum
     m = solve(puzzle, method="auto", progress=False)
     assert m.stats["auto"]["answered_by"] == "explicit" and m.optimum == 3
+
+
+def test_auto_keeps_the_explicit_solver_on_the_maze_under_next_turn():
+    """In the scenarios of AUTO_EXPLICIT_SCENARIOS (The Maze, where the explicit solver was the
+    faster one under both readings) the next-turn lookahead keeps the full budget; elsewhere
+    it hands over sooner."""
+    maze = solo_game("maze", player="black", solo_lookahead="next-turn")
+    field = solo_game("field", player="black", solo_lookahead="next-turn")
+    assert "maze" in solvers.AUTO_EXPLICIT_SCENARIOS
+    assert solvers.auto_explicit_states(maze) == solvers.AUTO_EXPLICIT_STATES
+    assert solvers.auto_explicit_states(field) == solvers.AUTO_EXPLICIT_STATES_NEXT_TURN

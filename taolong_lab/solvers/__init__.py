@@ -19,8 +19,11 @@ METHODS = ("explicit", "sat", "auto", "race")
 # 10 KB each, so a few GB), then SAT, whose memory stays flat (docs/performance.md)
 AUTO_EXPLICIT_STATES = 500_000
 # ... under solo_lookahead="next-turn", where an expansion costs 20-100x more and SAT was
-# the faster solver on 12 of the 14 measured challenges of 6-9 turns (docs/performance.md)
+# the faster solver on 27 of the 33 measured challenges of 6-9 turns (docs/performance.md)
 AUTO_EXPLICIT_STATES_NEXT_TURN = 500
+# ... except in these scenarios, where the explicit solver was the faster one under either
+# reading (The Maze under next-turn: 4.0-5.5x on the rulebook's two, and maze-w-r1)
+AUTO_EXPLICIT_SCENARIOS = frozenset({"maze"})
 
 
 def choose_method(puzzle_or_state) -> str:
@@ -53,7 +56,9 @@ def solve(puzzle_or_state, method: str = "explicit", **options) -> Solution:
     does not), SAT takes over with the rest of the time limit. Under
     ``solo_lookahead="next-turn"`` SAT takes over after ``AUTO_EXPLICIT_STATES_NEXT_TURN``
     positions: there the policy's lookahead makes each expansion 20-100x dearer and SAT was
-    faster on 22 of 25 measured challenges of 6-9 turns (1.5-18.8x). Both are exact: the choice
+    faster on 27 of 33 measured challenges of 6-9 turns (1.5-18.8x); not in the scenarios of
+    ``AUTO_EXPLICIT_SCENARIOS`` (The Maze), where the explicit solver was faster under both
+    readings (:func:`auto_explicit_states`). Both are exact: the choice
     changes the time and the memory, never the answer. An optimum whose first-turn count ran
     out of those positions is counted again with the time alone. ``stats["auto"]`` records
     what the explicit run did and which solver answered.
@@ -120,17 +125,20 @@ def _solve_auto(puzzle_or_state, time_limit=None, progress=True, **options) -> S
 def auto_explicit_states(puzzle_or_state) -> int:
     """The positions ``method="auto"`` lets the explicit solver expand before SAT takes over:
     :data:`AUTO_EXPLICIT_STATES`, or :data:`AUTO_EXPLICIT_STATES_NEXT_TURN` under the
-    ``"next-turn"`` lookahead.
+    ``"next-turn"`` lookahead outside the scenarios of :data:`AUTO_EXPLICIT_SCENARIOS`.
 
     >>> from taolong_lab import solo_game
     >>> auto_explicit_states(solo_game("field")), auto_explicit_states(
     ...     solo_game("field", solo_lookahead="next-turn"))
     (500000, 500)
+    >>> auto_explicit_states(solo_game("maze", solo_lookahead="next-turn"))
+    500000
     """
     from .explicit import _start_of
 
     start = _start_of(puzzle_or_state)
-    if start.rules.option("solo_lookahead") == "next-turn":
+    next_turn = start.rules.option("solo_lookahead") == "next-turn"
+    if next_turn and start.rules.scenario not in AUTO_EXPLICIT_SCENARIOS:
         return AUTO_EXPLICIT_STATES_NEXT_TURN
     return AUTO_EXPLICIT_STATES
 
