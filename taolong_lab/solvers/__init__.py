@@ -19,7 +19,7 @@ METHODS = ("explicit", "sat", "auto", "race")
 # 10 KB each, so a few GB), then SAT, whose memory stays flat (docs/performance.md)
 AUTO_EXPLICIT_STATES = 500_000
 # ... under solo_lookahead="next-turn", where an expansion costs 20-100x more and SAT was
-# the faster solver on 27 of the 33 measured challenges of 6-9 turns (docs/performance.md)
+# the faster solver on 28 of the 33 measured challenges of 6-9 turns (docs/performance.md)
 AUTO_EXPLICIT_STATES_NEXT_TURN = 500
 # ... except in these scenarios, where the explicit solver was the faster one under either
 # reading (The Maze under next-turn: 4.0-5.5x on the rulebook's two, and maze-w-r1)
@@ -56,7 +56,7 @@ def solve(puzzle_or_state, method: str = "explicit", **options) -> Solution:
     does not), SAT takes over with the rest of the time limit. Under
     ``solo_lookahead="next-turn"`` SAT takes over after ``AUTO_EXPLICIT_STATES_NEXT_TURN``
     positions: there the policy's lookahead makes each expansion 20-100x dearer and SAT was
-    faster on 27 of 33 measured challenges of 6-9 turns (1.5-18.8x); not in the scenarios of
+    faster on 28 of 33 measured challenges of 6-9 turns (1.1-18.8x); not in the scenarios of
     ``AUTO_EXPLICIT_SCENARIOS`` (The Maze), where the explicit solver was faster under both
     readings (:func:`auto_explicit_states`). Both are exact: the choice
     changes the time and the memory, never the answer. An optimum whose first-turn count ran
