@@ -309,25 +309,32 @@ def test_lifted_dead_ends_change_the_speed_not_the_answer(i, monkeypatch):
     assert on.optimal_first_turns == off.optimal_first_turns
 
 
-@pytest.mark.parametrize("paired", [False, True])
-def test_bench_compare_runs(paired):
-    """bench/compare.py on two small challenges: both solvers (one after the other, or at
-    once with ``--paired``), equal optima, exit code 0."""
+def bench_rows(script: str, *args: str) -> list[dict]:
+    """The JSON rows of ``bench/<script> ARGS --json``, run from the project root (its exit
+    code 0 asserted)."""
     import json
     import subprocess
     import sys
     from pathlib import Path
 
-    script = Path(__file__).resolve().parents[1] / "bench" / "compare.py"
+    root = Path(__file__).resolve().parents[1]
     done = subprocess.run(
-        [sys.executable, str(script), "--ids", "field-b1w1-win2", "cave-b1w1-win3", "--json"]
-        + ["--paired"] * paired,
+        [sys.executable, str(root / "bench" / script), *args, "--json"],
         capture_output=True,
         text=True,
         timeout=300,
+        cwd=root,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+@pytest.mark.parametrize("paired", [False, True])
+def test_bench_compare_runs(paired):
+    """bench/compare.py on two small challenges: both solvers (one after the other, or at
+    once with ``--paired``), equal optima, exit code 0."""
+    ids = ["--ids", "field-b1w1-win2", "cave-b1w1-win3"]
+    rows = bench_rows("compare.py", *ids, *["--paired"] * paired)
     assert all(r["ratio"] > 0 and r["sat_s"] > 0 and r["explicit_s"] > 0 for r in rows)
     assert all(r["explicit_expanded"] > 0 for r in rows)
     assert all(r["explicit_peak_mb"] > 0 and r["sat_peak_mb"] > 0 for r in rows)
@@ -340,20 +347,7 @@ def test_bench_compare_runs(paired):
 def test_bench_compare_the_optimum_alone():
     """bench/compare.py --no-count: both solvers prove the optimum and count no first turns,
     so the optimum-alone times are the whole times."""
-    import json
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    script = Path(__file__).resolve().parents[1] / "bench" / "compare.py"
-    done = subprocess.run(
-        [sys.executable, str(script), "--ids", "cave-b1w1-win3", "--json", "--no-count"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    (row,) = [json.loads(line) for line in done.stdout.splitlines()]
+    (row,) = bench_rows("compare.py", "--ids", "cave-b1w1-win3", "--no-count")
     assert row["sat"] == row["explicit"] == 3
     assert row["sat_first_turns"] is None and row["explicit_first_turns"] is None
     assert (row["explicit_optimum_s"], row["sat_optimum_s"]) == (row["explicit_s"], row["sat_s"])
@@ -363,22 +357,8 @@ def test_bench_floor_runs():
     """bench/floor.py on a small challenge: equal optima, SAT's encoding and calls each within
     its whole, the best explicit run no slower than the cold one, and the floor SAT's calls
     over the explicit solver's cold answer."""
-    import json
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[1]
     args = ["--file", "bench/solo-set.jsonl", "--ids", "cave-b1w1-win3", "--optimum", "0"]
-    done = subprocess.run(
-        [sys.executable, str(root / "bench" / "floor.py"), *args, "--repeat", "2", "--json"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=root,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    (row,) = [json.loads(line) for line in done.stdout.splitlines()]
+    (row,) = bench_rows("floor.py", *args, "--repeat", "2")
     assert (row["id"], row["explicit"], row["sat"]) == ("cave-b1w1-win3", 3, 3)
     assert 0 <= row["sat_calls_s"] <= row["sat_s"] and 0 < row["sat_encode_s"] <= row["sat_s"]
     assert 0 < row["explicit_best_s"] <= row["explicit_cold_s"] and row["raw_layers_s"] > 0
@@ -389,28 +369,7 @@ def test_bench_compare_under_the_other_lookahead():
     """bench/compare.py --lookahead next-turn solves a matter challenge under the next-turn
     reading: both solvers agree, the row says which reading, and the stored optimum (proved
     for the other reading) is not reported as this one's."""
-    import json
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    script = Path(__file__).resolve().parents[1] / "bench" / "compare.py"
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(script),
-            "--ids",
-            "field-b1w1-win2",
-            "--json",
-            "--lookahead",
-            "next-turn",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    (row,) = [json.loads(line) for line in done.stdout.splitlines()]
+    (row,) = bench_rows("compare.py", "--ids", "field-b1w1-win2", "--lookahead", "next-turn")
     assert (row["lookahead"], row["stored"]) == ("next-turn", None)
     assert row["sat"] == row["explicit"] and isinstance(row["sat"], int)
     assert row["dead_ends"] == 0
