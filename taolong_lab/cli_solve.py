@@ -37,7 +37,11 @@ class SolveCommandError(TaoLongError):
 
 def add_commands(subparsers) -> None:
     """Add ``solve``, ``verify`` and ``graph`` to ``subparsers`` (from ``add_subparsers``)."""
-    from .solvers import AUTO_EXPLICIT_STATES, AUTO_EXPLICIT_STATES_NEXT_TURN
+    from .solvers import (
+        AUTO_EXPLICIT_SCENARIOS,
+        AUTO_EXPLICIT_STATES,
+        AUTO_EXPLICIT_STATES_NEXT_TURN,
+    )
 
     solve = subparsers.add_parser("solve", help="prove the fewest turns to win solo challenges")
     solve.add_argument("puzzle", metavar="FILE[:ID]", help="a puzzle file, optionally :ID")
@@ -47,7 +51,7 @@ def add_commands(subparsers) -> None:
         choices=("explicit", "sat", "auto", "race"),
         help="explicit A*, incremental SAT, auto (explicit, then SAT past "
         f"{AUTO_EXPLICIT_STATES:,} positions, {AUTO_EXPLICIT_STATES_NEXT_TURN:,} under the "
-        "next-turn lookahead outside The Maze), "
+        f"next-turn lookahead except in {', '.join(sorted(AUTO_EXPLICIT_SCENARIOS))}), "
         "or race (both at once on two cores, the first answer wins)",
     )
     solve.add_argument(
