@@ -150,6 +150,31 @@ def test_start_position_by_hand():
     assert after[Turn.parse("Ea>Wa a3+")] == after[Turn.parse("Ea>Wa a3x")]
 
 
+# perft in its usual sense: the turn sequences of each length from the start (no merging of
+# transpositions). Pinned when the engine core was rewritten; depth 5 of the earlier edition
+# runs in make test-full.
+PERFT_SEQUENCES = {
+    "current": [6, 32, 382, 5_066, 95_012],
+    "earlier": [10, 126, 1_850, 30_060, 543_131],
+}
+
+
+def perft_sequences(state: State, depth: int) -> int:
+    if depth == 1:
+        return len(state.legal_turns())
+    return sum(perft_sequences(after, depth - 1) for _, after in state.iter_successors())
+
+
+@pytest.mark.parametrize(
+    ("edition", "depth"),
+    [("current", d) for d in range(1, 6)]
+    + [("earlier", d) for d in range(1, 5)]
+    + [pytest.param("earlier", 5, marks=pytest.mark.slow)],
+)
+def test_perft_sequences(edition, depth):
+    assert perft_sequences(new_game(edition=edition), depth) == PERFT_SEQUENCES[edition][depth - 1]
+
+
 @pytest.mark.parametrize("edition", ["current", "earlier"])
 def test_perft(edition):
     # Depth 5 takes about 0.3 s (current) and 2 s (earlier) on one core.
