@@ -128,7 +128,8 @@ def build(progress: bool = True):
             print(f"{combo.id} solo: {len(rows)} records", file=sys.stderr)
     for label, options in SOLO_VARIANTS:
         for lookahead in SOLO:
-            rows += _solo(_combo(label), lookahead, options, f"{_label(label, options)}/solo/{lookahead}")
+            name = f"{_label(label, options)}/solo/{lookahead}"
+            rows += _solo(_combo(label), lookahead, options, name)
     return rows
 
 
