@@ -32,6 +32,7 @@ FORMAT = "taolong-puzzle"
 VERSION = 1
 SCHEMA_FILE = "puzzle.schema.json"
 OPTIONAL = ("optimum", "solution", "certificate", "difficulty", "provenance")
+MAX_TURNS = 100  # the most turns a solution, an optimum or a proved bound can count
 
 # The migration hook: MIGRATIONS[n] turns a version-n document into a version n+1 document.
 # Version 1 is the first version, so there is nothing to migrate yet.
@@ -636,6 +637,7 @@ def append_puzzle(path, puzzle: Puzzle) -> None:
 
 __all__ = [
     "FORMAT",
+    "MAX_TURNS",
     "MIGRATIONS",
     "VERSION",
     "Problem",
