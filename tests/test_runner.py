@@ -441,6 +441,7 @@ def tls_cluster(tmp_path_factory):
         protocol="tls://",
         security=security,
         dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": ":0"},  # its HTTP routes: any free port
     ) as local:
         yield local, cert, key
 
