@@ -616,20 +616,26 @@ def append_puzzle(path, puzzle: Puzzle) -> None:
 
     The whole line, ending in ``"\\n"``, is written by a single ``os.write`` on a descriptor
     opened with ``O_APPEND``, then the file is flushed to disk (``fsync``). Appends never
-    interleave, and a crash can leave at most a torn last line (no ending newline), which a
-    reader can cut away; every earlier line stays whole. A short write raises ``OSError``."""
+    interleave, and a crash can leave at most a torn last line (no ending newline); every
+    earlier line stays whole. A short write raises ``OSError``."""
     path = Path(path)
     if _kind(path) != "jsonl":
         raise PuzzleError(str(path), [(None, "file", "append_puzzle writes .jsonl files only")])
     if not isinstance(puzzle, Puzzle):
         raise PuzzleError(str(path), [(None, "puzzle", f"expected a Puzzle, got {puzzle!r}")])
-    line = puzzles_text([puzzle], "jsonl").encode("utf-8")
+    append_bytes(path, puzzles_text([puzzle], "jsonl").encode("utf-8"))
+
+
+def append_bytes(path, data: bytes) -> None:
+    """Append ``data`` to the file ``path`` (created if missing) by a single ``os.write`` on a
+    descriptor opened with ``O_APPEND``, then flush the file to disk (``fsync``). A short
+    write raises ``OSError``."""
     flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
     fd = os.open(path, flags, 0o666)
     try:
-        written = os.write(fd, line)
-        if written != len(line):
-            raise OSError(f"{path}: short write ({written} of {len(line)} bytes)")
+        written = os.write(fd, data)
+        if written != len(data):
+            raise OSError(f"{path}: short write ({written} of {len(data)} bytes)")
         os.fsync(fd)
     finally:
         os.close(fd)
@@ -643,6 +649,7 @@ __all__ = [
     "Problem",
     "Puzzle",
     "PuzzleError",
+    "append_bytes",
     "append_puzzle",
     "load_puzzles",
     "migrate",
