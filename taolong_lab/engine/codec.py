@@ -265,10 +265,6 @@ def _read_board(rows: tuple[str, ...], rules: Rules, field: str, expand: bool):
 
 
 def _dragon(tokens: list[str], water: int, fire: int, env, field: str) -> Dragon:
-    if len(tokens) > 2 * MAX_DRAGON_CELLS - 1:  # the cells and a portal pair between each two
-        raise PositionError(
-            field, f"a dragon has a head and at most 3 segments, got {len(tokens)} parts"
-        )
     cells, links = [], []
     for i, token in enumerate(tokens):
         link = _LINK_RE.match(token.lower())

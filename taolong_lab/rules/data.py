@@ -35,7 +35,7 @@ def load_toml(relative: str) -> dict:
     except FileNotFoundError:
         raise DataError(relative, "-", f"file not found in {data_dir()}") from None
     except (ValueError, RecursionError) as exc:  # TOMLDecodeError is a ValueError
-        raise DataError(relative, "-", f"not valid TOML: {toml_reason(exc)}") from None
+        raise DataError(relative, "-", f"not valid TOML: {toml_problem(exc)[0]}") from None
 
 
 def _get(doc: dict, file: str, dotted: str, kind: type):
@@ -276,12 +276,13 @@ def _too_deep(limit: int = MAX_NESTING) -> str:
     return f"nested deeper than {limit} levels"
 
 
-def toml_reason(exc: BaseException, text: str = "") -> str:
-    """Why ``tomllib`` refused ``text``: its own message, or the bound it ran into."""
+def toml_problem(exc: BaseException, text: str = "") -> tuple[str, int | None]:
+    """Why ``tomllib`` refused ``text``, and the line when it is known: its own message, or the
+    bound it ran into."""
     if isinstance(exc, tomllib.TOMLDecodeError):
-        return str(exc)
+        return str(exc), None
     if isinstance(exc, RecursionError):
-        return _too_deep()
+        return _too_deep(), None
     long_word = re.search(r"\w{1000}", text)
-    where = f" (line {text.count(chr(10), 0, long_word.start()) + 1})" if long_word else ""
-    return f"a number has too many digits{where}"
+    line = text.count("\n", 0, long_word.start()) + 1 if long_word else None
+    return "a number has too many digits", line

@@ -13,7 +13,7 @@ import tomllib
 from dataclasses import dataclass, field
 
 from ..errors import DataError
-from .data import BoundError, check_bounds, game_data, scenario_file, shown, toml_reason
+from .data import BoundError, check_bounds, game_data, scenario_file, shown, toml_problem
 
 FEATURES = {".": "empty", "#": "big rock", "o": "small rock"}
 PORTAL_COLOURS = {"G": "green", "R": "red", "B": "blue", "Y": "yellow"}
@@ -174,7 +174,8 @@ def parse_scenario(text: str, file: str, key: str) -> Scenario:
     try:
         doc = tomllib.loads(text)
     except (ValueError, RecursionError) as exc:  # TOMLDecodeError is a ValueError
-        raise ScenarioError(file, f"not valid TOML: {toml_reason(exc, text)}") from None
+        reason, line = toml_problem(exc, text)
+        raise ScenarioError(file, f"not valid TOML: {reason}", line) from None
     reader = _Reader(doc, text, file)
     try:
         check_bounds(doc)
@@ -189,11 +190,8 @@ def parse_scenario(text: str, file: str, key: str) -> Scenario:
     motto = reader.text("motto", "", empty=True)
     status = reader.text("status", "inferred")
     editions = reader.get("editions", list, ["current"])
-    if (
-        not editions
-        or any(e not in EDITIONS for e in editions)
-        or len(set(editions)) < len(editions)
-    ):
+    known = all(isinstance(e, str) and e in EDITIONS for e in editions)
+    if not editions or not known or len(set(editions)) != len(editions):
         reader.fail(
             f"key 'editions' must list one or both of {', '.join(map(repr, EDITIONS))}, "
             f"got {shown(editions)}",
