@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -357,6 +358,25 @@ def test_puzzle_fields_are_bounded(tmp_path, change, field, words):
     change(doc)
     problems = puzzle_problems(tmp_path, doc)
     assert any(f == field and words in r for f, r in problems), problems
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "named"),
+    [
+        ("optimum", 10**5000, "optimum"),
+        ("title", 10**5000, "title"),
+        ("solution", ("He a1", 10**5000), "solution[1]"),
+        ("id", 10**5000, "id"),
+        ("provenance", {"seed": 10**5000}, "provenance"),
+    ],
+    ids=["optimum", "title", "solution", "id", "provenance"],
+)
+def test_a_puzzle_built_in_code_bounds_its_numbers(field, value, named):
+    good = Puzzle.from_json(PUZZLE_LINE)
+    with pytest.raises(PuzzleError) as info:
+        dataclasses.replace(good, **{field: value})
+    assert info.value.problems[0][1] == named
+    assert "20 digits" in str(info.value) and len(str(info.value)) < 300
 
 
 def test_the_schema_and_the_readers_agree_on_bounds():

@@ -73,16 +73,26 @@ class Puzzle:
     provenance: dict | None = field(default=None, hash=False)
 
     def __post_init__(self) -> None:
-        where = f"puzzle {self.id!r}"
+        where = f"puzzle {shown(self.id, 120)}"
         if not isinstance(self.rules, Rules):
-            raise PuzzleError(where, [(None, "rules", f"expected a Rules, got {self.rules!r}")])
+            raise PuzzleError(
+                where, [(None, "rules", f"expected a Rules, got {shown(self.rules, 200)}")]
+            )
         if not isinstance(self.start, State):
-            raise PuzzleError(where, [(None, "start", f"expected a State, got {self.start!r}")])
+            raise PuzzleError(
+                where, [(None, "start", f"expected a State, got {shown(self.start, 200)}")]
+            )
         if isinstance(self.solution, list):
             object.__setattr__(self, "solution", tuple(self.solution))
         elif self.solution is not None and not isinstance(self.solution, tuple):
-            reason = f"expected a list of turns, got {self.solution!r}"
+            reason = f"expected a list of turns, got {shown(self.solution, 200)}"
             raise PuzzleError(where, [(None, "solution", reason)])
+        for name in ("id", "title", "player", "goal", "optimum", "solution"):
+            try:
+                check_bounds(getattr(self, name))
+            except BoundError as exc:
+                field = name + ("" if exc.path.startswith("[") or not exc.path else ".") + exc.path
+                raise PuzzleError(where, [(None, field, exc.reason)]) from None
         for name in ("certificate", "difficulty", "provenance"):
             value = getattr(self, name)
             if value is None:

@@ -195,7 +195,7 @@ def shown(value: Any, limit: int = 40) -> str:
     try:
         text = repr(value)
     except (ValueError, RecursionError):
-        text = f"<a {type(value).__name__} too large to show>"
+        text = f"<{type(value).__name__} too large to show>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
