@@ -154,14 +154,14 @@ def game_data() -> GameData:
     )
 
 
+SCENARIO_NAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")
+
+
 def scenario_names() -> list[str]:
     """Keys of the scenario files in ``data/scenarios`` (those named like a scenario)."""
     return sorted(
         p.stem for p in (data_dir() / "scenarios").glob("*.toml") if SCENARIO_NAME.fullmatch(p.stem)
     )
-
-
-SCENARIO_NAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")
 
 
 def scenario_file(key: str) -> Path:
@@ -187,6 +187,7 @@ def _scenario_path(key: str) -> Path | None:
 # ---- reading a user's file: every number, string and nesting bounded --------------------------
 MAX_NESTING = 16  # the formats need a handful of levels
 MAX_DIGITS = 20  # digits of a number in a JSON or TOML file
+_HUGE = 10**MAX_DIGITS
 
 
 def shown(value: Any, limit: int = 40) -> str:
@@ -258,9 +259,6 @@ def check_bounds(value: Any, limit: int = MAX_NESTING) -> None:
                 entry[2].items() if isinstance(entry[2], dict) else enumerate(entry[2])
             )
         ]
-
-
-_HUGE = 10**MAX_DIGITS
 
 
 def _path(entry) -> str:

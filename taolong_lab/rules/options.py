@@ -117,11 +117,16 @@ class Rules:
         scenario_file(self.scenario)
         if not isinstance(self.solo, bool):
             raise RulesError(f"solo must be true or false, not {shown(self.solo)}")
-        names = [name for name, _ in self.options]
+        if not isinstance(self.options, tuple) or not all(
+            isinstance(pair, tuple) and len(pair) == 2 for pair in self.options
+        ):
+            raise RulesError(f"options must be (name, value) pairs, not {shown(self.options)}")
+        seen = set()
         for name, value in self.options:
             _check_option(name, value)
-            if names.count(name) > 1:
+            if name in seen:
                 raise RulesError(f"option {name!r} is given twice")
+            seen.add(name)
             if name.startswith("solo_") and not self.solo and value != OPTIONS[name].default:
                 raise RulesError(f"option {name!r} only applies to the solo variant")
         scenario = load_scenario(self.scenario)
