@@ -100,7 +100,7 @@ def _names(flag: str, words, known) -> tuple[str, ...] | str:
 
 
 def _turns(text: str) -> tuple[int, int]:
-    from .puzzles.generate import MAX_TURNS
+    from .puzzles.generate import MAX_ASKED_TURNS
 
     low, sep, high = text.partition("..")
     if not re.fullmatch(r"[0-9]{1,3}", low.strip()) or not re.fullmatch(
@@ -108,8 +108,10 @@ def _turns(text: str) -> tuple[int, int]:
     ):
         raise GenerateCommandError(f"--turns {_shown(text)}: use MIN..MAX, e.g. 1..4")
     pair = (int(low), int(high if sep else low))
-    if not 1 <= pair[0] <= pair[1] <= MAX_TURNS:
-        raise GenerateCommandError(f"--turns {_shown(text)}: need 1 <= MIN <= MAX <= {MAX_TURNS}")
+    if not 1 <= pair[0] <= pair[1] <= MAX_ASKED_TURNS:
+        raise GenerateCommandError(
+            f"--turns {_shown(text)}: need 1 <= MIN <= MAX <= {MAX_ASKED_TURNS}"
+        )
     return pair
 
 

@@ -111,7 +111,7 @@ STATE_VERSION = 3  # version 2 had no record of the bytes written
 MAX_COUNT = 1_000_000  # puzzles wanted in one file
 SEED_LIMIT = 2**64  # seeds are 0 .. 2**64 - 1
 INDEX_LIMIT = 2**63  # candidate indices
-MAX_TURNS = 100  # the deepest puzzle asked for
+MAX_ASKED_TURNS = 100  # the deepest puzzle asked for
 MAX_TIME_LIMIT = 86_400  # seconds per candidate: a day
 RANDOM_TURNS = 4
 PLAYED_TURNS = 40
@@ -777,7 +777,10 @@ def _check(count, scenarios, modes, sources, turns, seed, workers, time_limit, o
         low, high = turns
     except (TypeError, ValueError):
         raise GenerateError(f"turns must be (min, max), got a {type(turns).__name__}") from None
-    low, high = _whole("turns min", low, 1, MAX_TURNS), _whole("turns max", high, 1, MAX_TURNS)
+    low, high = (
+        _whole("turns min", low, 1, MAX_ASKED_TURNS),
+        _whole("turns max", high, 1, MAX_ASKED_TURNS),
+    )
     if low > high:
         raise GenerateError(f"turns must satisfy 1 <= min <= max, got {low}..{high}")
     _whole("seed", seed, 0, SEED_LIMIT - 1)
