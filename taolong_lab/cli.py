@@ -33,7 +33,8 @@ from .errors import RulesError, TaoLongError
 from .files import InputFileError
 from .puzzles import Puzzle, read_puzzles
 from .rules import EDITIONS, MODES, Rules, scenario_names
-from .rules.data import load_toml
+from .rules.data import load_toml, shown
+from .rules.options import parse_option_value
 
 PROG = "taolong"
 EXIT_OK, EXIT_ERROR = 0, 2
@@ -48,24 +49,13 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(f"{message} (see '{self.prog} --help')")
 
 
-def _option_value(raw: str):
-    """The value of ``--option name=value``, read like the rules field of TLN."""
-    lowered = raw.lower()
-    if lowered in ("true", "false", "none"):
-        return {"true": True, "false": False, "none": None}[lowered]
-    try:
-        return int(raw)
-    except ValueError:
-        return raw
-
-
 def _options(pairs: Sequence[str]) -> dict:
     options = {}
     for pair in pairs:
         name, eq, raw = pair.partition("=")
         if not eq or not name.strip():
             raise RulesError(f"--option {pair!r} must read name=value, e.g. bite_on_stay=false")
-        options[name.strip().replace("-", "_")] = _option_value(raw.strip())
+        options[name.strip().replace("-", "_")] = parse_option_value(raw.strip())
     return options
 
 
@@ -198,7 +188,7 @@ class _TurnError(TaoLongError):
     """A bad turn in ``taolong play``, with its place in the list."""
 
     def __init__(self, number: int, text: str, cause: Exception):
-        super().__init__(f"turn {number} ({text!r}): {cause}")
+        super().__init__(f"turn {number} ({shown(text, 80)}): {cause}")
 
 
 def _cmd_play(args, out) -> int:

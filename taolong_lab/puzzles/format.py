@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 from ..engine import State
 from ..errors import PuzzleError, RulesError, TaoLongError
-from ..files import write_atomic
+from ..files import read_bounded, write_atomic
 from ..rules import COLOURS, EDITIONS, MODES, Rules, data_dir, scenario_names
 from ..rules.data import BoundError, check_bounds, decode_json, json_decoder, shown
 from ..rules.options import _check_option
@@ -579,11 +579,12 @@ def read_puzzles(path, *, check_solutions: bool = True) -> tuple[list[Puzzle], l
 
     ``.jsonl``: one puzzle object a line; blank lines are skipped, nothing else (no comments).
     ``.json``: one puzzle object, or a list of them. A line number is where the object starts.
-    A puzzle whose id an earlier line already used is a problem, and is left out.
+    A puzzle whose id an earlier line already used is a problem, and is left out. A file that
+    is missing, not a regular file, or too big raises :class:`~taolong_lab.files.InputFileError`.
     """
     path = Path(path)
     kind = _kind(path)
-    raw = path.read_bytes()
+    raw = read_bounded(path)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

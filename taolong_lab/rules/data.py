@@ -201,8 +201,9 @@ def shown(value: Any, limit: int = 40) -> str:
 
 
 def _json_int(text: str) -> int:
+    # a number too long to read stands as one past the bound: check_bounds then names its field
     if len(text.lstrip("-")) > MAX_DIGITS:
-        raise ValueError(f"number {shown(text)} has more than {MAX_DIGITS} digits")
+        return _HUGE
     return int(text)
 
 
@@ -214,8 +215,10 @@ def _json_float(text: str) -> float:
 
 
 def json_decoder(**hooks) -> json.JSONDecoder:
-    """A JSON decoder whose numbers are bounded (:data:`MAX_DIGITS` digits, finite floats);
-    ``hooks`` are passed on (``object_pairs_hook``, ``parse_constant``)."""
+    """A JSON decoder whose numbers are bounded (finite floats; whole numbers of more than
+    :data:`MAX_DIGITS` digits read as a number past the bound, which :func:`decode_json`'s
+    :func:`check_bounds` refuses with its field); ``hooks`` are passed on
+    (``object_pairs_hook``, ``parse_constant``)."""
     return json.JSONDecoder(parse_int=_json_int, parse_float=_json_float, **hooks)
 
 
