@@ -50,9 +50,9 @@ class MakesMarker:
         return open, (str(self.marker), "w")
 
 
-def finished(tmp_path, **options) -> Path:
+def finished(tmp_path) -> Path:
     path = tmp_path / "done.ckpt"
-    assert solve(START, progress=False, checkpoint=path, **options).optimum == 4
+    assert solve(START, progress=False, checkpoint=path).optimum == 4
     return path
 
 
@@ -136,6 +136,24 @@ def test_the_key_is_made_once_private_and_where_the_user_says(tmp_path, monkeypa
     assert common.checkpoint_key_path().read_bytes() != key
 
 
+def test_a_key_made_meanwhile_by_another_process_is_kept(monkeypatch):
+    theirs = common.checkpoint_key()  # made by "another process" after this one looked
+    real = common._read_key
+    looks = []
+
+    def missing_at_first(path):
+        looks.append(path)
+        if len(looks) == 1:
+            raise FileNotFoundError(path)
+        return real(path)
+
+    monkeypatch.setattr(common, "_read_key", missing_at_first)
+    assert common.checkpoint_key() == theirs
+    assert sorted(p.name for p in common.checkpoint_key_path().parent.iterdir()) == [
+        "checkpoint.key"
+    ]
+
+
 def test_a_file_signed_with_another_key_is_refused(tmp_path, monkeypatch):
     path = unfinished(tmp_path)
     monkeypatch.setenv("TAOLONG_LAB_KEY", str(tmp_path / "another.key"))
@@ -158,26 +176,54 @@ def five_turn_win() -> list[str]:
         if not win_within(after, 3, params):
             line = win_line_within(after, 4, params)
             if line is not None:
-                return [str(turn), *line]
+                return [str(turn), *map(str, line)]
     raise AssertionError("no 5-turn win")
 
 
 def forgeries(line: list[str]) -> dict:
-    """Edits of a saved result: (the field named, a change to the result)."""
+    """Edits of a saved result: (the field named, what the message says, the change)."""
     illegal = [*line[:2], line[0], line[3]]
     with pytest.raises(IllegalTurnError):  # the forged third turn is really illegal there
         START.play(line[0]).play(line[1]).play(line[0])
     longer = five_turn_win()
-    assert len(longer) == 5
+    end = START
+    for turn in longer:
+        end = end.play(turn)
+    assert len(longer) == 5 and end.outcome().winner == START.to_move
     return {
-        "no win in 3": ("result.line", {"optimum": 3, "line": line[:3]}),
-        "a real 5": ("result.line", {"optimum": 5, "line": longer, "proved_no_win_below": 5}),
-        "no-win": ("result.status", {"status": "no-win", "optimum": None, "line": []}),
-        "illegal turn 3": ("result.line", {"line": illegal}),
-        "optimum 3": ("result.optimum", {"optimum": 3}),
-        "bound": ("result.proved_no_win_below", {"proved_no_win_below": 5}),
-        "first turns": ("result.optimal_first_turns", {"optimal_first_turns": 10**6}),
-        "certificate": ("result.certificate", {"certificate": {"optimum": 4}}),
+        "no win in 3": (
+            "result.line",
+            "not over after its 3 turns",
+            {"optimum": 3, "line": line[:3]},
+        ),
+        "a real 5": (
+            "result.line",
+            "not the line to the saved search's win (4 turns)",
+            {"optimum": 5, "line": longer, "proved_no_win_below": 5},
+        ),
+        "no-win": (
+            "result.status",
+            "'no-win', but the saved search has positions left or a win",
+            {"status": "no-win", "optimum": None, "line": []},
+        ),
+        "illegal turn 3": ("result.line", f"turn 3 ({line[0]!r}): illegal turn", {"line": illegal}),
+        "optimum 3": ("result.optimum", "3, but result.line has 4 turns", {"optimum": 3}),
+        "bound": (
+            "result.proved_no_win_below",
+            "5, the saved search proves 4",
+            {"proved_no_win_below": 5},
+        ),
+        "first turns": (
+            "result.optimal_first_turns",
+            "1000000 is not",
+            {"optimal_first_turns": 10**6},
+        ),
+        "certificate": (
+            "result.certificate",
+            "is not the certificate",
+            {"certificate": {"optimum": 4}},
+        ),
+        "stats": ("result.stats", "non-negative numbers", {"stats": {"seconds": -1}}),
     }
 
 
@@ -192,18 +238,20 @@ def forgeries(line: list[str]) -> dict:
         "bound",
         "first turns",
         "certificate",
+        "stats",
     ],
 )
 @pytest.mark.parametrize("signed", [True, False])
 def test_a_forged_result_is_refused(tmp_path, forgery, signed):
     path = finished(tmp_path)
     header, body = read(path)
-    field, change = forgeries(body["result"]["line"])[forgery]
+    field, reason, change = forgeries(body["result"]["line"])[forgery]
     body["result"].update(change)
     write(path, header, body, sign=signed)
-    message = refused(path, field if signed else "signature")
-    if forgery == "illegal turn 3" and signed:
-        assert f"turn 3 ({body['result']['line'][2]!r}): illegal turn" in message
+    if signed:
+        assert reason in refused(path, field)
+    else:
+        assert "does not verify with this user's key" in refused(path, "signature")
 
 
 def test_the_checks_pass_an_honest_result_with_a_new_signature(tmp_path):
