@@ -6,8 +6,9 @@ function ``run(args, out) -> exit status`` like the other commands. Failures rai
 ``main`` prints as ``taolong: error: ...`` with a non-zero exit status.
 
 - ``taolong solve FILE[:ID] [--method explicit] [--json] [--time-limit S] [--max-states N]
-  [--checkpoint DIR]``: the optimum, one optimal line and the certificate of each puzzle (or
-  the one with ``ID``); with ``--checkpoint`` each search is saved and resumed from there.
+  [--checkpoint DIR [--fresh]]``: the optimum, one optimal line and the certificate of each
+  puzzle (or the one with ``ID``); with ``--checkpoint`` each search is saved and resumed from
+  there (``--fresh``: started again, whatever the file holds).
   Exit 0 when every puzzle was solved (optimal or proved unwinnable), 1 when a budget left one
   unknown.
 - ``taolong verify FILE [--full] [--method M]``: replays every stored solution (each turn
@@ -99,6 +100,11 @@ def add_commands(subparsers) -> None:
         metavar="DIR",
         default=None,
         help="save each search in DIR/ID.ckpt (atomically) and resume it from there",
+    )
+    solve.add_argument(
+        "--fresh",
+        action="store_true",
+        help="ignore a saved checkpoint and start the search again",
     )
     solve.set_defaults(run=run_solve)
 
@@ -230,7 +236,12 @@ def _solver_options(method: str, args, ident: str) -> dict:
     """The options of ``method`` from the command line; an option of the other solver is an
     error naming it."""
     options = {"time_limit": args.time_limit, "progress": getattr(args, "progress", False)}
-    explicit_only = {"--max-states": args.max_states, "--checkpoint": args.checkpoint}
+    fresh = getattr(args, "fresh", False)
+    explicit_only = {
+        "--max-states": args.max_states,
+        "--checkpoint": args.checkpoint,
+        "--fresh": fresh or None,
+    }
     sat_only = {"--conflicts": getattr(args, "conflicts", None)}
     wrong = {
         "sat": explicit_only,
@@ -245,17 +256,24 @@ def _solver_options(method: str, args, ident: str) -> dict:
         options["conflict_budget"] = sat_only["--conflicts"]
     elif method == "explicit":
         options["max_states"] = args.max_states
+        if fresh and args.checkpoint is None:
+            raise SolveCommandError("--fresh starts a checkpointed search again: add --checkpoint")
         options["checkpoint"] = _checkpoint_path(args.checkpoint, ident)
+        options["fresh"] = fresh
     return options
 
 
 def run_solve(args, out) -> int:
     from .solvers import solve
+    from .solvers.common import CheckpointError
 
     status = EXIT_OK
     for puzzle in puzzles_of(args.puzzle, check_solutions=False):
         options = _solver_options(args.method, args, puzzle.id)
-        solution = solve(puzzle, method=args.method, **options)
+        try:
+            solution = solve(puzzle, method=args.method, **options)
+        except CheckpointError as exc:
+            raise exc.with_hint("pass --fresh to start again") from None
         if solution.status == "unknown":
             status = EXIT_UNKNOWN
         if args.json:

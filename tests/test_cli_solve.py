@@ -113,7 +113,8 @@ def test_graph_writes_a_file(puzzles, tmp_path, suffix):
         run("graph", "--puzzle", str(puzzles), "--depth", "1", "--out", str(tmp_path / "g.txt"))
 
 
-def test_solve_checkpoint_resumes_across_runs(tmp_path):
+def test_solve_checkpoint_resumes_across_runs(tmp_path, monkeypatch):
+    monkeypatch.setenv("TAOLONG_LAB_KEY", str(tmp_path / "checkpoint.key"))  # not the user's
     path = tmp_path / "start.jsonl"
     from taolong_lab import solo_game
 
