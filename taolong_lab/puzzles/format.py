@@ -375,7 +375,8 @@ def _pattern(validator, pattern, instance, schema):
     """``pattern`` as JSON Schema (ECMA-262) reads it: a final ``$`` is the end of the text,
     where Python's ``re`` would also match before a final newline."""
     if validator.is_type(instance, "string"):
-        if not re.search(_whole_text(pattern), instance):
+        whole = pattern[:-1] + r"\Z" if pattern.endswith("$") else pattern
+        if not re.search(whole, instance):
             from jsonschema import ValidationError
 
             yield ValidationError(f"{_show(instance)} does not match {pattern!r}")
@@ -398,37 +399,12 @@ def _field(path) -> str:
 
 @functools.cache
 def _fast_validator():
-    """The schema compiled to Python once (fastjsonschema), with patterns and formats read as
-    :func:`_validator` reads them. It only says whether a document fits: the problems of one
-    that does not come from :func:`_validator`."""
+    """The schema compiled to Python once (fastjsonschema, which reads a pattern's final
+    ``$`` and the ``date`` format as :func:`_validator` does). It only says whether a
+    document fits: the problems of one that does not come from :func:`_validator`."""
     import fastjsonschema
 
-    def python_patterns(node):
-        if isinstance(node, dict):
-            return {
-                key: _whole_text(value) if key == "pattern" else python_patterns(value)
-                for key, value in node.items()
-            }
-        if isinstance(node, list):
-            return [python_patterns(value) for value in node]
-        return node
-
-    return fastjsonschema.compile(python_patterns(schema()), formats={"date": _is_date})
-
-
-def _whole_text(pattern: str) -> str:
-    """A JSON Schema (ECMA-262) pattern for Python's ``re``: a final ``$`` ends the text."""
-    return pattern[:-1] + r"\Z" if pattern.endswith("$") else pattern
-
-
-def _is_date(value) -> bool:
-    import datetime
-
-    try:
-        datetime.date.fromisoformat(value)
-    except (TypeError, ValueError):
-        return False
-    return True
+    return fastjsonschema.compile(schema())
 
 
 def _schema_problems(doc: dict) -> list[tuple[str, str]]:
