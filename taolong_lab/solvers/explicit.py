@@ -49,7 +49,8 @@ import time
 from dataclasses import dataclass
 
 from ..engine import State
-from ..engine.solo import solo_options
+from ..engine.core import life
+from ..engine.solo import option_damage, solo_options
 from ..rules.data import game_data
 from ..rules.scenario import load_scenario
 from .common import (
@@ -250,7 +251,10 @@ def may_win_now(state: State, params: BoundParams | None = None) -> bool:
     lookahead = state.rules.option("solo_lookahead")
     walk = state._walk()
     options = solo_options(env, walk, state._bagua, state._flux, player, lookahead, keep)
-    return any(not option[-1][0][1 - player].alive for option in options)
+    other = 1 - player
+    return any(
+        life(env, option.walk, other) <= option_damage(env, option, player) for option in options
+    )
 
 
 @functools.lru_cache(maxsize=1 << 16)
