@@ -98,7 +98,6 @@ class Env:
         self.main_spaces = tuple(data.ring.index(m) for m in sorted(data.main))
         self.plain = not self.portal_colour and self.protector is None and not self.breakable
         self.light = not self.portal_colour and not self.breakable  # see is_light
-        self._light_steps = None
         self.light_cache: dict = {}
         self._bodies: dict = {}
         self.moves = tuple(ELEMENT_MOVES[name] for name in self.ring)
@@ -126,27 +125,6 @@ class Env:
                     entries.append((cell, rc.value, rc.blocked_by))
                 table.append(tuple(entries))
         return tuple(table)
-
-    def light_steps(self):
-        """The plans of :func:`_light_plans`, made once: ``(one, two, stay)`` where
-        ``one[cell * 4 + d]`` holds the one-step plans from ``cell`` towards ``d`` (no effect,
-        absorb, expel), ``two[cell * 4 + d]`` the two-step plan, ``stay[d]`` staying put."""
-        if self._light_steps is None:
-            nbr = self.nbr
-            one, two = [], []
-            for cell in range(self.geo.size):
-                for d in range(4):
-                    a = nbr[cell][d]
-                    one.append(
-                        None
-                        if a < 0
-                        else tuple(_plan(((a,), (), e, d, None, 0)) for e in (None, ABSORB, EXPEL))
-                    )
-                    b = nbr[a][d] if a >= 0 else -1
-                    two.append(None if b < 0 else _plan(((a, b), (), None, d, None, 0)))
-            stay = tuple(_plan(((), (), None, d, None, 0)) for d in range(4))
-            self._light_steps = (tuple(one), tuple(two), stay)
-        return self._light_steps
 
     def facing(self, dragon: Dragon) -> int:
         """The direction from the neck (or the exit portal) to the head."""
@@ -183,6 +161,31 @@ class Env:
         village for the protector."""
         m = self.tiles(dragons[colour])
         return m | self.village_mask if colour == self.protector else m
+
+
+@functools.cache
+def light_steps(geo: Geometry) -> tuple:
+    """The plans of :func:`_light_plans` on a board, made once: ``(one, two, stay, reach)``
+    where ``one[cell * 4 + d]`` holds the one-step plans from ``cell`` towards ``d`` (no
+    effect, absorb, expel), ``two[cell * 4 + d]`` the two-step plan, ``stay[d]`` staying put,
+    and ``reach[cell]`` the mask of the cells a plan from ``cell`` may step onto."""
+    nbr = geo.nbr
+    one, two, reach = [], [], []
+    for cell in range(geo.size):
+        near = 0
+        for d in range(4):
+            a = nbr[cell][d]
+            b = nbr[a][d] if a >= 0 else -1
+            one.append(
+                None
+                if a < 0
+                else tuple(_plan(((a,), (), e, d, None, 0)) for e in (None, ABSORB, EXPEL))
+            )
+            two.append(None if b < 0 else _plan(((a, b), (), None, d, None, 0)))
+            near |= (1 << a if a >= 0 else 0) | (1 << b if b >= 0 else 0)
+        reach.append(near)
+    stay = tuple(_plan(((), (), None, d, None, 0)) for d in range(4))
+    return tuple(one), tuple(two), stay, tuple(reach)
 
 
 # How each element moves the dragon (the axis is the facing's: 0 vertical, 1 horizontal):
@@ -468,9 +471,9 @@ def is_light(env: Env, walk, me: Dragon) -> bool:
 def _light_plans(env: Env, cells, f: int, element: int, occ: int) -> list[Plan]:
     """:func:`plans` where every step is plain (:func:`is_light`): a step is legal when its
     cell is on the board and free (or, with ``tail_vacates_first``, the cell the tail leaves).
-    The plans come from :meth:`Env.light_steps`, made once per board."""
+    The plans come from :func:`light_steps`, made once per board."""
     move, axis = env.moves[element]
-    one, two, stay = env.light_steps()
+    one, two, stay, _ = light_steps(env.geo)
     head, tail = cells[0], cells[-1]
     if move == STAY_ON_AXIS and f & 1 == axis:
         return [stay[f]]

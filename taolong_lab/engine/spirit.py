@@ -265,9 +265,7 @@ def phase_of(env: Env, spirit: Spirit, plan: Plan | None) -> Phase:
         return Phase(space, element, (), None, False, (), drops, focus, True)
     if kind == PENALTY:
         return Phase(space, element, (), None, True, (), drops, focus)
-    return phase_of_plan(env, plan)._replace(
-        space=space, element=element, drops=drops, focus=focus
-    )
+    return phase_of_plan(env, plan)._replace(space=space, element=element, drops=drops, focus=focus)
 
 
 def phase_of_plan(env: Env, plan: Plan) -> Phase:
