@@ -228,10 +228,7 @@ def _grasshopper_options(env: Env, walk, bagua, colour) -> list[tuple[Spirit, li
     for space, stack in enumerate(bagua):
         if stack:
             element = (space + len(stack)) % n
-            if table is not None:
-                ways = table[element]
-            else:
-                ways = plans(env, walk, colour, element, occ)
+            ways = table[element] if table is not None else plans(env, walk, colour, element, occ)
             if ways:
                 possible = True
             out.append((_spirit((space, element, CCW, walk, (), EXEC, bagua, None)), ways))

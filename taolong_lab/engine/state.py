@@ -15,7 +15,6 @@ from .solo import option_end, solo_options, solo_phase
 from .spirit import bagua_after, carry, grants_extra, options, phase_of
 from .turns import Phase, Turn, _LazyTurn, lazy_turn, parse_turn
 
-
 _COLOUR_INDEX = {colour: i for i, colour in enumerate(COLOURS)}
 
 
@@ -227,7 +226,7 @@ class State:
         """Every legal turn, in a deterministic order (ring order, then N/E/S/W, then
         one step before two, absorb before expel)."""
         count = self._move_list()[0]
-        return list(map(lazy_turn, zip(repeat(self, count), range(count))))
+        return list(map(lazy_turn, zip(repeat(self, count), range(count), strict=True)))
 
     def _pairs(self):
         child = self._child
