@@ -14,13 +14,14 @@ INSTALL_DEPS = pyproject.toml taolong_lab/__init__.py
 
 .DEFAULT_GOAL := help
 
-.PHONY: help setup test test-full test-browser lab lint fmt bench golden clean
+.PHONY: help setup test test-full test-browser fuzz lab lint fmt bench golden clean
 
 help:
 	@echo "Targets:"
 	@echo "  make test       ruff check + format check + pytest (not slow), 2 xdist workers"
 	@echo "  make test-full  ruff check + format check + pytest, all tests incl. slow"
 	@echo "  make test-browser  only the real-browser test (JupyterLab in chromium)"
+	@echo "  make fuzz       a long random fuzz campaign of the readers (FUZZ_EXAMPLES a test)"
 	@echo "  make lab        install lab extras and start jupyter lab in notebooks/"
 	@echo "  make lint       ruff check . and ruff format --check ."
 	@echo "  make fmt        ruff check --fix . and ruff format ."
@@ -61,6 +62,14 @@ test-full: $(DEV_STAMP)
 # Needs /usr/bin/chromium (apt-get install -y chromium); the screenshot goes to artifacts/.
 test-browser: $(DEV_STAMP)
 	$(PY) -m pytest -m browser -p no:xdist
+
+# tests/test_fuzz.py with a random seed and FUZZ_EXAMPLES examples a test; an input read in more
+# than one second fails too. Hypothesis prints how to reproduce a failure.
+FUZZ_EXAMPLES ?= 20000
+
+fuzz: $(DEV_STAMP)
+	TAOLONG_FUZZ=1 TAOLONG_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest tests/test_fuzz.py \
+		--hypothesis-show-statistics
 
 # JupyterLab refuses to run as root unless told to (these machines run as root).
 LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)

@@ -27,11 +27,14 @@ from collections.abc import Sequence
 from . import __version__, new_game
 from .cli_generate import add_commands as add_generate_commands
 from .cli_solve import add_commands as add_solver_commands
+from .cli_solve import puzzle_spec
 from .engine import State
 from .errors import RulesError, TaoLongError
+from .files import InputFileError
 from .puzzles import Puzzle, read_puzzles
 from .rules import EDITIONS, MODES, Rules, scenario_names
-from .rules.data import load_toml
+from .rules.data import load_toml, shown
+from .rules.options import parse_option_value
 
 PROG = "taolong"
 EXIT_OK, EXIT_ERROR = 0, 2
@@ -46,24 +49,13 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(f"{message} (see '{self.prog} --help')")
 
 
-def _option_value(raw: str):
-    """The value of ``--option name=value``, read like the rules field of TLN."""
-    lowered = raw.lower()
-    if lowered in ("true", "false", "none"):
-        return {"true": True, "false": False, "none": None}[lowered]
-    try:
-        return int(raw)
-    except ValueError:
-        return raw
-
-
 def _options(pairs: Sequence[str]) -> dict:
     options = {}
     for pair in pairs:
         name, eq, raw = pair.partition("=")
         if not eq or not name.strip():
             raise RulesError(f"--option {pair!r} must read name=value, e.g. bite_on_stay=false")
-        options[name.strip().replace("-", "_")] = _option_value(raw.strip())
+        options[name.strip().replace("-", "_")] = parse_option_value(raw.strip())
     return options
 
 
@@ -76,14 +68,13 @@ def _puzzle(args) -> Puzzle | None:
 
     The other puzzles' problems are printed as warnings: one bad line never hides the rest.
     """
-    spec = args.puzzle
-    if spec is None:
+    if args.puzzle is None:
         return None
-    file, ident = spec, None
-    if not os.path.exists(spec) and ":" in spec:
-        file, _, ident = spec.rpartition(":")
     try:
+        file, ident = puzzle_spec(args.puzzle)
         puzzles, problems = read_puzzles(file, check_solutions=False)
+    except InputFileError as exc:
+        raise _CommandError(f"--puzzle: {exc}") from None
     except OSError as exc:
         raise _CommandError(f"--puzzle: cannot read {file}: {exc.strerror or exc}") from None
     for line, field, reason in problems:
@@ -197,7 +188,7 @@ class _TurnError(TaoLongError):
     """A bad turn in ``taolong play``, with its place in the list."""
 
     def __init__(self, number: int, text: str, cause: Exception):
-        super().__init__(f"turn {number} ({text!r}): {cause}")
+        super().__init__(f"turn {number} ({shown(text, 80)}): {cause}")
 
 
 def _cmd_play(args, out) -> int:
@@ -250,8 +241,11 @@ class Session:
 
     Reads one entry a line from ``inp`` (a terminal or piped input). A bad entry prints a
     message and a new prompt; nothing an entry says ends the session but ``quit``, the end of
-    the input, or the end of the game.
+    the input, or the end of the game. An entry longer than :attr:`MAX_ENTRY` characters is
+    refused unread past that point.
     """
+
+    MAX_ENTRY = 1000
 
     def __init__(self, puzzle: Puzzle, inp, out):
         self.puzzle, self.inp, self.out = puzzle, inp, out
@@ -283,13 +277,22 @@ class Session:
 
     def read(self) -> str | None:
         print(f"turn {len(self.history) + 1}> ", end="", file=self.out, flush=True)
-        line = self.inp.readline()
+        line = self.inp.readline(self.MAX_ENTRY + 1)
         if not line:
             self.say("")
             return None
         entry = line.strip()
+        too_long = len(line) > self.MAX_ENTRY and not line.endswith("\n")
+        while line and not line.endswith("\n"):  # skip the rest, a bounded piece at a time
+            line = self.inp.readline(self.MAX_ENTRY + 1)
         if self.echo:
-            self.say(entry)
+            self.say(entry[:20] + "..." if too_long else entry)
+        if too_long:
+            self.say(
+                f"That entry is longer than {self.MAX_ENTRY} characters.",
+                "Enter a number from the list, a turn, or 'help'.",
+            )
+            return ""
         return entry
 
     def handle(self, entry: str) -> None:
@@ -304,13 +307,15 @@ class Session:
             self.say(str(self.state))
         elif command in ("undo", "u"):
             self.undo()
-        elif entry.isdigit():
+        elif entry.isascii() and entry.isdigit():
             turns = self.state.legal_turns()
-            number = int(entry)
-            if 1 <= number <= len(turns):
+            digits = entry.lstrip("0") or "0"
+            number = int(digits) if len(digits) <= len(str(len(turns))) else None
+            if number is not None and 1 <= number <= len(turns):
                 self.play(turns[number - 1])
             else:
-                self.say(f"There is no turn {number}: enter 1 to {len(turns)}, or 'list'.")
+                shown = entry if len(entry) <= 12 else entry[:9] + "..."
+                self.say(f"There is no turn {shown}: enter 1 to {len(turns)}, or 'list'.")
         else:
             try:
                 turn = self.state.parse_turn(entry)

@@ -2,15 +2,23 @@
 
 ``taolong generate --count N --out FILE.jsonl [--scenario NAME.. | all] [--mode NAME.. | all]
 [--source random|played|backward.. | all] [--turns MIN..MAX] [--seed S] [--workers K]
-[--time-limit S] [--scheduler tcp://HOST:PORT] [--no-progress]``: generates puzzles
+[--time-limit S] [--scheduler [tcp://|tls://]HOST:PORT [--tls-ca-file F --tls-cert F
+[--tls-key F]]] [--no-progress]``: generates puzzles
 (:func:`taolong_lab.puzzles.generate.generate`) until FILE holds N of them; a rerun with the
 same FILE resumes. Names may be given as several words or comma-separated. The Village is
 drawn per candidate (no flag). Ctrl-C stops it (exit status 130); the same command resumes.
 Bad input raises :class:`GenerateCommandError` naming the flag, which ``taolong`` prints as
-``taolong: error: ...`` with exit status 2.
+``taolong: error: ...`` with exit status 2; warnings are printed as one line each,
+``taolong: warning: ...``. A Dask cluster (``--scheduler``) is trusted code: see
+:mod:`taolong_lab.puzzles.runner`.
 """
 
 from __future__ import annotations
+
+import re
+import sys
+import warnings
+from pathlib import Path
 
 from .errors import TaoLongError
 
@@ -41,25 +49,40 @@ def add_commands(subparsers) -> None:
     gen.add_argument("--turns", default="1..4", metavar="MIN..MAX")
     gen.add_argument("--seed", default="0", metavar="S")
     gen.add_argument("--workers", default="1", metavar="K")
-    gen.add_argument("--time-limit", default="10", metavar="S", help="seconds per candidate")
+    gen.add_argument(
+        "--time-limit", default="10", metavar="S", help="seconds per candidate (at most a day)"
+    )
     gen.add_argument(
         "--scheduler",
         default=None,
-        metavar="tcp://HOST:PORT",
-        help="run on this Dask distributed scheduler (pip install 'taolong_lab[dask]')",
+        metavar="tls://HOST:PORT",
+        help="run on this Dask distributed scheduler (pip install 'taolong_lab[dask]'). The "
+        "cluster is trusted code: its results are unpickled here, so whoever runs or reaches "
+        "it can run code on this machine. Use a cluster you control, over tls:// off this "
+        "machine (plain tcp:// to another machine is warned about)",
+    )
+    gen.add_argument(
+        "--tls-ca-file", metavar="FILE", help="the cluster's CA certificate (PEM), for tls://"
+    )
+    gen.add_argument("--tls-cert", metavar="FILE", help="this client's certificate (PEM)")
+    gen.add_argument(
+        "--tls-key", metavar="FILE", help="this client's key (PEM), unless in --tls-cert"
     )
     gen.add_argument("--no-progress", action="store_true", help="no progress bar")
     gen.set_defaults(run=run_generate)
 
 
-def _int(flag: str, text: str, low: int | None = None) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise GenerateCommandError(f"{flag} {text!r}: not a whole number") from None
-    if low is not None and value < low:
-        raise GenerateCommandError(f"{flag} {text!r}: must be >= {low}")
-    return value
+def _shown(text: str) -> str:
+    return repr(text) if len(text) <= 40 else f"{text[:40]!r}... ({len(text)} characters)"
+
+
+def _int(flag: str, text: str, low: int, high: int) -> int:
+    digits = text.strip()
+    if not re.fullmatch(r"[+-]?[0-9]+", digits):
+        raise GenerateCommandError(f"{flag} {_shown(text)}: not a whole number")
+    if len(digits.lstrip("+-").lstrip("0")) > len(str(high)) or not low <= int(digits) <= high:
+        raise GenerateCommandError(f"{flag} {_shown(text)}: must be from {low} to {high}")
+    return int(digits)
 
 
 def _names(flag: str, words, known) -> tuple[str, ...] | str:
@@ -77,42 +100,84 @@ def _names(flag: str, words, known) -> tuple[str, ...] | str:
 
 
 def _turns(text: str) -> tuple[int, int]:
+    from .puzzles.generate import MAX_ASKED_TURNS
+
     low, sep, high = text.partition("..")
-    try:
-        pair = (int(low), int(high)) if sep else (int(text), int(text))
-    except ValueError:
-        raise GenerateCommandError(f"--turns {text!r}: use MIN..MAX, e.g. 1..4") from None
-    if not 1 <= pair[0] <= pair[1]:
-        raise GenerateCommandError(f"--turns {text!r}: need 1 <= MIN <= MAX")
+    if not re.fullmatch(r"[0-9]{1,3}", low.strip()) or not re.fullmatch(
+        r"[0-9]{1,3}", (high if sep else low).strip()
+    ):
+        raise GenerateCommandError(f"--turns {_shown(text)}: use MIN..MAX, e.g. 1..4")
+    pair = (int(low), int(high if sep else low))
+    if not 1 <= pair[0] <= pair[1] <= MAX_ASKED_TURNS:
+        raise GenerateCommandError(
+            f"--turns {_shown(text)}: need 1 <= MIN <= MAX <= {MAX_ASKED_TURNS}"
+        )
     return pair
+
+
+def _time_limit(text: str) -> float:
+    from .puzzles.generate import MAX_TIME_LIMIT
+
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise GenerateCommandError(f"--time-limit {_shown(text)}: not a number") from None
+    if not 0 < seconds <= MAX_TIME_LIMIT:  # nan and inf too
+        raise GenerateCommandError(
+            f"--time-limit {_shown(text)}: must be seconds, more than 0 and at most "
+            f"{MAX_TIME_LIMIT} (a day)"
+        )
+    return seconds
+
+
+def _security(args) -> dict | None:
+    """Dask's TLS settings from ``--tls-*`` (None: Dask's own config)."""
+    given = {
+        "--tls-ca-file": ("tls_ca_file", args.tls_ca_file),
+        "--tls-cert": ("tls_client_cert", args.tls_cert),
+        "--tls-key": ("tls_client_key", args.tls_key),
+    }
+    given = {flag: pair for flag, pair in given.items() if pair[1] is not None}
+    if not given:
+        return None
+    flags = ", ".join(given)
+    if args.scheduler is None:
+        raise GenerateCommandError(f"{flags}: only with --scheduler tls://HOST:PORT")
+    for flag, (_, path) in given.items():
+        if not Path(path).is_file():
+            raise GenerateCommandError(f"{flag} {_shown(path)}: no such file")
+    return {name: path for name, path in given.values()}
 
 
 def parse(args) -> dict:
     """The keyword arguments of :func:`generate` from the parsed command line."""
-    from .puzzles.generate import SOURCE_NAMES
+    from .puzzles.generate import MAX_COUNT, SEED_LIMIT, SOURCE_NAMES
+    from .puzzles.runner import MAX_WORKERS
     from .rules import MODES, scenario_names
 
     if not args.out.lower().endswith(".jsonl"):
-        raise GenerateCommandError(f"--out {args.out!r}: must be a .jsonl file")
-    try:
-        time_limit = float(args.time_limit)
-    except ValueError:
-        raise GenerateCommandError(f"--time-limit {args.time_limit!r}: not a number") from None
-    if not time_limit > 0:
-        raise GenerateCommandError(f"--time-limit {args.time_limit!r}: must be > 0 seconds")
+        raise GenerateCommandError(f"--out {_shown(args.out)}: must be a .jsonl file")
     return {
-        "count": _int("--count", args.count, 1),
+        "count": _int("--count", args.count, 1, MAX_COUNT),
         "out": args.out,
         "scenarios": _names("--scenario", args.scenario, list(scenario_names())),
         "modes": _names("--mode", args.mode, list(MODES)),
         "sources": _names("--source", args.source, list(SOURCE_NAMES)),
         "turns": _turns(args.turns),
-        "seed": _int("--seed", args.seed),
-        "workers": _int("--workers", args.workers, 1),
-        "time_limit": time_limit,
+        "seed": _int("--seed", args.seed, 0, SEED_LIMIT - 1),
+        "workers": _int("--workers", args.workers, 1, MAX_WORKERS),
+        "time_limit": _time_limit(args.time_limit),
         "progress": not args.no_progress,
         "scheduler": args.scheduler,
+        "security": _security(args),
     }
+
+
+def _print_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    from .cli import PROG
+
+    text = " ".join(str(message).split())
+    print(f"{PROG}: warning: {text}", file=sys.stderr)
 
 
 def run_generate(args, out) -> int:
@@ -122,7 +187,9 @@ def run_generate(args, out) -> int:
     options = parse(args)
     count = options.pop("count")
     try:
-        puzzles = generate(count, **options)
+        with warnings.catch_warnings():
+            warnings.showwarning = _print_warning
+            puzzles = generate(count, **options)
     except RunnerError as exc:
         raise GenerateCommandError(str(exc)) from None
     except OSError as exc:

@@ -6,29 +6,53 @@ function ``run(args, out) -> exit status`` like the other commands. Failures rai
 ``main`` prints as ``taolong: error: ...`` with a non-zero exit status.
 
 - ``taolong solve FILE[:ID] [--method explicit] [--json] [--time-limit S] [--max-states N]
-  [--checkpoint DIR]``: the optimum, one optimal line and the certificate of each puzzle (or
-  the one with ``ID``); with ``--checkpoint`` each search is saved and resumed from there.
+  [--checkpoint DIR [--fresh]]``: the optimum, one optimal line and the certificate of each
+  puzzle (or the one with ``ID``); with ``--checkpoint`` each search is saved and resumed from
+  there (``--fresh``: started again, whatever the file holds).
   Exit 0 when every puzzle was solved (optimal or proved unwinnable), 1 when a budget left one
   unknown.
 - ``taolong verify FILE [--full] [--method M]``: replays every stored solution (each turn
   legal, a win in exactly the stored optimum) and checks every certificate / difficulty field
   it knows for consistency (:func:`certificate_problems`, no search); a puzzle with no solution
-  but a proved bound verifies as "unsolved: no win in fewer than N turns". ``--full``
-  re-proves each optimum (the explicit solver by default; ``--method other``: the solver the
-  certificate does not name).
-- ``taolong graph --puzzle FILE[:ID] --depth D --out FILE.graphml|.gexf [--max-states N]``:
-  explores the state graph, solves it backwards and writes it.
+  but a proved bound verifies as "unsolved: no win in fewer than N turns". This proves that
+  the stored line wins in the stored number of turns, not that no shorter win exists: only
+  ``--full`` proves that, by re-proving each optimum (the explicit solver by default;
+  ``--method other``: the solver the certificate does not name).
+- ``taolong graph --puzzle FILE[:ID] --depth D --out FILE.graphml|.gexf [--max-states N]
+  [--progress]``: explores the state graph (at most :data:`~.solvers.graph.MAX_STATES`
+  positions unless told otherwise), solves it backwards and writes it.
+
+A file is read only when it is a regular file of at most
+:data:`~taolong_lab.files.MAX_INPUT_BYTES` (:func:`~taolong_lab.files.check_readable`);
+number options are bounded (:data:`MAX_COUNT`, :data:`MAX_SECONDS`).
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import math
+import os
+import re
+import sys
 from pathlib import Path
 
 from .errors import TaoLongError
+from .files import InputFileError, check_readable
+from .puzzles.format import MAX_TURNS, _show
 
 EXIT_OK, EXIT_UNKNOWN = 0, 1
+MAX_COUNT = 10**12  # --max-states, --conflicts: far past what memory or time allows
+MAX_SECONDS = 10**7  # --time-limit: about 115 days
+
+VERIFY_DESCRIPTION = (
+    "Replay every stored solution (each turn legal, a win for the player in exactly the stored "
+    "number of turns) and check that every certificate and difficulty field it knows agrees "
+    "with the puzzle and with the others. This proves that the stored line wins in that many "
+    "turns. It does not prove that no shorter win exists: the certificate's proof of that is "
+    "checked for consistency, not redone. --full proves it, by re-proving each optimum with a "
+    "solver."
+)
 
 
 class SolveCommandError(TaoLongError):
@@ -42,6 +66,8 @@ def add_commands(subparsers) -> None:
         AUTO_EXPLICIT_STATES,
         AUTO_EXPLICIT_STATES_NEXT_TURN,
     )
+    from .solvers.graph import MAX_DEPTH
+    from .solvers.graph import MAX_STATES as GRAPH_STATES
 
     solve = subparsers.add_parser("solve", help="prove the fewest turns to win solo challenges")
     solve.add_argument("puzzle", metavar="FILE[:ID]", help="a puzzle file, optionally :ID")
@@ -56,14 +82,18 @@ def add_commands(subparsers) -> None:
     )
     solve.add_argument(
         "--conflicts",
-        type=_non_negative(int),
+        type=_non_negative(int, MAX_COUNT),
         metavar="N",
         default=None,
         help="SAT only: stop after N conflicts in all",
     )
     solve.add_argument("--json", action="store_true", help="print JSON, one object a line")
-    solve.add_argument("--time-limit", type=_non_negative(float), metavar="S", default=None)
-    solve.add_argument("--max-states", type=_non_negative(int), metavar="N", default=None)
+    solve.add_argument(
+        "--time-limit", type=_non_negative(float, MAX_SECONDS), metavar="S", default=None
+    )
+    solve.add_argument(
+        "--max-states", type=_non_negative(int, MAX_COUNT), metavar="N", default=None
+    )
     solve.add_argument("--progress", action="store_true", help="show a progress bar")
     solve.add_argument(
         "--checkpoint",
@@ -71,46 +101,99 @@ def add_commands(subparsers) -> None:
         default=None,
         help="save each search in DIR/ID.ckpt (atomically) and resume it from there",
     )
+    solve.add_argument(
+        "--fresh",
+        action="store_true",
+        help="ignore a saved checkpoint and start the search again",
+    )
     solve.set_defaults(run=run_solve)
 
-    verify = subparsers.add_parser("verify", help="replay and check every stored solution")
+    verify = subparsers.add_parser(
+        "verify",
+        help="replay and check every stored solution (--full: re-prove each optimum)",
+        description=VERIFY_DESCRIPTION,
+    )
     verify.add_argument("file", metavar="FILE")
-    verify.add_argument("--full", action="store_true", help="re-prove each optimum too")
+    verify.add_argument(
+        "--full", action="store_true", help="re-prove each optimum too: no shorter win exists"
+    )
     verify.add_argument(
         "--method",
         default="explicit",
         choices=("explicit", "sat", "auto", "other"),
         help="the solver that re-proves (--full); other: not the one named by the certificate",
     )
-    verify.add_argument("--time-limit", type=_non_negative(float), metavar="S", default=None)
+    verify.add_argument(
+        "--time-limit", type=_non_negative(float, MAX_SECONDS), metavar="S", default=None
+    )
     verify.set_defaults(run=run_verify)
 
     graph = subparsers.add_parser("graph", help="write the state graph of a puzzle")
     graph.add_argument("--puzzle", required=True, metavar="FILE[:ID]")
-    graph.add_argument("--depth", required=True, type=_non_negative(int), metavar="D")
+    graph.add_argument(
+        "--depth",
+        required=True,
+        type=_non_negative(int, MAX_DEPTH),
+        metavar="D",
+        help=f"turns from the start, at most {MAX_DEPTH:,}",
+    )
     graph.add_argument("--out", required=True, metavar="FILE.graphml|FILE.gexf")
-    graph.add_argument("--max-states", type=_positive_int, metavar="N", default=None)
+    graph.add_argument(
+        "--max-states",
+        type=_number(int, 1, MAX_COUNT),
+        metavar="N",
+        default=GRAPH_STATES,
+        help=f"stop at N positions (default {GRAPH_STATES:,})",
+    )
+    graph.add_argument(
+        "--progress",
+        action="store_true",
+        help="show a progress bar (shown anyway when stderr is a terminal)",
+    )
     graph.set_defaults(run=run_graph)
 
 
-def _non_negative(kind):
+def _number(kind, low, high):
+    """An argparse type: a ``kind`` (int or float) from ``low`` to ``high``. Refuses nan, inf
+    and non-ASCII digits; a whole number longer than ``high`` is out of range unconverted."""
+
     def parse(text):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise _argparse_error(f"{text!r} is not a number") from None
-        if value < 0:
-            raise _argparse_error(f"must be >= 0, got {text}")
+        value = _whole(text) if kind is int else _finite(text)
+        if value is None:
+            raise _argparse_error(f"{_shown(text)} is not a {'whole ' * (kind is int)}number")
+        if not low <= value <= high:
+            raise _argparse_error(f"must be from {low:,} to {high:,}, got {_shown(text)}")
         return value
 
     return parse
 
 
-def _positive_int(text):
-    value = _non_negative(int)(text)
-    if value < 1:
-        raise _argparse_error(f"must be >= 1, got {text}")
-    return value
+def _non_negative(kind, high):
+    return _number(kind, 0, high)
+
+
+def _whole(text: str) -> int | float | None:
+    """The whole number ``text`` writes in ASCII digits (an infinity when it has more than
+    20 of them), else None."""
+    match = re.fullmatch(r"\s*([+-]?)0*([0-9]+)\s*", text)
+    if match is None:
+        return None
+    sign = -1 if match[1] == "-" else 1
+    return sign * (int(match[2]) if len(match[2]) <= 20 else math.inf)
+
+
+def _finite(text: str) -> float | None:
+    """The finite number ``text`` writes in ASCII, or an infinity; None for anything else
+    (nan too)."""
+    try:
+        value = float(text) if text.isascii() else math.nan
+    except ValueError:
+        return None
+    return None if math.isnan(value) else value
+
+
+def _shown(text: str, width: int = 24) -> str:
+    return repr(text if len(text) <= width else text[: width - 3] + "...")
 
 
 def _argparse_error(message):
@@ -119,17 +202,27 @@ def _argparse_error(message):
     return argparse.ArgumentTypeError(message)
 
 
+def puzzle_spec(spec: str) -> tuple[Path, str | None]:
+    """The file and the id (None: every puzzle) of ``FILE[:ID]``; a file whose name holds a
+    ':' is taken whole. The file is checked before anything reads it
+    (:func:`~taolong_lab.files.check_readable`: a missing file, a directory, a device or a
+    file over the size limit raises :class:`~taolong_lab.files.InputFileError`)."""
+    file, ident = spec, None
+    if not os.path.exists(spec) and ":" in spec:
+        file, _, ident = spec.rpartition(":")
+    check_readable(file)
+    return Path(file), ident
+
+
 def puzzles_of(spec: str, *, check_solutions: bool = True):
     """The puzzles named by ``FILE[:ID]``: all of the file's, or the one with that id."""
     from .puzzles import load_puzzles
 
-    path, ident = Path(spec), None
-    if not path.exists() and ":" in spec:
-        head, ident = spec.rsplit(":", 1)
-        path = Path(head)
-    if not path.exists():
-        raise SolveCommandError(f"{path}: no such puzzle file")
-    puzzles = load_puzzles(path, check_solutions=check_solutions)
+    path, ident = puzzle_spec(spec)
+    try:
+        puzzles = load_puzzles(path, check_solutions=check_solutions)
+    except OSError as exc:
+        raise InputFileError(path, exc.strerror or str(exc)) from None
     if ident is not None:
         puzzles = [p for p in puzzles if p.id == ident]
         if not puzzles:
@@ -143,7 +236,12 @@ def _solver_options(method: str, args, ident: str) -> dict:
     """The options of ``method`` from the command line; an option of the other solver is an
     error naming it."""
     options = {"time_limit": args.time_limit, "progress": getattr(args, "progress", False)}
-    explicit_only = {"--max-states": args.max_states, "--checkpoint": args.checkpoint}
+    fresh = getattr(args, "fresh", False)
+    explicit_only = {
+        "--max-states": args.max_states,
+        "--checkpoint": args.checkpoint,
+        "--fresh": fresh or None,
+    }
     sat_only = {"--conflicts": getattr(args, "conflicts", None)}
     wrong = {
         "sat": explicit_only,
@@ -158,17 +256,24 @@ def _solver_options(method: str, args, ident: str) -> dict:
         options["conflict_budget"] = sat_only["--conflicts"]
     elif method == "explicit":
         options["max_states"] = args.max_states
+        if fresh and args.checkpoint is None:
+            raise SolveCommandError("--fresh starts a checkpointed search again: add --checkpoint")
         options["checkpoint"] = _checkpoint_path(args.checkpoint, ident)
+        options["fresh"] = fresh
     return options
 
 
 def run_solve(args, out) -> int:
     from .solvers import solve
+    from .solvers.common import CheckpointError
 
     status = EXIT_OK
     for puzzle in puzzles_of(args.puzzle, check_solutions=False):
         options = _solver_options(args.method, args, puzzle.id)
-        solution = solve(puzzle, method=args.method, **options)
+        try:
+            solution = solve(puzzle, method=args.method, **options)
+        except CheckpointError as exc:
+            raise exc.with_hint("pass --fresh to start again") from None
         if solution.status == "unknown":
             status = EXIT_UNKNOWN
         if args.json:
@@ -238,6 +343,9 @@ def verify_puzzle(
       against that bound.
     - ``full`` re-proves the optimum with ``method`` (``"other"``: the solver the stored
       certificate does not name); a bound-only puzzle is not re-proved.
+
+    Without ``full`` this proves that the stored line wins in the stored number of turns, not
+    that no shorter win exists: a certificate's proof of that is checked, not redone.
     """
     if puzzle.solution is None:
         if unsolved_bound(puzzle) is None:
@@ -252,9 +360,9 @@ def verify_puzzle(
     return problems
 
 
-def unsolved_bound(puzzle) -> int | None:
-    """A bound-only puzzle's ``certificate.proved_no_win_below`` (None for a solved puzzle or
-    one with no such bound)."""
+def unsolved_bound(puzzle):
+    """A bound-only puzzle's ``certificate.proved_no_win_below`` as stored (None for a solved
+    puzzle or one with no such bound); :func:`certificate_problems` checks it."""
     cert = puzzle.certificate or {}
     if puzzle.solution is not None or "proved_no_win_below" not in cert:
         return None
@@ -262,6 +370,9 @@ def unsolved_bound(puzzle) -> int | None:
 
 
 def _replay_problems(puzzle) -> list[str]:
+    turns = len(puzzle.solution)
+    if turns > MAX_TURNS:
+        return [f"solution: {turns} turns, more than the {MAX_TURNS} a puzzle may have"]
     state = puzzle.start
     for i, text in enumerate(puzzle.solution, 1):
         if state.is_over():
@@ -271,11 +382,12 @@ def _replay_problems(puzzle) -> list[str]:
         except TaoLongError as exc:
             return [f"turn {i} ({text!r}): {exc}"]
     result = state.outcome()
-    turns = len(puzzle.solution)
     if result is None or result.winner != puzzle.player:
         return [f"the solution does not win: {result or 'the game goes on'} after {turns} turns"]
     if puzzle.optimum is not None and turns != puzzle.optimum:
-        return [f"the solution wins in {turns} turns, the stored optimum is {puzzle.optimum}"]
+        return [
+            f"the solution wins in {turns} turns, the stored optimum is {_show(puzzle.optimum)}"
+        ]
     return []
 
 
@@ -286,7 +398,9 @@ def _reprove_problems(puzzle, method: str, time_limit) -> list[str]:
     method = _reproving_method(puzzle, method) if method == "other" else method
     if method == WIN_WITHIN:
         return _reprove_by_win_within(puzzle, time_limit)
-    found = solve(puzzle, method=method, time_limit=time_limit, progress=False)
+    # the optimum is re-proved, not the count of optimal first turns
+    no_count = {"count_first_turns": False} if method in ("explicit", "sat") else {}
+    found = solve(puzzle, method=method, time_limit=time_limit, progress=False, **no_count)
     if found.status != "optimal":
         return [f"not re-proved: {found.status}, no win in fewer than {found.proved_no_win_below}"]
     if found.optimum != turns:
@@ -323,10 +437,15 @@ class _Claim:
 
 def certificate_problems(puzzle) -> list[str]:
     """Every inconsistency between the puzzle and the certificate / difficulty fields this
-    knows (see the ``_check_*`` functions); each message starts with the field at fault."""
+    knows (see the ``_check_*`` functions); each message starts with the field at fault.
+
+    Any JSON value in any field gives a problem or none, never an exception: every field is
+    checked for its type and range before it is used, and a number of turns is at most
+    :data:`~taolong_lab.puzzles.format.MAX_TURNS`."""
     claim = _Claim(puzzle)
-    if not isinstance(claim.proved, int) or isinstance(claim.proved, bool) or claim.proved < 1:
-        return [f"certificate.proved_no_win_below: {claim.proved!r} is not a whole number >= 1"]
+    if not _is_turns(claim.proved, low=1):
+        field = "optimum" if claim.solved else "certificate.proved_no_win_below"
+        return [f"{field}: {_show(claim.proved)} is not a whole number from 1 to {MAX_TURNS}"]
     problems: list[str] = []
     for check in CHECKS:
         problems += check(claim)
@@ -337,22 +456,33 @@ def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _same(value, expected) -> bool:
+    """``value`` equals ``expected`` and is of its type (``true`` is not 1, nor ``7.0`` 7)."""
+    return type(value) is type(expected) and value == expected
+
+
+def _is_turns(value, low: int = 0) -> bool:
+    """``value`` is a whole number of turns from ``low`` to :data:`MAX_TURNS`."""
+    return _is_int(value) and low <= value <= MAX_TURNS
+
+
 def _check_claim(c: _Claim) -> list[str]:
     """``optimum`` and ``proved_no_win_below`` equal the puzzle's optimum; a bound-only
     puzzle's certificate says ``status: "unknown"`` and has no optimum."""
     cert, found = c.cert, []
     if c.solved:
         for key in ("optimum", "proved_no_win_below"):
-            if key in cert and cert[key] != c.optimum:
+            if key in cert and not _same(cert[key], c.optimum):
                 found.append(
-                    f"certificate.{key}: {cert[key]!r}, the puzzle's optimum is {c.optimum}"
+                    f"certificate.{key}: {_show(cert[key])}, the puzzle's optimum is {c.optimum}"
                 )
         if cert.get("status", "optimal") != "optimal":
-            found.append(f"certificate.status: {cert['status']!r} for a solved puzzle")
+            found.append(f"certificate.status: {_show(cert['status'])} for a solved puzzle")
         return found
     if cert.get("status") != "unknown":
         found.append(
-            f"certificate.status: {cert.get('status')!r}, a puzzle with no solution needs 'unknown'"
+            f"certificate.status: {_show(cert.get('status'))}, a puzzle with no solution needs "
+            "'unknown'"
         )
     if "optimum" in cert or c.puzzle.optimum is not None:
         found.append("certificate.optimum: an optimum is claimed but no solution is stored")
@@ -367,12 +497,12 @@ def _check_lower_bound(c: _Claim) -> list[str]:
     cert, found = c.cert, []
     if "lower_bound" in cert and cert["lower_bound"] != c.params.to_json():
         found.append(
-            f"certificate.lower_bound: {cert['lower_bound']!r}, the start's bound "
+            f"certificate.lower_bound: {_show(cert['lower_bound'])}, the start's bound "
             f"parameters are {c.params.to_json()!r}"
         )
     if "start_lower_bound" in cert and cert["start_lower_bound"] != _json_num(c.h0):
         found.append(
-            f"certificate.start_lower_bound: {cert['start_lower_bound']!r}, the "
+            f"certificate.start_lower_bound: {_show(cert['start_lower_bound'])}, the "
             f"start's lower bound is {_json_num(c.h0)!r}"
         )
     if c.solved and c.h0 > c.proved:
@@ -383,23 +513,31 @@ def _check_lower_bound(c: _Claim) -> list[str]:
     return found
 
 
-def _turn_rows(cert: dict, key: str) -> tuple[list | None, str | None]:
+def _turn_rows(cert: dict, key: str, number: str) -> tuple[list, list[str]]:
+    """The rows of ``certificate.<key>`` (a list of objects) and the values of their
+    ``number`` field (each a whole number of turns); else the problem."""
     rows = cert.get(key)
     if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
-        return None, f"certificate.{key}: not a list of objects"
-    return rows, None
+        return [], [f"certificate.{key}: not a list of objects"]
+    values = [r.get(number) for r in rows]
+    if not all(_is_turns(v) for v in values):
+        return [], [
+            f"certificate.{key}: {number} {_show(values)} are not whole numbers from 0 to "
+            f"{MAX_TURNS}"
+        ]
+    return rows, []
 
 
 def _horizon_rows(c: _Claim, field: str) -> tuple[list, list[str]]:
     """The rows of ``certificate.<field>``, which must be one per horizon 0 .. claim-1 in
     order; else the problem."""
-    rows, bad = _turn_rows(c.cert, field)
+    rows, bad = _turn_rows(c.cert, field, "turns")
     if bad:
-        return [], [bad]
-    turns = [r.get("turns") for r in rows]
+        return [], bad
+    turns = [r["turns"] for r in rows]
     if turns != list(range(c.proved)):
         return [], [
-            f"certificate.{field}: horizons {turns}, expected 0..{c.proved - 1} with no gap"
+            f"certificate.{field}: horizons {_show(turns)}, expected 0..{c.proved - 1} with no gap"
         ]
     return rows, []
 
@@ -413,12 +551,12 @@ def _check_no_win_within(c: _Claim) -> list[str]:
     rows, bad = _horizon_rows(c, "no_win_within")
     if bad:
         return bad
-    turns = [r.get("turns") for r in rows]
+    turns = [r["turns"] for r in rows]
     counts = [r.get("positions") for r in rows]
     if not all(_is_int(n) and n >= 0 for n in counts):
-        return [f"certificate.no_win_within: position counts {counts} are not whole numbers"]
+        return [f"certificate.no_win_within: position counts {_show(counts)} are not whole numbers"]
     if any(b < a for a, b in itertools.pairwise(counts)):
-        return [f"certificate.no_win_within: position counts {counts} fall"]
+        return [f"certificate.no_win_within: position counts {_show(counts)} fall"]
     empty = [k for k, n in zip(turns, counts, strict=True) if k >= c.h0 and n == 0]
     if empty:
         return [
@@ -426,6 +564,15 @@ def _check_no_win_within(c: _Claim) -> list[str]:
             f"above the start's lower bound {c.h0}"
         ]
     return []
+
+
+def _unsat_horizons(c: _Claim) -> list[int] | None:
+    """``certificate.unsat_horizons`` when it is a list of whole numbers of turns, else None
+    (:func:`_check_unsat_horizons` says why)."""
+    unsat = c.cert.get("unsat_horizons")
+    if isinstance(unsat, list) and all(_is_turns(k) for k in unsat):
+        return unsat
+    return None
 
 
 def _check_no_win_below_proofs(c: _Claim) -> list[str]:
@@ -436,15 +583,14 @@ def _check_no_win_below_proofs(c: _Claim) -> list[str]:
     rows, bad = _horizon_rows(c, "no_win_below_proofs")
     if bad:
         return bad
-    unsat = c.cert.get("unsat_horizons")
-    unsat = set(unsat) if isinstance(unsat, list) else set()
+    unsat = set(_unsat_horizons(c) or ())
     found = []
     for row in rows:
         k, by = row["turns"], row.get("by")
         want = "lower-bound" if k < c.h0 else "sat-unsat"
         if by != want:
             found.append(
-                f"certificate.no_win_below_proofs: horizon {k} proved by {by!r}, "
+                f"certificate.no_win_below_proofs: horizon {k} proved by {_show(by)}, "
                 f"expected {want!r} (start's lower bound {c.h0})"
             )
         elif by == "sat-unsat" and k not in unsat:
@@ -460,11 +606,14 @@ def _check_unsat_horizons(c: _Claim) -> list[str]:
     or beyond the claim (an UNSAT there would contradict the stored win)."""
     if "unsat_horizons" not in c.cert:
         return []
-    unsat = c.cert["unsat_horizons"]
-    if not isinstance(unsat, list) or not all(_is_int(k) and k >= 0 for k in unsat):
-        return [f"certificate.unsat_horizons: {unsat!r} is not a list of whole numbers"]
+    unsat = _unsat_horizons(c)
+    if unsat is None:
+        return [
+            f"certificate.unsat_horizons: {_show(c.cert['unsat_horizons'])} is not a list of "
+            f"whole numbers from 0 to {MAX_TURNS}"
+        ]
     if unsat != sorted(set(unsat)):
-        return [f"certificate.unsat_horizons: {unsat} is not increasing"]
+        return [f"certificate.unsat_horizons: {_show(unsat)} is not increasing"]
     beyond = [k for k in unsat if k >= c.proved]
     if beyond:
         return [f"certificate.unsat_horizons: {beyond} at or beyond the claimed {c.proved} turns"]
@@ -482,16 +631,15 @@ def _check_per_turn(c: _Claim) -> list[str]:
     bound-only puzzle: at most the bound, at least its last UNSAT horizon)."""
     if "per_turn" not in c.cert:
         return []
-    rows, bad = _turn_rows(c.cert, "per_turn")
+    rows, bad = _turn_rows(c.cert, "per_turn", "turn")
     if bad:
-        return [bad]
-    turns = [r.get("turn") for r in rows]
+        return bad
+    turns = [r["turn"] for r in rows]
     if turns != list(range(1, len(rows) + 1)):
-        return [f"certificate.per_turn: turns {turns}, expected 1, 2, ... with no gap"]
+        return [f"certificate.per_turn: turns {_show(turns)}, expected 1, 2, ... with no gap"]
     if c.solved and len(rows) != c.optimum:
         return [f"certificate.per_turn: {len(rows)} rows, expected one per turn ({c.optimum})"]
-    unsat = c.cert.get("unsat_horizons") or [0]
-    last = max(unsat) if all(_is_int(k) for k in unsat) else 0
+    last = max(_unsat_horizons(c) or [0])
     if not c.solved and not last <= len(rows) <= c.proved:
         return [f"certificate.per_turn: {len(rows)} rows, expected {last} to {c.proved}"]
     return []
@@ -507,21 +655,21 @@ def _check_first_turns(c: _Claim) -> list[str]:
         legal = len(c.puzzle.start.successors())
         if not _is_int(first) or not 1 <= first <= legal:
             found.append(
-                f"certificate.optimal_first_turns: {first!r}, expected 1 to {legal} "
+                f"certificate.optimal_first_turns: {_show(first)}, expected 1 to {legal} "
                 "(the legal first turns)"
             )
     features = c.puzzle.difficulty or {}
     if first is not None and features.get("optimal_first_turns", first) != first:
         found.append(
-            f"difficulty.optimal_first_turns: {features['optimal_first_turns']!r}, "
-            f"the certificate says {first!r}"
+            f"difficulty.optimal_first_turns: {_show(features['optimal_first_turns'])}, "
+            f"the certificate says {_show(first)}"
         )
     if "optimal_lines" in cert:
         lines, exact = cert["optimal_lines"], cert.get("optimal_lines_exact")
         if not _is_int(lines) or lines < 1:
-            found.append(f"certificate.optimal_lines: {lines!r} is not a whole number >= 1")
+            found.append(f"certificate.optimal_lines: {_show(lines)} is not a whole number >= 1")
         elif not isinstance(exact, bool):
-            found.append(f"certificate.optimal_lines_exact: {exact!r}, expected true or false")
+            found.append(f"certificate.optimal_lines_exact: {_show(exact)}, expected true or false")
         elif exact and _is_int(first) and lines < first:
             found.append(
                 f"certificate.optimal_lines: {lines}, fewer than the {first} optimal first turns"
@@ -537,18 +685,19 @@ def _check_cross_check(c: _Claim) -> list[str]:
     if not isinstance(cross, dict):
         return ["certificate.cross_check: not an object"]
     found = []
-    if cross.get("optimum") != c.optimum:
+    optimum = cross.get("optimum")
+    if not _same(optimum, c.optimum):
         found.append(
-            f"certificate.cross_check.optimum: {cross.get('optimum')!r}, the puzzle's "
-            f"optimum is {c.optimum}"
+            f"certificate.cross_check.optimum: {_show(optimum)}, the puzzle's optimum is "
+            f"{c.optimum}"
         )
     if cross.get("agrees") is not True:
-        found.append(f"certificate.cross_check.agrees: {cross.get('agrees')!r}, expected true")
-    solver = cross.get("solver")
-    if not isinstance(solver, str) or not solver or solver == c.cert.get("solver"):
+        found.append(f"certificate.cross_check.agrees: {_show(cross.get('agrees'))}, expected true")
+    solver, primary = cross.get("solver"), c.cert.get("solver")
+    if not isinstance(solver, str) or not solver or solver == primary:
         found.append(
-            f"certificate.cross_check.solver: {solver!r}, expected a solver other than "
-            f"{c.cert.get('solver')!r}"
+            f"certificate.cross_check.solver: {_show(solver)}, expected a solver other than "
+            f"{_show(primary)}"
         )
     return found
 
@@ -556,7 +705,7 @@ def _check_cross_check(c: _Claim) -> list[str]:
 def _check_fair(c: _Claim) -> list[str]:
     """``fair``: true (the replay already showed the line never ends the game early)."""
     if "fair" in c.cert and c.cert["fair"] is not True:
-        return [f"certificate.fair: {c.cert['fair']!r}, expected true"]
+        return [f"certificate.fair: {_show(c.cert['fair'])}, expected true"]
     return []
 
 
@@ -568,9 +717,13 @@ def _check_greedy(c: _Claim) -> list[str]:
         return []
     line = c.cert["greedy_line"]
     if not isinstance(line, list) or not all(isinstance(t, str) for t in line):
-        return [f"certificate.greedy_line: {line!r} is not a list of turns"]
-    if c.solved and len(line) > c.optimum:
-        return [f"certificate.greedy_line: {len(line)} turns, more than the optimum {c.optimum}"]
+        return [f"certificate.greedy_line: {_show(line)} is not a list of turns"]
+    longest = c.optimum if c.solved else MAX_TURNS
+    if len(line) > longest:
+        return [
+            f"certificate.greedy_line: {len(line)} turns, more than "
+            + (f"the optimum {c.optimum}" if c.solved else f"{MAX_TURNS}")
+        ]
     state = c.puzzle.start
     for i, text in enumerate(line, 1):
         if state.is_over():
@@ -594,9 +747,9 @@ def _check_greedy(c: _Claim) -> list[str]:
         )
     for place, fields in (("certificate", c.cert), ("difficulty", c.puzzle.difficulty or {})):
         said = fields.get("greedy_wins_within_optimum", won)
-        if said != won:
+        if said is not won:
             found.append(
-                f"{place}.greedy_wins_within_optimum: {said!r}, the greedy line "
+                f"{place}.greedy_wins_within_optimum: {_show(said)}, the greedy line "
                 f"{'wins' if won else 'does not win'}"
             )
     return found
@@ -611,14 +764,19 @@ def _check_difficulty(c: _Claim) -> list[str]:
     tier, found = tier_of(c.optimum), []
     for key in ("tier", "grade"):
         if key in grade and grade[key] != tier:
-            found.append(f"difficulty.{key}: {grade[key]!r}, a win in {c.optimum} is {tier!r}")
+            found.append(f"difficulty.{key}: {_show(grade[key])}, a win in {c.optimum} is {tier!r}")
     score = grade.get("score")
     if "score" in grade and not (
-        isinstance(score, int | float) and c.optimum <= score < c.optimum + 1
+        isinstance(score, int | float)
+        and not isinstance(score, bool)
+        and c.optimum <= score < c.optimum + 1
     ):
-        found.append(f"difficulty.score: {score!r}, expected in [{c.optimum}, {c.optimum + 1})")
-    if grade.get("optimum", c.optimum) != c.optimum:
-        found.append(f"difficulty.optimum: {grade['optimum']!r}, the puzzle's is {c.optimum}")
+        found.append(
+            f"difficulty.score: {_show(score)}, expected in [{c.optimum}, {c.optimum + 1})"
+        )
+    optimum = grade.get("optimum", c.optimum)
+    if not _same(optimum, c.optimum):
+        found.append(f"difficulty.optimum: {_show(optimum)}, the puzzle's is {c.optimum}")
     return found
 
 
@@ -672,6 +830,8 @@ def _reprove_by_win_within(puzzle, time_limit) -> list[str]:
 
 
 def run_verify(args, out) -> int:
+    """Print each puzzle's result, and each problem under its ``FAIL``; any problem raises
+    one :class:`SolveCommandError` naming the first."""
     puzzles = puzzles_of(args.file, check_solutions=False)
     failures = []
     for puzzle in puzzles:
@@ -681,6 +841,8 @@ def run_verify(args, out) -> int:
         if problems:
             failures.extend(f"{puzzle.id}: {p}" for p in problems)
             print(f"{puzzle.id}: FAIL", file=out)
+            for problem in problems:
+                print(f"  {problem}", file=out)
         elif puzzle.solution is None:
             bound = unsolved_bound(puzzle)
             print(f"{puzzle.id}: ok (unsolved: no win in fewer than {bound} turns)", file=out)
@@ -688,7 +850,9 @@ def run_verify(args, out) -> int:
             extra = ", optimum re-proved" if args.full else ""
             print(f"{puzzle.id}: ok (win in {len(puzzle.solution)}{extra})", file=out)
     if failures:
-        raise SolveCommandError(f"{args.file}: {len(failures)} problem(s):\n" + "\n".join(failures))
+        raise SolveCommandError(
+            f"{args.file}: {len(failures)} problem(s), listed above; the first: {failures[0]}"
+        )
     return EXIT_OK
 
 
@@ -698,14 +862,20 @@ def run_graph(args, out) -> int:
     suffix = Path(args.out).suffix.lower()
     if suffix not in (".graphml", ".gexf"):
         raise SolveCommandError(f"--out {args.out}: use a .graphml or .gexf file")
-    puzzles = puzzles_of(args.puzzle, check_solutions=False)
-    graph = explore(puzzles[0].start, depth=args.depth, max_states=args.max_states)
+    try:
+        puzzles = puzzles_of(args.puzzle, check_solutions=False)
+    except InputFileError as exc:
+        raise SolveCommandError(f"--puzzle: {exc}") from None
+    progress = args.progress or sys.stderr.isatty()
+    graph = explore(
+        puzzles[0].start, depth=args.depth, max_states=args.max_states, progress=progress
+    )
     graph.retrograde()
     try:
         graph.write(args.out)
     except OSError as exc:
         raise SolveCommandError(f"--out {args.out}: {exc.strerror or exc}") from None
-    note = " (truncated by --max-states)" if graph.truncated else ""
+    note = f" (stopped at --max-states {args.max_states:,})" if graph.truncated else ""
     print(
         f"{puzzles[0].id}: {len(graph)} positions, {graph.edge_count} turns, depth "
         f"{args.depth}{note} -> {args.out}",

@@ -1,6 +1,12 @@
-"""Atomic file writes: a reader, or the next run after a crash, sees the old file or the new
+"""Files in and out.
+
+:func:`write_atomic`: a reader, or the next run after a crash, sees the old file or the new
 one, never a part. Used by every long job that writes results (puzzle files, checkpoints,
-state graphs, bench sets)."""
+state graphs, bench sets).
+
+:func:`read_bounded` and :func:`check_readable`: a file a user hands in is read only when it is
+a regular file (not a directory, a device or a pipe) of at most :data:`MAX_INPUT_BYTES`.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +16,11 @@ import stat
 import uuid
 from collections.abc import Callable
 from pathlib import Path
+
+from .errors import TaoLongError
+
+MAX_INPUT_BYTES = 64 * 2**20
+"""The largest file read as input (64 MiB): a bigger one is refused before it is read."""
 
 
 def write_atomic(path, data: bytes | Callable[[Path], None]) -> None:
@@ -59,3 +70,80 @@ def _fsync(path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+# ---- reading a user's file ------------------------------------------------------------------
+class InputFileError(TaoLongError):
+    """A file handed in to read is missing, unreadable, not a regular file, or too big.
+    Names the file."""
+
+    def __init__(self, path, reason: str):
+        self.path, self.reason = str(path), reason
+        shown = self.path if self.path.isprintable() else repr(self.path)
+        super().__init__(f"cannot read {shown}: {reason}")
+
+
+_NOT_REGULAR = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a pipe"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _open_checked(path, limit: int) -> int:
+    """A read-only descriptor of ``path`` once it is known to be a regular file of at most
+    ``limit`` bytes. Opening does not block (a pipe is refused, not waited on)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+        raise InputFileError(path, getattr(exc, "strerror", None) or str(exc)) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = next(
+                (name for test, name in _NOT_REGULAR if test(info.st_mode)), "a special file"
+            )
+            raise InputFileError(path, f"{kind}, not a regular file")
+        if info.st_size > limit:
+            raise InputFileError(path, f"{info.st_size:,} bytes, over the {limit:,}-byte limit")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def check_readable(path, *, limit: int = MAX_INPUT_BYTES) -> None:
+    """Raise :class:`InputFileError` unless ``path`` can be opened and is a regular file of at
+    most ``limit`` bytes. Nothing is read.
+
+    >>> import tempfile
+    >>> check_readable(tempfile.gettempdir())  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    taolong_lab.files.InputFileError: cannot read ...: a directory, not a regular file
+    """
+    os.close(_open_checked(path, limit))
+
+
+def read_bounded(path, *, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of ``path``, checked as :func:`check_readable` does before anything is read;
+    a file that grows past ``limit`` while it is read is refused too.
+
+    >>> import tempfile
+    >>> target = Path(tempfile.mkdtemp()) / "in.txt"
+    >>> write_atomic(target, b"some text")
+    >>> read_bounded(target)
+    b'some text'
+    >>> read_bounded(target, limit=4)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    taolong_lab.files.InputFileError: cannot read ...: 9 bytes, over the 4-byte limit
+    """
+    with os.fdopen(_open_checked(path, limit), "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise InputFileError(path, f"over the {limit:,}-byte limit")
+    return data

@@ -4,6 +4,12 @@ generated file's name ``{scenario}-{tier}.jsonl`` matches its puzzles; a seeded 
 short puzzles is fully re-proved by the other solver each run (seed: ``TAOLONG_SAMPLE_SEED``,
 shown in the test id), and all of them up to 6 turns in the slow run (``make test-full``).
 
+Plain ``verify`` does not prove that no shorter win exists, so the puzzles of more than 6 turns
+are re-proved too: every one in the slow run, and each run a sample of two drawn with a seed
+that changes every day (``TAOLONG_LONG_SAMPLE_SEED``, default today's date as a day number;
+the seed and the ids are in the test id), among those whose certificate records a search of
+at most ``LONG_SAMPLE_POSITIONS`` positions.
+
 The same checks also run on temporary files made from ``bench/solo-set.jsonl``, so they are
 exercised before the generated sets exist. Plus the rulebook file's own tests
 (``taolong_lab.puzzles.rulebook``: ``--check``, merging results).
@@ -12,6 +18,7 @@ exercised before the generated sets exist. Plus the rulebook file's own tests
 from __future__ import annotations
 
 import copy
+import datetime
 import itertools
 import json
 import os
@@ -23,7 +30,7 @@ import pytest
 
 from taolong_lab import load_puzzles
 from taolong_lab.cli import main
-from taolong_lab.cli_solve import tier_of
+from taolong_lab.cli_solve import tier_of, verify_puzzle
 from taolong_lab.puzzles import Puzzle, rulebook, save_puzzles
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,6 +40,11 @@ TIERS = ("novice", "intermediate", "advanced", "expert")
 SEED = int(os.environ.get("TAOLONG_SAMPLE_SEED", "20261121"))
 SAMPLE_SIZE, SAMPLE_MAX_OPTIMUM, SAMPLE_SECONDS = 6, 4, 20.0
 SLOW_MAX_OPTIMUM = 6
+LONG_SAMPLE_SEED = int(
+    os.environ.get("TAOLONG_LONG_SAMPLE_SEED", datetime.date.today().toordinal())
+)
+LONG_SAMPLE_SIZE, LONG_SAMPLE_POSITIONS = 2, 100_000
+LONG_METHOD = "explicit"  # the quickest solver on these puzzles (no first-turn count)
 
 
 def bundled_files(folder: Path = PUZZLES) -> list[Path]:
@@ -140,6 +152,70 @@ def test_every_short_bundled_puzzle_is_reproved(path, tmp_path, capsys):
     code, out, err, _ = reprove(short, tmp_path, capsys)
     assert code == 0, err
     assert out.count("optimum re-proved") == len(short)
+
+
+# ---- the puzzles of more than 6 turns ----------------------------------------------------------
+def long_puzzles(paths: list[Path]) -> list[tuple[str, str, int | None]]:
+    """``(file name, id, positions)`` of each solved puzzle of more than ``SLOW_MAX_OPTIMUM``
+    turns; ``positions``: the search its certificate records (``no_win_within``, in all),
+    None when it records none. Read as plain JSON: cheap enough to run at collection."""
+    found = []
+    for path in paths:
+        for line in path.read_text("utf-8").splitlines():
+            doc = json.loads(line)
+            if doc.get("solution") is None or (doc.get("optimum") or 0) <= SLOW_MAX_OPTIMUM:
+                continue
+            rows = (doc.get("certificate") or {}).get("no_win_within")
+            positions = sum(row["positions"] for row in rows) if rows else None
+            found.append((path.name, doc["id"], positions))
+    return found
+
+
+def pick_long_sample(long, seed: int, size=LONG_SAMPLE_SIZE, most=LONG_SAMPLE_POSITIONS):
+    """``size`` of the ``long`` puzzles whose recorded search is at most ``most`` positions,
+    drawn with ``random.Random(seed)``."""
+    pool = [item for item in long if item[2] is not None and item[2] <= most]
+    return random.Random(seed).sample(pool, min(size, len(pool)))
+
+
+def reprove_bundled(file: str, ident: str) -> list[str]:
+    """``verify_puzzle(..., full=True)`` on one bundled puzzle."""
+    puzzle = next(p for p in load_puzzles(PUZZLES / file, check_solutions=False) if p.id == ident)
+    return verify_puzzle(puzzle, full=True, method=LONG_METHOD)
+
+
+LONG = long_puzzles(FILES)
+LONG_SAMPLE = pick_long_sample(LONG, LONG_SAMPLE_SEED)
+
+
+@pytest.mark.parametrize(
+    ("file", "ident"),
+    [(file, ident) for file, ident, _ in LONG_SAMPLE],
+    ids=[f"TAOLONG_LONG_SAMPLE_SEED={LONG_SAMPLE_SEED}:{f}:{i}" for f, i, _ in LONG_SAMPLE],
+)
+def test_a_daily_sample_of_long_puzzles_is_reproved(file, ident):
+    assert reprove_bundled(file, ident) == [], f"TAOLONG_LONG_SAMPLE_SEED={LONG_SAMPLE_SEED}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("file", "ident"),
+    [(file, ident) for file, ident, _ in LONG],
+    ids=[f"{file}:{ident}" for file, ident, _ in LONG],
+)
+def test_every_long_bundled_puzzle_is_reproved(file, ident):
+    assert reprove_bundled(file, ident) == []
+
+
+def test_the_long_puzzles_and_their_sample(tmp_path):
+    assert len(LONG) >= LONG_SAMPLE_SIZE
+    assert all(len(pick_long_sample(LONG, seed)) == LONG_SAMPLE_SIZE for seed in range(20))
+    samples = {tuple(pick_long_sample(LONG, seed)) for seed in range(20)}
+    assert len(samples) > 1  # the seed changes the sample
+    assert all(p <= LONG_SAMPLE_POSITIONS for s in samples for _, _, p in s)
+    path = tmp_path / "long-advanced.jsonl"
+    save_puzzles(path, _solo_set(2))
+    assert long_puzzles([path]) == []
 
 
 # ---- the same checks on temporary files -----------------------------------------------------

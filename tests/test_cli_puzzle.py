@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from taolong_lab import State, solo_game
 from taolong_lab.cli import Session, main
@@ -336,3 +338,21 @@ def test_a_terminal_gets_no_echo(puzzle_file):
     Session(puzzle, Terminal("help\nquit\n"), out).run()
     assert "turn 1> Enter the number of a turn" in out.getvalue()
     assert "turn 1> help" not in out.getvalue()
+
+
+ENTRY = st.one_of(
+    st.text(max_size=30),
+    st.text(
+        alphabet="0123456789\u00b2\u0663\u2167", min_size=1, max_size=12
+    ),  # str.isdigit, not int()
+    st.text(alphabet="HeLaFiThWiWaMoEa>()+x=#~,;: abcdefgh12345678", max_size=40),
+)
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(st.lists(ENTRY.filter(lambda e: "\n" not in e and "\r" not in e), max_size=6))
+def test_no_entry_reaches_the_internal_error_message(entries):
+    puzzle = Puzzle.from_state("p", "p", State(TWO_TURNS_TLN), optimum=2)
+    out = io.StringIO()
+    assert Session(puzzle, io.StringIO("".join(e + "\n" for e in entries)), out).run() == 0
+    assert "internal error" not in out.getvalue()

@@ -12,6 +12,7 @@ import pytest
 from taolong_lab import State
 from taolong_lab.cli_solve import SolveCommandError, add_commands
 from taolong_lab.errors import TaoLongError
+from taolong_lab.files import InputFileError
 from taolong_lab.puzzles import Puzzle, save_puzzles
 
 WIN_IN_1 = (
@@ -64,7 +65,7 @@ def test_solve_unknown_within_budget_exits_non_zero(puzzles):
 def test_solve_bad_input(puzzles, tmp_path):
     with pytest.raises(SolveCommandError, match="no puzzle with id 'nope'"):
         run("solve", f"{puzzles}:nope")
-    with pytest.raises(SolveCommandError, match="no such puzzle file"):
+    with pytest.raises(InputFileError, match=r"missing\.jsonl: No such file or directory"):
         run("solve", str(tmp_path / "missing.jsonl"))
     with pytest.raises(SystemExit):
         run("solve", str(puzzles), "--time-limit", "-1")
@@ -112,7 +113,8 @@ def test_graph_writes_a_file(puzzles, tmp_path, suffix):
         run("graph", "--puzzle", str(puzzles), "--depth", "1", "--out", str(tmp_path / "g.txt"))
 
 
-def test_solve_checkpoint_resumes_across_runs(tmp_path):
+def test_solve_checkpoint_resumes_across_runs(tmp_path, monkeypatch):
+    monkeypatch.setenv("TAOLONG_LAB_KEY", str(tmp_path / "checkpoint.key"))  # not the user's
     path = tmp_path / "start.jsonl"
     from taolong_lab import solo_game
 

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
+import os
+import subprocess
+import sys
+import warnings
+from pathlib import Path
 
 import pytest
 
-from taolong_lab import State, cli
+from taolong_lab import State, TaoLongError, cli
 from taolong_lab.cli_generate import add_commands
 from taolong_lab.cli_solve import verify_puzzle
 from taolong_lab.puzzles import load_puzzles
-from taolong_lab.puzzles.format import PuzzleError, append_puzzle
+from taolong_lab.puzzles.format import PuzzleError, append_puzzle, puzzles_text
 from taolong_lab.puzzles.generate import (
     SOURCE_NAMES,
     CrossCheckWarning,
@@ -155,6 +162,23 @@ def test_a_worker_exception_loses_only_its_candidate():
         (["--source", "nowhere"], "--source"),
         (["--source", "all", "played"], "--source"),
         (["--scheduler", "nonsense"], "--scheduler"),
+        (["--scheduler", "tcp://127.0.0.1:0"], "--scheduler"),
+        (["--time-limit", "nan"], "--time-limit"),
+        (["--time-limit", "inf"], "--time-limit"),
+        (["--time-limit", "-inf"], "--time-limit"),
+        (["--time-limit", "1e999"], "--time-limit"),
+        (["--time-limit", "86401"], "--time-limit"),
+        (["--count", "9" * 5000], "--count"),
+        (["--count", "1000001"], "--count"),
+        (["--workers", "100000"], "--workers"),
+        (["--workers", "9" * 5000], "--workers"),
+        (["--seed", "-1"], "--seed"),
+        (["--seed", str(2**64)], "--seed"),
+        (["--seed", "9" * 5000], "--seed"),
+        (["--turns", "1..101"], "--turns"),
+        (["--turns", "1.." + "9" * 5000], "--turns"),
+        (["--tls-cert", "cert.pem"], "--tls-cert"),
+        (["--scheduler", "tls://127.0.0.1:8786", "--tls-ca-file", "/nowhere.pem"], "--tls-ca"),
     ],
 )
 def test_bad_cli_input_names_the_flag(argv, flag, tmp_path, monkeypatch, capsys):
@@ -167,6 +191,95 @@ def test_bad_cli_input_names_the_flag(argv, flag, tmp_path, monkeypatch, capsys)
     assert cli.main([*args, *argv, "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("taolong: error: ") and flag in err
+    assert err.count("\n") == 1 and len(err) < 500  # one line, the input not echoed whole
+    assert list(tmp_path.iterdir()) == []  # refused before anything was written
+
+
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [
+        ({"count": 10**5000}, "count"),
+        ({"count": -1}, "count"),
+        ({"count": 2.0}, "count"),
+        ({"seed": -1}, "seed"),
+        ({"seed": 2**64}, "seed"),
+        ({"workers": 0}, "workers"),
+        ({"workers": 10**9}, "workers"),
+        ({"turns": (1, 10**5000)}, "turns max"),
+        ({"turns": (0, 3)}, "turns min"),
+        ({"turns": "1..3"}, "turns"),
+        ({"time_limit": math.inf}, "time_limit"),
+        ({"time_limit": math.nan}, "time_limit"),
+        ({"time_limit": "10"}, "time_limit"),
+        ({"time_limit": 0}, "time_limit"),
+        ({"time_limit": 10**5000}, "time_limit"),
+        ({"time_limit": 86_400.5}, "time_limit"),
+        ({"max_states": 0}, "max_states"),
+        ({"max_candidates": -1}, "max_candidates"),
+        ({"scheduler": "garbage"}, "--scheduler"),
+        ({"security": {}}, "tls://"),
+    ],
+)
+def test_bad_options_are_refused_before_the_file_is_read(options, field, tmp_path):
+    if "scheduler" in options or "security" in options:
+        pytest.importorskip("distributed")
+    out = tmp_path / "x.jsonl"
+    options = {"count": 1, "seed": 0, "out": out, **FAST, **options}
+    count = options.pop("count")
+    with pytest.raises(TaoLongError, match=field):
+        generate(count, **options)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("address", ["garbage", "tcp://127.0.0.1:1"])
+def test_a_bad_scheduler_is_one_line_and_exit_2(address, tmp_path):
+    """In a process of its own: the command ends by itself, with one line and no traceback (a
+    half-built Dask client used to print one at exit)."""
+    pytest.importorskip("distributed")
+    root = Path(__file__).resolve().parents[1]
+    argv = ["generate", "--count", "1", "--out", str(tmp_path / "x.jsonl"), "--no-progress"]
+    code = "import sys; from taolong_lab.cli import main; sys.exit(main(sys.argv[1:]))"
+    done = subprocess.run(
+        [sys.executable, "-c", code, *argv, "--scheduler", address],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        timeout=120,  # a guard against a hang, not a measure of speed
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("taolong: error: --scheduler") and address in done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_cli_warnings_are_one_line_each(tmp_path, monkeypatch, capsys):
+    import taolong_lab.puzzles.generate as gen
+
+    def warned(count, **options):
+        warnings.warn(f"{options['out']}: cut away\nthe torn line", UserWarning, stacklevel=2)
+        return []
+
+    monkeypatch.setattr(gen, "generate", warned)
+    out = tmp_path / "w.jsonl"
+    assert cli.main(["generate", "--count", "1", "--out", str(out), "--no-progress"]) == 1
+    assert capsys.readouterr().err == f"taolong: warning: {out}: cut away the torn line\n"
+
+
+def test_cli_tls_flags_become_dask_security_settings(tmp_path):
+    from taolong_lab.cli_generate import parse
+
+    files = {name: tmp_path / f"{name}.pem" for name in ("ca", "cert", "key")}
+    for path in files.values():
+        path.write_text("PEM\n")
+    parser = cli.build_parser()
+    argv = ["generate", "--count", "1", "--out", str(tmp_path / "t.jsonl")]
+    argv += ["--scheduler", "tls://127.0.0.1:8786", "--tls-ca-file", str(files["ca"])]
+    argv += ["--tls-cert", str(files["cert"]), "--tls-key", str(files["key"])]
+    assert parse(parser.parse_args(argv))["security"] == {
+        "tls_ca_file": str(files["ca"]),
+        "tls_client_cert": str(files["cert"]),
+        "tls_client_key": str(files["key"]),
+    }
+    assert parse(parser.parse_args(argv[:7]))["security"] is None  # Dask's config
 
 
 def test_cli_generates_and_resumes(tmp_path, monkeypatch, capsys, five):
@@ -411,31 +524,158 @@ def test_append_puzzle_adds_whole_lines(five, tmp_path):
         append_puzzle(tmp_path / "a.json", five[0])
 
 
-def test_repair_tail_cuts_only_a_torn_last_line(tmp_path):
+def _sha(path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def test_repair_tail_cuts_only_the_torn_append_it_recorded(tmp_path):
     path = tmp_path / "t.jsonl"
-    path.write_bytes(b'{"a": 1}\n{"b": 2}\n')
-    assert repair_tail(path) == 0
-    path.write_bytes(b'{"a": 1}\n{"b": 2')
-    assert repair_tail(path) == 1 and path.read_bytes() == b'{"a": 1}\n'
-    path.write_bytes(b'{"a": 1}\n{"b": \n')
-    assert repair_tail(path) == 1 and path.read_bytes() == b'{"a": 1}\n'
-    path.write_bytes(b'{"a"')
-    assert repair_tail(path) == 1 and path.read_bytes() == b""
+    kept = b'{"a": 1}\n'
+    written = {
+        "size": len(kept),
+        "sha256": hashlib.sha256(kept).hexdigest(),
+        "appending": '{"b": 2}\n',
+    }
+    path.write_bytes(kept + b'{"b"')  # the append, torn
+    assert repair_tail(path, written) == 1 and path.read_bytes() == kept
+    for untouched in (
+        kept + b'{"b": 2}\n',  # the append went through
+        kept + b'{"c"',  # not the line being appended
+        b'{"A": 1}\n{"b"',  # the bytes before it changed since
+        kept[:-1],  # shorter than recorded
+    ):
+        path.write_bytes(untouched)
+        assert repair_tail(path, written) == 0 and path.read_bytes() == untouched
+    path.write_bytes(kept + b'{"b"')
+    assert repair_tail(path, None) == 0  # no sidecar: never cut
+    assert repair_tail(path, {**written, "appending": None}) == 0  # nothing was being appended
+    assert path.read_bytes() == kept + b'{"b"'
 
 
-def test_a_torn_last_line_is_repaired_and_the_run_resumes(five, tmp_path):
+class Crash(BaseException):
+    """A kill -9 in the middle of an append."""
+
+
+def _crash_mid_append(out, monkeypatch) -> bytes:
+    """Run the generator on ``out`` until it tears the line it appends; the sidecar is left as
+    a kill -9 would leave it. Returns the torn bytes."""
+    import taolong_lab.puzzles.generate as gen
+
+    side = Path(str(out) + ".state.json")
+    real, at_crash = gen.append_bytes, {}
+
+    def torn(path, data):
+        real(path, data[: len(data) // 2])
+        at_crash["side"], at_crash["torn"] = side.read_bytes(), data[: len(data) // 2]
+        raise Crash
+
+    with monkeypatch.context() as patch:
+        patch.setattr(gen, "append_bytes", torn)
+        with pytest.raises(Crash):
+            generate(3, seed=0, out=out, **FAST)
+    side.write_bytes(at_crash["side"])  # no clean-up ran
+    return at_crash["torn"]
+
+
+def test_a_torn_append_is_cut_away_and_the_run_resumes(five, tmp_path, monkeypatch):
     out = tmp_path / "set.jsonl"
-    generate(3, seed=0, out=out, **FAST)
+    generate(2, seed=0, out=out, **FAST)
     whole = out.read_bytes()
-    last = whole[: whole.rstrip(b"\n").rfind(b"\n") + 1]
-    out.write_bytes(last + whole[len(last) : len(whole) - 40])  # the third line, torn
-    (tmp_path / "set.jsonl.state.json").unlink()  # the crash came before the sidecar
+    torn = _crash_mid_append(out, monkeypatch)
+    assert out.read_bytes() == whole + torn
+    # A copy whose first line was edited since is no longer the run's: nothing is cut.
+    edited = tmp_path / "edited.jsonl"
+    edited.write_bytes(out.read_bytes().replace(b'"title": "', b'"title": "My ', 1))
+    Path(str(edited) + ".state.json").write_bytes(Path(str(out) + ".state.json").read_bytes())
+    before = _sha(edited)
+    with pytest.raises(GenerateError, match=r"edited\.jsonl:3: json: .*left as it is"):
+        generate(5, seed=0, out=edited, **FAST)
+    assert _sha(edited) == before
     with pytest.warns(UserWarning, match="torn"):
         again = generate(5, seed=0, out=out, **FAST)
+    assert out.read_bytes().startswith(whole)
     assert _docs(again) == _docs(five)
     assert _docs(load_puzzles(out)) == _docs(five)  # no duplicate, no torn line
     reasons = json.loads((tmp_path / "set.jsonl.state.json").read_text())["reasons"]
     assert reasons["torn line repaired"] == 1
+
+
+def test_a_hand_made_file_without_a_final_newline_is_kept_whole(five, tmp_path):
+    from taolong_lab.puzzles.rulebook import SHIPPED
+
+    mine = load_puzzles(SHIPPED, check_solutions=False)[0]
+    out = tmp_path / "mine.jsonl"
+    out.write_bytes(puzzles_text([mine]).rstrip("\n").encode("utf-8"))
+    handed = out.read_bytes()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        kept = generate(2, seed=0, out=out, **FAST)
+    assert not [w for w in caught if "torn" in str(w.message)]
+    assert out.read_bytes().startswith(handed + b"\n")  # whole, given its newline
+    assert [p.id for p in load_puzzles(out)] == [mine.id, five[0].id]
+    assert _docs(kept[1:]) == _docs(five[:1])
+
+
+def _puzzle_line() -> bytes:
+    from taolong_lab.puzzles.rulebook import SHIPPED
+
+    return puzzles_text(load_puzzles(SHIPPED, check_solutions=False)[:1]).encode("utf-8")
+
+
+@pytest.mark.parametrize(
+    ("content", "where"),
+    [
+        (bytes(range(256)) * 4, r"bad\.jsonl: file: not UTF-8"),
+        (b'{"id": "caf\xe9"}\n', r"bad\.jsonl: file: not UTF-8"),
+        (b'{"a": 1}\n', r"bad\.jsonl:1: "),
+        ("line", r"bad\.jsonl:2: json: "),  # a torn last line the run did not write
+        ("line-and-a-bad-one", r"bad\.jsonl:2: .*and 1 more"),
+    ],
+)
+def test_a_file_that_is_not_puzzles_is_refused_untouched(content, where, tmp_path, capsys):
+    if content == "line":
+        content = _puzzle_line() + b'{"format": "taolong-puz'
+    elif content == "line-and-a-bad-one":
+        content = _puzzle_line() + b"{}\n[]\n"
+    out = tmp_path / "bad.jsonl"
+    out.write_bytes(content)
+    before = _sha(out)
+    with pytest.raises(GenerateError, match=where + ".*left as it is"):
+        generate(2, seed=0, out=out, **FAST)
+    argv = ["generate", "--count", "2", "--out", str(out), "--no-progress"]
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("taolong: error: ") and err.count("\n") == 1 and "bad.jsonl" in err
+    assert _sha(out) == before
+    assert not (tmp_path / "bad.jsonl.state.json").exists()
+
+
+STATE = {"format": "taolong-generate-state", "version": 3, "params": {}, "next_index": 0}
+
+
+@pytest.mark.parametrize(
+    ("sidecar", "field"),
+    [
+        (b"not json", "Expecting value"),
+        (b"\xff\xfe", "utf-8"),
+        (b"[" * 100_000, "recursion"),
+        (b'{"next_index": 1' + b"0" * 5000 + b"}", "digits"),
+        (json.dumps({**STATE, "format": "x"}).encode(), "format"),
+        (json.dumps({**STATE, "version": 9}).encode(), "version"),
+        (json.dumps({**STATE, "next_index": "5"}).encode(), "next_index"),
+        (json.dumps({**STATE, "next_index": 2**70}).encode(), "next_index"),
+        (json.dumps({**STATE, "reasons": {"kept": -1}}).encode(), "reasons"),
+        (json.dumps({**STATE, "file": {"size": 0, "sha256": "zz"}}).encode(), "file"),
+    ],
+)
+def test_a_bad_sidecar_is_refused_and_the_file_left_whole(sidecar, field, tmp_path):
+    out = tmp_path / "set.jsonl"
+    out.write_bytes(_puzzle_line()[:-1])  # no final newline, as a user may leave it
+    (tmp_path / "set.jsonl.state.json").write_bytes(sidecar)
+    before = _sha(out)
+    with pytest.raises(GenerateError, match=rf"set\.jsonl\.state\.json: .*{field}"):
+        generate(2, seed=0, out=out, **FAST)
+    assert _sha(out) == before
 
 
 def test_the_progress_postfix_reports_the_rates(monkeypatch):

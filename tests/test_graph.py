@@ -3,6 +3,7 @@ checked against networkx's own algorithms on small explored graphs."""
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import math
 
@@ -13,7 +14,8 @@ from hypothesis import strategies as st
 
 from taolong_lab import State, new_game, solo_game
 from taolong_lab.graph import explore, iter_explore, retrograde, retrograde_two_player
-from taolong_lab.solvers.graph import Edge, Expanded, Node
+from taolong_lab.solvers.common import SolverError
+from taolong_lab.solvers.graph import MAX_DEPTH, MAX_STATES, Edge, Expanded, Node
 
 WIN_IN_1 = (
     "field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "
@@ -66,7 +68,7 @@ def test_explore_depth_zero_is_the_start_alone():
 
 
 def test_iter_explore_streams_and_stops_early():
-    events = iter_explore(solo_game())  # unbounded: only the first events are computed
+    events = iter_explore(solo_game(), max_states=None)  # only the first events are computed
     first = list(itertools.islice(events, 30))
     assert isinstance(first[0], Node) and first[0].id == 0
     assert {type(e) for e in first} <= {Node, Edge, Expanded}
@@ -81,6 +83,27 @@ def test_max_states_stops_cleanly_and_marks_the_graph_truncated():
         assert n == (len(State(g.tln[i]).successors()) if g.expanded[i] else 0)
     full = explore(State(WIN_IN_1), depth=1)
     assert not full.truncated
+
+
+def test_a_walk_has_a_default_budget_and_a_deepest_depth():
+    for walk in (explore, iter_explore):
+        assert inspect.signature(walk).parameters["max_states"].default == MAX_STATES
+    assert isinstance(MAX_STATES, int)
+    for bad in ({"depth": MAX_DEPTH + 1}, {"depth": -1}, {"depth": True}, {"depth": 2.0}):
+        with pytest.raises(SolverError, match="depth must be a whole number from 0 to"):
+            explore(solo_game(), **bad)
+    for bad in (0, 10**3 + 0.5, False):
+        with pytest.raises(SolverError, match="max_states must be a whole number"):
+            explore(solo_game(), max_states=bad)
+    assert explore(State(WIN_IN_1), depth=MAX_DEPTH, max_states=200).max_depth == MAX_DEPTH
+
+
+def test_progress_shows_a_bar_on_stderr_and_changes_nothing(capsys):
+    quiet = explore(State(WIN_IN_2), depth=2)
+    capsys.readouterr()
+    shown = explore(State(WIN_IN_2), depth=2, progress=True)
+    assert "positions" in capsys.readouterr().err
+    assert (shown.tln, shown.turns) == (quiet.tln, quiet.turns)
 
 
 def test_two_player_explore():

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from taolong_lab import OPTIONS, Rules, State, solo_game
 from taolong_lab.errors import PuzzleError
+from taolong_lab.files import InputFileError
 from taolong_lab.puzzles import (
     MIGRATIONS,
     VERSION,
@@ -682,7 +683,7 @@ def test_file_level_problems(tmp_path):
         load_puzzles(path)
     assert caught.value.problems[0][:2] == (None, "file")
     assert caught.value.problems[0][2].startswith("not UTF-8 text: ")
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(InputFileError, match=r"absent\.jsonl: No such file"):
         load_puzzles(tmp_path / "absent.jsonl")
     path.write_text("", encoding="utf-8")
     assert load_puzzles(path) == []
@@ -895,7 +896,7 @@ def test_the_shipped_rulebook_puzzles_load_and_are_what_the_generator_builds(cap
 def test_the_rulebook_check_finds_a_stale_file(tmp_path, capsys):
     path = tmp_path / "rulebook-solo.jsonl"
     assert rulebook.main(["--check", "--output", str(path)]) == 1
-    assert f"{path} does not exist" in capsys.readouterr().err
+    assert f"cannot read {path}: No such file or directory" in capsys.readouterr().err
     assert rulebook.main(["--output", str(path)]) == 0
     assert capsys.readouterr().out == f"wrote {2 * len(scenario_names())} puzzles to {path}\n"
     assert rulebook.main(["--check", "--output", str(path)]) == 0

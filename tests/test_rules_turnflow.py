@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from positions import RULES, D, fields, first_phases, only_on, pieces, position, turns
 
-from taolong_lab import IllegalTurnError, Result, new_game
+from taolong_lab import IllegalTurnError, NotationError, Result, Turn, new_game
 
 SOUTH = "d4 d3 d2 d1"
 EAST = "d5 c5 b5 a5"
@@ -240,9 +240,10 @@ def test_wind_or_thunder_in_the_extra_phase_gives_no_more():
     after = s.play("Wi>Wi e4 ; Fi>Th e3")
     assert fields(after)["white"] == "e3-e4-d4-d3:4:0"
     assert (after.to_move, after.ply) == ("black", 1)
-    with pytest.raises(IllegalTurnError) as err:
+    with pytest.raises(NotationError, match="at most two phases"):
         s.play("Wi>Wi e4 ; Fi>Th e3 ; He>La e2")
-    assert "at most two phases" in err.value.reason
+    three = Turn(Turn.parse("Wi>Wi e4 ; Fi>Th e3").phases + Turn.parse("He>La e2").phases)
+    assert s.explain_illegal(three) == "a turn has at most two phases"
 
 
 def test_no_extra_phase_once_the_game_is_over():

@@ -3,18 +3,31 @@ isolation, stopping, and the Dask back end on a LocalCluster."""
 
 from __future__ import annotations
 
+import gc
 import inspect
 import itertools
+import json
 import multiprocessing
 import os
+import shutil
 import signal
+import subprocess
 import sys
 import time
+import warnings
+from pathlib import Path
 
 import pytest
 
 from taolong_lab.errors import TaoLongError
-from taolong_lab.puzzles.runner import RunnerError, ordered_map
+from taolong_lab.puzzles import runner
+from taolong_lab.puzzles.runner import (
+    MAX_WORKERS,
+    InsecureSchedulerWarning,
+    RunnerError,
+    check_scheduler,
+    ordered_map,
+)
 
 JOBS = list(range(12))
 
@@ -162,7 +175,25 @@ def test_closing_early_kills_running_jobs_without_waiting():
         ({"workers": True}, "workers"),
         ({"ahead": 0}, "ahead"),
         ({"stop": 3}, "stop"),
+        ({"workers": MAX_WORKERS + 1}, "workers"),
+        ({"workers": 10**5000}, "workers"),
         ({"scheduler": ""}, "--scheduler"),
+        ({"scheduler": "garbage"}, "--scheduler"),
+        ({"scheduler": "tcp://127.0.0.1"}, "--scheduler"),
+        ({"scheduler": "tcp://127.0.0.1:0"}, "port"),
+        ({"scheduler": "tcp://127.0.0.1:65536"}, "port"),
+        ({"scheduler": "http://127.0.0.1:80"}, "--scheduler"),
+        ({"scheduler": "tcp://[1:2:3]:8786"}, "IPv6"),
+        ({"scheduler": "x" * 5000 + ":1"}, "5002 characters"),
+        ({"scheduler": 8786}, "--scheduler"),
+        ({"security": {}}, "tls://"),
+        ({"scheduler": "tcp://127.0.0.1:8786", "security": {}}, "tls://"),
+        ({"scheduler": "tls://127.0.0.1:8786"}, "CA certificate"),
+        ({"scheduler": "tls://127.0.0.1:8786", "security": {"nonsense": 1}}, "security="),
+        (
+            {"scheduler": "tls://127.0.0.1:8786", "security": {"tls_ca_file": "/nowhere.pem"}},
+            "CA certificate",
+        ),
     ],
 )
 def test_bad_arguments_are_named_at_once(kwargs, word):
@@ -170,6 +201,23 @@ def test_bad_arguments_are_named_at_once(kwargs, word):
     with pytest.raises(RunnerError, match=word) as info:
         ordered_map(square, JOBS, **kwargs)
     assert isinstance(info.value, TaoLongError)
+
+
+@pytest.mark.parametrize(
+    "address", ["tcp://127.0.0.1:8786", "localhost:1", "tcp://[::1]:65535", "inproc://1.2.3.4/5/6"]
+)
+def test_good_addresses_pass_the_check(address):
+    pytest.importorskip("distributed")
+    check_scheduler(address)
+
+
+def test_certificates_that_cannot_be_read_are_named(tmp_path):
+    pytest.importorskip("distributed")
+    bad = tmp_path / "bad.pem"
+    bad.write_text("not a certificate\n")
+    security = {"tls_ca_file": str(bad), "tls_client_cert": str(bad)}
+    with pytest.raises(RunnerError, match=r"--tls-ca-file.*cannot use the certificates"):
+        check_scheduler("tls://127.0.0.1:8786", security)
 
 
 def test_scheduler_without_distributed_names_the_flag_and_the_extra(monkeypatch):
@@ -250,3 +298,167 @@ def test_generate_on_dask_equals_generate_in_process(cluster):
         [p.to_json() for p in local]
     )
     assert len(local) == 3
+
+
+# --- orphans: the workers end with their parent ----------------------------------------------
+
+ORPHANS = """
+import itertools, json, multiprocessing, os, sys, time
+from taolong_lab import processes
+from taolong_lab.puzzles.runner import ordered_map
+
+def nap(job):
+    if job == 0:
+        if sys.argv[1] == "isolated":
+            os._exit(1)  # breaks the pool: the pending jobs re-run in processes of their own
+        return 0
+    time.sleep(600)
+
+def watched():
+    processes._kernel_signals_orphan = lambda: False  # the portable fallback alone
+    processes.end_with_parent(os.getppid())
+    print("watching", flush=True)
+    time.sleep(600)
+
+if __name__ == "__main__":
+    if sys.argv[1] == "fallback":
+        child = multiprocessing.Process(target=watched)
+        child.start()
+        pids = [child.pid]
+    else:
+        pairs = ordered_map(nap, itertools.count(), workers=2)
+        next(pairs)
+        pids = [p.pid for p in multiprocessing.active_children()]
+    print(json.dumps(pids), flush=True)
+    time.sleep(600)
+"""
+
+
+def running(pid: int) -> bool:
+    """The process exists and is not a zombie waiting to be reaped."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+@pytest.mark.parametrize("kind", ["pool", "isolated", "fallback"])
+def test_a_kill_9_of_the_parent_leaves_no_worker_running(kind, tmp_path):
+    """kind: the pool's workers, the isolated re-runs of a broken pool, or a child watched by
+    the polling thread alone (where Linux's parent-death signal is not used)."""
+    script = tmp_path / "orphans.py"
+    script.write_text(ORPHANS)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    proc = subprocess.Popen(
+        [sys.executable, str(script), kind], stdout=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        lines = [proc.stdout.readline() for _ in range(2 if kind == "fallback" else 1)]
+        pids = json.loads(next(line for line in lines if line.startswith("[")))
+        assert pids and all(running(pid) for pid in pids)
+    finally:
+        proc.kill()
+        proc.wait()
+    deadline = time.monotonic() + 30  # a bound on the wait, not a measure of speed
+    while time.monotonic() < deadline and any(running(pid) for pid in pids):
+        time.sleep(0.1)
+    left = [pid for pid in pids if running(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left
+
+
+def test_plain_tcp_off_this_machine_is_warned_about(monkeypatch):
+    """Only where the address is another machine's and the link is not TLS; the connection
+    itself then fails here (nothing listens), quickly with the shortened timeout."""
+    pytest.importorskip("distributed")
+    import psutil
+
+    remote = "198.51.100.7"  # TEST-NET-2, documentation only
+    local = {a.address for addresses in psutil.net_if_addrs().values() for a in addresses}
+    if remote in local:
+        pytest.skip(f"{remote} is an address of this machine")
+    monkeypatch.setattr(runner, "CONNECT_TIMEOUT", "0.5s")
+    with (
+        pytest.warns(InsecureSchedulerWarning, match=r"198\.51\.100\.7.*tls://"),
+        pytest.raises(RunnerError, match="cannot connect"),
+    ):
+        next(ordered_map(square, JOBS, scheduler=f"tcp://{remote}:8786"))
+    interface = sorted(a for a in local if a.count(".") == 3 and not a.startswith("127."))
+    addresses = ["tcp://127.0.0.1:1", "tcp://127.3.2.1:1", "localhost:1", "[::1]:1"]
+    for address in addresses + [f"{a}:1" for a in interface[:1]]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", InsecureSchedulerWarning)
+            with pytest.raises(RunnerError, match="cannot connect"):
+                next(ordered_map(square, JOBS, scheduler=address))
+
+
+def test_a_failed_connection_leaves_no_client_open(monkeypatch):
+    """Whatever the failure, the client is closed at once, not left to Client.__del__ (which
+    would close it at exit, slowly, with a traceback)."""
+    distributed = pytest.importorskip("distributed")
+
+    async def refused(self, timeout=None):
+        raise ValueError("refused by the test")
+
+    monkeypatch.setattr(distributed.Client, "_ensure_connected", refused)
+    with pytest.raises(RunnerError, match="refused by the test"):
+        next(ordered_map(square, JOBS, scheduler="tcp://127.0.0.1:8786"))
+    clients = [c for c in gc.get_objects() if isinstance(c, distributed.Client)]
+    assert [c.status for c in clients if c.status != "closed"] == []
+
+
+def self_signed(cert: str, key: str, name: str) -> None:
+    """A self-signed certificate and its key (one file if ``cert == key``), made by openssl."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("needs the openssl command to make a certificate")
+    curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    files = ["-keyout", key, "-out", cert, "-days", "1", "-subj", f"/CN={name}"]
+    subprocess.run([openssl, "req", "-x509", *curve, *files], check=True, capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def tls_cluster(tmp_path_factory):
+    """A LocalCluster that speaks TLS only, with a self-signed certificate made by openssl;
+    yields the cluster and the paths of the certificate and key."""
+    distributed = pytest.importorskip("distributed")
+    folder = tmp_path_factory.mktemp("tls")
+    cert, key = str(folder / "cert.pem"), str(folder / "key.pem")
+    self_signed(cert, key, "dask-test")
+    roles = {
+        f"tls_{role}_{part}": path
+        for role in ("scheduler", "worker", "client")
+        for part, path in (("cert", cert), ("key", key))
+    }
+    security = distributed.security.Security(tls_ca_file=cert, require_encryption=True, **roles)
+    with distributed.LocalCluster(
+        n_workers=1,
+        threads_per_worker=1,
+        processes=False,
+        protocol="tls://",
+        security=security,
+        dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": ":0"},  # its HTTP routes: any free port
+    ) as local:
+        yield local, cert, key
+
+
+def test_dask_over_tls(tls_cluster, tmp_path, monkeypatch):
+    cluster, cert, key = tls_cluster
+    address = cluster.scheduler_address
+    assert address.startswith("tls://")
+    security = {"tls_ca_file": cert, "tls_client_cert": cert, "tls_client_key": key}
+    pairs = list(ordered_map(square, JOBS[:4], scheduler=address, security=security))
+    assert without_pid(pairs) == expected(JOBS[:4])
+    with pytest.raises(RunnerError, match="CA certificate"):  # never plain text instead
+        ordered_map(square, JOBS, scheduler=address)
+    # A client that does not hold the cluster's certificate is turned away.
+    stranger = str(tmp_path / "stranger.pem")
+    self_signed(stranger, stranger, "stranger")
+    monkeypatch.setattr(runner, "CONNECT_TIMEOUT", "2s")
+    other = {"tls_ca_file": cert, "tls_client_cert": stranger}
+    with pytest.raises(RunnerError, match="cannot connect"):
+        next(ordered_map(square, JOBS, scheduler=address, security=other))

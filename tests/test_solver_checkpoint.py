@@ -6,11 +6,11 @@ optimum), and a finished checkpoint returns the saved result."""
 
 from __future__ import annotations
 
-import pickle
 import re
 from pathlib import Path
 
 import pytest
+from checkpoint_files import own_key, read  # noqa: F401 (own_key: an autouse fixture)
 
 from taolong_lab import State, solo_game
 from taolong_lab.solvers.common import (
@@ -78,7 +78,7 @@ def test_a_crash_keeps_the_proved_bound_and_resumes(one_shot, tmp_path, monkeypa
     monkeypatch.setattr(State, "iter_successors", crashing)
     with pytest.raises(MemoryError):
         solve(START, progress=False, checkpoint=path)
-    saved = pickle.loads(path.read_bytes())
+    _, saved = read(path)
     assert saved["proved"] >= 2 and saved["expanded"] == 20 and "result" not in saved
     monkeypatch.setattr(State, "iter_successors", real)
     resumed = solve(START, progress=False, checkpoint=path)
@@ -101,7 +101,7 @@ def test_ctrl_c_saves_and_returns_unknown(tmp_path, monkeypatch):
     monkeypatch.setattr(State, "iter_successors", interrupting)
     s = solve(START, progress=False, checkpoint=path)
     assert s.status == "unknown" and s.certificate["stopped"] == "interrupted"
-    saved = pickle.loads(path.read_bytes())
+    _, saved = read(path)
     assert saved["proved"] == s.proved_no_win_below >= 2
     assert saved["expanded"] == s.stats["expanded"] == 15
 
@@ -126,14 +126,14 @@ def test_a_checkpoint_of_another_position_is_refused(tmp_path):
     path = tmp_path / "other.ckpt"
     solve(START, max_states=3, progress=False, checkpoint=path)
     other = solo_game(segments={"black": 1}, water={"black": 1})
-    with pytest.raises(SolverError, match=r"other\.ckpt.*'start'"):
+    with pytest.raises(SolverError, match=r"other\.ckpt: start: saved for '.*'"):
         solve(other, progress=False, checkpoint=path)
 
 
 def test_a_foreign_file_is_refused_and_left_alone(tmp_path):
     path = tmp_path / "notes.txt"
     path.write_text("my notes")
-    with pytest.raises(SolverError, match="not a solver checkpoint"):
+    with pytest.raises(SolverError, match="format: not a taolong checkpoint"):
         solve(START, progress=False, checkpoint=path)
     assert path.read_text() == "my notes"
 
@@ -152,7 +152,7 @@ def test_peak_memory_is_per_solve_on_linux():
 
 
 def test_periodic_saves_back_off_when_saving_is_slow(tmp_path, monkeypatch):
-    store = Checkpoint(tmp_path / "c.ckpt", solver="s", start="x", every=0.0)
+    store = Checkpoint(tmp_path / "c.ckpt", solver="s", start=START, every=0.0)
     clock = iter([0.0, 100.0, 105.0, 200.0, 2000.0]).__next__
     monkeypatch.setattr("taolong_lab.solvers.common.time.perf_counter", clock)
     store.last = 0.0

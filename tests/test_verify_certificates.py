@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import copy
 import io
+from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from taolong_lab import load_puzzles
 from taolong_lab.cli_solve import (
@@ -20,6 +23,7 @@ from taolong_lab.cli_solve import (
     run_verify,
     verify_puzzle,
 )
+from taolong_lab.errors import TaoLongError
 from taolong_lab.puzzles import Puzzle, save_puzzles
 from taolong_lab.puzzles.generate import greedy_line
 from taolong_lab.solvers import solve
@@ -384,3 +388,227 @@ def test_other_re_proves_a_monk_puzzle_by_bounded_search(tmp_path):
     bad = Puzzle.from_json(doc, check_solutions=False)
     problems = verify_puzzle(bad, full=True, method="other")
     assert any("the optimum is below" in p for p in problems), problems
+
+
+# ---- crafted fields: a problem, never an exception ------------------------------------------
+BUNDLED = Path(__file__).resolve().parents[1] / "puzzles"
+
+
+def _bundled(file: str, ident: str) -> dict:
+    return next(p for p in load_puzzles(BUNDLED / file) if p.id == ident).to_json()
+
+
+def _bound_only_of(doc: dict, proved: int) -> dict:
+    """A solved SAT puzzle as if its search had stopped at ``proved``: no solution, the
+    proofs below ``proved`` kept."""
+    doc = copy.deepcopy(doc)
+    for key in ("optimum", "solution", "difficulty"):
+        doc.pop(key, None)
+    cert = doc["certificate"]
+    for key in ("optimum", "optimal_first_turns", "first_turns_by"):
+        cert.pop(key, None)
+    cert.update(status="unknown", proved_no_win_below=proved)
+    cert["no_win_below_proofs"] = cert["no_win_below_proofs"][:proved]
+    cert["unsat_horizons"] = [k for k in cert["unsat_horizons"] if k < proved]
+    cert["per_turn"] = cert["per_turn"][:proved]
+    return doc
+
+
+@pytest.fixture(scope="module")
+def seeds() -> list[dict]:
+    """Bundled puzzles with each kind of certificate, and a bound-only one."""
+    sat = _bundled("rulebook-solo.jsonl", "field-white")
+    return [
+        _bundled("field-advanced.jsonl", "field-advanced-05"),  # explicit, greedy, difficulty
+        _bundled("rulebook-solo.jsonl", "maze-white"),  # explicit, cross-checked by SAT
+        sat,
+        _bound_only_of(sat, 5),
+    ]
+
+
+def test_the_seeds_pass(seeds):
+    for doc in seeds:
+        assert _problems(doc) == [], doc["id"]
+
+
+def _paths(node, here=()) -> list[tuple]:
+    """Every place in a JSON value, as the keys and indices that lead there."""
+    found = [here]
+    if isinstance(node, dict):
+        for key, value in node.items():
+            found += _paths(value, (*here, key))
+    elif isinstance(node, list):
+        for i, value in enumerate(node[:3]):  # a few rows are enough
+            found += _paths(value, (*here, i))
+    return found
+
+
+def _get(node, path):
+    for step in path:
+        node = node[step]
+    return node
+
+
+def _set(root, path, value):
+    _get(root, path[:-1])[path[-1]] = value
+
+
+NUMBERS = st.sampled_from([-1, 0, 1, 2, 7, 99, 100, 101, 10**12, 10**30, 10**4000])
+LEAVES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    NUMBERS,
+    st.floats(allow_nan=False),
+    st.text(max_size=8),
+)
+JSON = st.recursive(
+    LEAVES,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=10,
+)
+KNOWN_FIELDS = [
+    "optimum",
+    "proved_no_win_below",
+    "status",
+    "lower_bound",
+    "start_lower_bound",
+    "no_win_within",
+    "no_win_below_proofs",
+    "unsat_horizons",
+    "per_turn",
+    "optimal_first_turns",
+    "optimal_lines",
+    "optimal_lines_exact",
+    "cross_check",
+    "fair",
+    "greedy_line",
+    "greedy_wins_within_optimum",
+]
+
+
+def _mutate(value, how: str, data):
+    if how == "replace":
+        return data.draw(JSON)
+    if how == "deepen":
+        for _ in range(data.draw(st.integers(1, 100))):
+            value = [value]
+        return value
+    if how == "swap":  # a list becomes an object and an object a list
+        if isinstance(value, list):
+            return {str(i): v for i, v in enumerate(value)}
+        return list(value.values()) if isinstance(value, dict) else [value]
+    if how == "repeat":
+        return [value] * data.draw(st.integers(0, 300))
+    # "number": a blow-up of a number
+    return data.draw(NUMBERS) if not isinstance(value, int) else value * data.draw(NUMBERS)
+
+
+@settings(
+    max_examples=250,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(st.data())
+def test_any_certificate_gives_problems_or_none_never_an_exception(seeds, data):
+    doc = copy.deepcopy(data.draw(st.sampled_from(seeds)))
+    for _ in range(data.draw(st.integers(1, 3))):
+        part = data.draw(st.sampled_from(["certificate", "difficulty"]))
+        root = doc.get(part)
+        if not isinstance(root, dict):
+            continue
+        if data.draw(st.booleans()):
+            root[data.draw(st.sampled_from(KNOWN_FIELDS))] = data.draw(JSON)
+            continue
+        path = data.draw(st.sampled_from(_paths(root)[1:] or [()]))
+        if not path:
+            continue
+        how = data.draw(st.sampled_from(["replace", "deepen", "swap", "repeat", "number", "drop"]))
+        if how == "drop":
+            del _get(root, path[:-1])[path[-1]]
+        else:
+            _set(root, path, _mutate(_get(root, path), how, data))
+    try:
+        puzzle = Puzzle.from_json(doc, check_solutions=False)
+    except TaoLongError:
+        return  # the reader refused the file: nothing to verify
+    try:
+        problems = verify_puzzle(puzzle)
+    except TaoLongError:
+        return
+    assert all(isinstance(p, str) and "\n" not in p and len(p) < 1000 for p in problems), problems
+
+
+# ---- what plain verify proves, and what only --full does -----------------------------------
+def _longer_line(puzzle) -> list[str] | None:
+    """A real winning line one turn longer than the optimum, if the start has one: a first
+    turn after which the optimum is unchanged, then an optimal line from there."""
+    for turn, after in puzzle.start.successors():
+        if after.is_over():
+            continue
+        rest = solve(after, progress=False, count_first_turns=False)
+        if rest.status == "optimal" and rest.optimum == puzzle.optimum:
+            return [str(turn), *rest.line]
+    return None
+
+
+@pytest.fixture(scope="module")
+def forgery() -> Puzzle:
+    """A bundled win in 2 claimed as a win in 3, with a real 3-turn winning line and every
+    certificate and difficulty field consistent with that claim."""
+    for puzzle in load_puzzles(BUNDLED / "field-novice.jsonl"):
+        line = _longer_line(puzzle) if puzzle.optimum == 2 else None
+        if line is not None:
+            break
+    else:
+        pytest.fail("no bundled win in 2 with a 3-turn win")
+    truth = solve(puzzle.start, progress=False)
+    cert = {key: truth.certificate[key] for key in ("solver", "method", "lookahead")}
+    rows = truth.certificate["no_win_within"]
+    cert.update(
+        lower_bound=truth.certificate["lower_bound"],
+        start_lower_bound=truth.certificate["start_lower_bound"],
+        optimum=3,
+        proved_no_win_below=3,
+        no_win_within=[*rows, {"turns": 2, "positions": rows[-1]["positions"] + 1}],
+        cross_check={"solver": "taolong_lab.solvers.sat", "optimum": 3, "agrees": True},
+        fair=True,
+    )
+    difficulty = {"tier": "intermediate", "grade": "intermediate", "score": 3.5, "optimum": 3}
+    return Puzzle.from_state(
+        "forged",
+        "forged",
+        puzzle.start,
+        optimum=3,
+        solution=line,
+        certificate=cert,
+        difficulty=difficulty,
+    )
+
+
+def test_plain_verify_passes_a_consistent_forgery_and_full_catches_it(forgery, tmp_path, capsys):
+    from taolong_lab.cli import main
+
+    assert verify_puzzle(forgery) == []
+    assert verify_puzzle(forgery, full=True) == ["the optimum is 2, the stored solution takes 3"]
+    other = verify_puzzle(forgery, full=True, method="other")
+    assert len(other) == 1 and other[0].startswith("the optimum is "), other
+    path = tmp_path / "forged.jsonl"
+    save_puzzles(path, [forgery])
+    assert main(["verify", str(path)]) == 0
+    assert main(["verify", str(path), "--full"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "the optimum is 2, the stored solution takes 3" in err
+
+
+def test_verify_help_says_what_plain_verify_does_not_prove(capsys):
+    from taolong_lab.cli import main
+
+    assert main(["verify", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "proves that the stored line wins in that many turns" in text
+    assert "does not prove that no shorter win exists" in text
+    assert "--full proves it" in text

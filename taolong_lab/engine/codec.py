@@ -17,19 +17,34 @@ TLN has eight space-separated fields; the start of the default game is::
    and Chosen One mode followed by ``@ccw`` or ``@cw``, the flux coin;
 6. centre: ``water:fire`` stones in the centre;
 7. side to move: ``w`` or ``b``;
-8. turn number, from 1.
+8. turn number, from 1 to 999,999,999.
+
+A TLN is at most 10,000 characters long.
 """
 
 from __future__ import annotations
 
 import functools
-import json
 import re
 
 from ..errors import PositionError, RulesError
-from ..rules.data import COLOURS, game_data
+from ..rules.data import (
+    COLOURS,
+    BoundError,
+    check_bounds,
+    decode_json,
+    game_data,
+    json_decoder,
+    shown,
+)
 from ..rules.options import Rules
-from ..rules.scenario import PORTAL_COLOURS, load_scenario
+from ..rules.scenario import (
+    MAX_DRAGON_CELLS,
+    MAX_HEIGHT,
+    MAX_WIDTH,
+    PORTAL_COLOURS,
+    load_scenario,
+)
 from .core import CCW, CW, ROCK_HITS, Dragon, Layout, env_for, start_layout
 from .geometry import cell_name, parse_cell
 from .state import State
@@ -38,6 +53,8 @@ FIELDS = ("rules", "board", "white", "black", "bagua", "centre", "side", "turn")
 JSON_FORMAT = "taolong-position"
 JSON_VERSION = 1
 _INT_RE = re.compile(r"(0|[1-9][0-9]*)\Z")
+MAX_TURN = 999_999_999
+MAX_TLN_CHARS = 10_000
 
 
 def start_state(rules: Rules) -> State:
@@ -162,10 +179,21 @@ def to_tln(state: State) -> str:
     return " ".join(parts)
 
 
-def _int(text: str, field: str, what: str) -> int:
+def _int(text: str, field: str, what: str, high: int) -> int:
+    """A whole number 0..``high`` written in decimal; longer digit runs never reach ``int``."""
     if not _INT_RE.match(text):
-        raise PositionError(field, f"{what} must be a whole number, not {text!r}")
+        raise PositionError(field, f"{what} must be a whole number, not {shown(text)}")
+    if len(text) > len(str(high)) or int(text) > high:
+        raise PositionError(field, f"{what} must be at most {high}, not {shown(text)}")
     return int(text)
+
+
+def _turn_number(value: int, field: str) -> int:
+    if value < 1:
+        raise PositionError(field, "turn numbers start at 1")
+    if value > MAX_TURN:
+        raise PositionError(field, f"turn numbers go up to {MAX_TURN}, not {shown(value)}")
+    return value
 
 
 def _rules(token: str, field: str = "rules") -> Rules:
@@ -177,6 +205,10 @@ def _rules(token: str, field: str = "rules") -> Rules:
 
 def _board(rows: list[str], rules: Rules, field: str, expand: bool):
     """Read board rows into the fixed layout and the breakable rocks."""
+    if len(rows) > MAX_HEIGHT or any(len(row) > MAX_WIDTH for row in rows):
+        raise PositionError(
+            field, f"a board has at most {MAX_HEIGHT} rows of at most {MAX_WIDTH} cells"
+        )
     return _read_board(tuple(rows), rules, field, expand)
 
 
@@ -246,7 +278,7 @@ def _dragon(tokens: list[str], water: int, fire: int, env, field: str) -> Dragon
                 cells.append(env.geo.index(parse_cell(token)))
         except ValueError as exc:  # NotationError is a ValueError too
             raise PositionError(f"{field}.cells[{i}]", str(exc)) from None
-    if not cells or len(cells) > 4:
+    if not cells or len(cells) > MAX_DRAGON_CELLS:
         raise PositionError(
             field, f"a dragon has a head and at most 3 segments, got {len(cells)} cells"
         )
@@ -259,7 +291,7 @@ def _bagua(stacks: list[str], field: str) -> tuple[str, ...]:
         raise PositionError(field, f"needs {len(ring)} stacks, got {len(stacks)}")
     for name, stack in zip(ring, stacks, strict=True):
         if set(stack) - {"W", "B"}:
-            raise PositionError(f"{field}.{name}", f"stones are W or B, got {stack!r}")
+            raise PositionError(f"{field}.{name}", f"stones are W or B, got {shown(stack)}")
     return tuple(stacks)
 
 
@@ -276,6 +308,8 @@ def _flux(rules: Rules, text: str | None, field: str) -> int:
 def from_tln(text: str) -> State:
     if not isinstance(text, str):
         raise PositionError("tln", f"expected a string, got {type(text).__name__}")
+    if len(text) > MAX_TLN_CHARS:
+        raise PositionError("tln", f"longer than {MAX_TLN_CHARS} characters")
     parts = text.split()
     if len(parts) != len(FIELDS):
         raise PositionError(
@@ -285,6 +319,7 @@ def from_tln(text: str) -> State:
     rules = _rules(fields["rules"])
     layout, rocks = _board(fields["board"].split("/"), rules, "board", expand=True)
     env = env_for(rules, layout)
+    data = game_data()
     dragons = []
     for colour in COLOURS:
         body, *meters = fields[colour].split(":")
@@ -293,8 +328,8 @@ def from_tln(text: str) -> State:
         dragons.append(
             _dragon(
                 body.split("-"),
-                _int(meters[0], colour, "water"),
-                _int(meters[1], colour, "fire"),
+                _int(meters[0], colour, "water", data.water_stones),
+                _int(meters[1], colour, "fire", data.fire_stones),
                 env,
                 colour,
             )
@@ -307,14 +342,11 @@ def from_tln(text: str) -> State:
     centre = fields["centre"].split(":")
     if len(centre) != 2:
         raise PositionError("centre", "must read water:fire, e.g. 0:8")
-    water, fire = (
-        _int(v, "centre", what) for v, what in zip(centre, ("water", "fire"), strict=True)
-    )
+    water = _int(centre[0], "centre", "water", data.water_stones)
+    fire = _int(centre[1], "centre", "fire", data.fire_stones)
     if fields["side"] not in ("w", "b"):
-        raise PositionError("side", f"must be 'w' or 'b', not {fields['side']!r}")
-    turn = _int(fields["turn"], "turn", "turn number")
-    if turn < 1:
-        raise PositionError("turn", "turn numbers start at 1")
+        raise PositionError("side", f"must be 'w' or 'b', not {shown(fields['side'])}")
+    turn = _turn_number(_int(fields["turn"], "turn", "turn number", MAX_TURN), "turn")
     state = State._make(
         env, (tuple(dragons), water, fire, rocks), bagua, flux, "wb".index(fields["side"]), turn - 1
     )
@@ -323,6 +355,9 @@ def from_tln(text: str) -> State:
 
 
 # ---- JSON ----------------------------------------------------------------------------------
+_JSON_DECODER = json_decoder()
+
+
 def to_json(state: State) -> dict:
     env = state._env
     ring = game_data().ring
@@ -357,22 +392,32 @@ def _need(doc: dict, key: str, kind, path: str):
         raise PositionError(path, "missing")
     value = doc[key]
     if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
-        raise PositionError(path, f"expected {getattr(kind, '__name__', kind)}, got {value!r}")
+        raise PositionError(path, f"expected {getattr(kind, '__name__', kind)}, got {shown(value)}")
+    return value
+
+
+def _count(doc: dict, key: str, path: str, high: int) -> int:
+    """A whole number of stones, 0..``high``."""
+    value = _need(doc, key, int, path)
+    if not 0 <= value <= high:
+        raise PositionError(path, f"must be 0-{high}, got {shown(value)}")
     return value
 
 
 def from_json(doc: dict | str) -> State:
-    if isinstance(doc, str):
-        try:
-            doc = json.loads(doc)
-        except json.JSONDecodeError as exc:
-            raise PositionError("json", f"not valid JSON: {exc}") from None
+    try:
+        doc = decode_json(_JSON_DECODER, doc) if isinstance(doc, str) else doc
+        check_bounds(doc)
+    except BoundError as exc:
+        raise PositionError(exc.path or "json", exc.reason) from None
+    except ValueError as exc:
+        raise PositionError("json", f"not valid JSON: {exc}") from None
     if not isinstance(doc, dict):
         raise PositionError("json", "a position is a JSON object")
     if doc.get("format") != JSON_FORMAT:
-        raise PositionError("format", f"expected {JSON_FORMAT!r}, got {doc.get('format')!r}")
+        raise PositionError("format", f"expected {JSON_FORMAT!r}, got {shown(doc.get('format'))}")
     if doc.get("version") != JSON_VERSION:
-        raise PositionError("version", f"expected {JSON_VERSION}, got {doc.get('version')!r}")
+        raise PositionError("version", f"expected {JSON_VERSION}, got {shown(doc.get('version'))}")
     r = _need(doc, "rules", dict, "rules")
     options = _need(r, "options", dict, "rules.options")
     try:
@@ -391,6 +436,7 @@ def from_json(doc: dict | str) -> State:
     layout, rocks = _board(board, rules, "board", expand=False)
     env = env_for(rules, layout)
     dragons_doc = _need(doc, "dragons", dict, "dragons")
+    data = game_data()
     dragons = []
     for colour in COLOURS:
         path = f"dragons.{colour}"
@@ -399,27 +445,25 @@ def from_json(doc: dict | str) -> State:
         for i, c in enumerate(cells):
             if not isinstance(c, str):
                 raise PositionError(
-                    f"{path}.cells[{i}]", f"expected a cell name like 'a2', got {c!r}"
+                    f"{path}.cells[{i}]", f"expected a cell name like 'a2', got {shown(c)}"
                 )
-        water = _need(d, "water", int, f"{path}.water")
-        fire = _need(d, "fire", int, f"{path}.fire")
+        water = _count(d, "water", f"{path}.water", data.water_stones)
+        fire = _count(d, "fire", f"{path}.fire", data.fire_stones)
         dragons.append(_dragon(cells, water, fire, env, path))
     bagua_doc = _need(doc, "bagua", dict, "bagua")
     ring = game_data().ring
     unknown = set(bagua_doc) - set(ring)
     if unknown:
-        raise PositionError("bagua", f"unknown spaces {sorted(unknown)}")
+        raise PositionError("bagua", f"unknown spaces {shown(sorted(unknown, key=repr), 200)}")
     bagua = _bagua([_need(bagua_doc, name, str, f"bagua.{name}") for name in ring], "bagua")
     flux = _flux(rules, doc.get("flux"), "flux")
     centre = _need(doc, "centre", dict, "centre")
-    water = _need(centre, "water", int, "centre.water")
-    fire = _need(centre, "fire", int, "centre.fire")
+    water = _count(centre, "water", "centre.water", data.water_stones)
+    fire = _count(centre, "fire", "centre.fire", data.fire_stones)
     to_move = _need(doc, "to_move", str, "to_move")
     if to_move not in COLOURS:
-        raise PositionError("to_move", f"must be 'white' or 'black', not {to_move!r}")
-    turn = _need(doc, "turn", int, "turn")
-    if turn < 1:
-        raise PositionError("turn", "turn numbers start at 1")
+        raise PositionError("to_move", f"must be 'white' or 'black', not {shown(to_move)}")
+    turn = _turn_number(_need(doc, "turn", int, "turn"), "turn")
     state = State._make(
         env, (tuple(dragons), water, fire, rocks), bagua, flux, COLOURS.index(to_move), turn - 1
     )

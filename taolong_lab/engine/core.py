@@ -223,7 +223,10 @@ def start_layout(rules: Rules) -> tuple[Layout, tuple[tuple[int, int], ...]]:
     return layout, tuple(sorted(rocks))
 
 
-@functools.cache
+ENV_CACHE_SIZE = 256  # layouts whose tables are kept (the ones used last)
+
+
+@functools.lru_cache(maxsize=ENV_CACHE_SIZE)
 def env_for(rules: Rules, layout: Layout | None = None) -> Env:
     """The precomputed tables for ``rules`` on ``layout`` (default: the scenario's own)."""
     return Env(rules, layout or start_layout(rules)[0])

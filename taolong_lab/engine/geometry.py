@@ -10,6 +10,7 @@ import functools
 import re
 
 from ..errors import NotationError
+from ..rules.data import shown
 
 # Directions, clockwise from north. Even = vertical axis, odd = horizontal axis.
 N, E, S, W = 0, 1, 2, 3
@@ -17,7 +18,7 @@ DIRECTIONS = ("N", "E", "S", "W")
 VECTORS = ((0, -1), (1, 0), (0, 1), (-1, 0))
 VERTICAL, HORIZONTAL = 0, 1
 
-_CELL_RE = re.compile(r"([a-z])(\d{1,2})\Z")
+_CELL_RE = re.compile(r"([a-z])([0-9]{1,2})\Z")
 
 
 def axis(direction: int) -> int:
@@ -40,9 +41,11 @@ def parse_cell(text: str) -> tuple[int, int]:
     >>> parse_cell("c5")
     (2, 4)
     """
-    match = _CELL_RE.match(text.strip().lower())
+    match = _CELL_RE.match(text.strip().lower()) if isinstance(text, str) else None
     if not match:
-        raise NotationError(f"{text!r} is not a cell name (expected a letter and a row, like 'c5')")
+        raise NotationError(
+            f"{shown(text)} is not a cell name (expected a letter and a row, like 'c5')"
+        )
     return ord(match[1]) - 97, int(match[2]) - 1
 
 

@@ -17,6 +17,8 @@ Solo: the opponent's group comes in parentheses before the player's Matter part,
 ``element:execution`` per action in drop order, ``~`` for an impossible action it skips:
 ``He>Fi (Fi:c3x La:= Wa:~) a3+``. A turn written without the group matches any group.
 
+A turn's notation is at most 1,000 characters long; it is read in linear time.
+
 >>> t = parse_turn("Wa>He a3,a4")
 >>> t.phases[0].path
 ((0, 2), (0, 3))
@@ -31,16 +33,18 @@ import re
 from typing import NamedTuple
 
 from ..errors import NotationError
-from ..rules.data import game_data
+from ..rules.data import game_data, shown
 from .geometry import cell_name, parse_cell
 
 ABSORB, EXPEL = "absorb", "expel"
 _EFFECT_MARK = {ABSORB: "+", EXPEL: "x"}
-_VIA_RE = re.compile(r"\[([a-z]\d+)([a-z]\d+)\](.*)\Z", re.IGNORECASE)
-_PHASE_RE = re.compile(
-    r"\s*([A-Za-z]+)(?:/([WBwb]+))?\s*(?:>\s*([A-Za-z]+))?\s+((?:\{[^}]*\}\s*)*)"
-    r"(?:\(([^)]*)\)\s*)?(\S.*?)\s*\Z"
-)
+MAX_TURN_CHARS = 1000
+MAX_PHASES = 2
+_VIA_RE = re.compile(r"\[([a-z][0-9]+)([a-z][0-9]+)\](.*)\Z", re.IGNORECASE)
+# A phase is its head, the Focus groups, the solo group, then the Matter part. No two
+# quantifiers can share a character, so each part is read in one pass.
+_HEAD_RE = re.compile(r"\s*([A-Za-z]+)(?:/([WBwb]+))?(?:\s*>\s*([A-Za-z]+))?\s+")
+_GROUPS_RE = re.compile(r"((?:\{[^}]*\}\s*)*)(?:\(([^)]*)\)\s*)?")
 _FOCUS_RE = re.compile(r"\{\s*([wbWB])\s*:\s*([^}]*)\}")
 
 
@@ -57,7 +61,7 @@ def space_index(text: str) -> int:
         if lowered in (name, ab.lower()):
             return i
     known = ", ".join(f"{ab} ({name})" for name, ab in zip(data.ring, data.abbrev, strict=True))
-    raise NotationError(f"{text!r} is not a Ba Gua space; spaces: {known}")
+    raise NotationError(f"{shown(text)} is not a Ba Gua space; spaces: {known}")
 
 
 class Phase(NamedTuple):
@@ -203,7 +207,7 @@ def _parse_action(body: str, text: str) -> Phase:
             effect, body = eff, body[: -len(word)]
             break
     if not body:
-        raise NotationError(f"phase {text!r} names no cell to move to")
+        raise NotationError(f"phase {shown(text, 80)} names no cell to move to")
     path, portals = [], []
     for i, part in enumerate(body.split(",")):
         via = _VIA_RE.match(part)
@@ -215,22 +219,25 @@ def _parse_action(body: str, text: str) -> Phase:
 
 
 def parse_phase(text: str) -> Phase:
-    match = _PHASE_RE.match(text)
-    if not match:
+    """Read one phase's notation (see the module docstring)."""
+    head = _HEAD_RE.match(text)
+    groups = _GROUPS_RE.match(text, head.end()) if head else None
+    execution = text[groups.end() :].rstrip() if groups else ""
+    if not execution or "\n" in execution:
         raise NotationError(
-            f"cannot read phase {text!r}: expected '<space>[><element>] <execution>', "
+            f"cannot read phase {shown(text, 80)}: expected '<space>[><element>] <execution>', "
             "e.g. 'He>Fi c3x'"
         )
-    space = space_index(match[1])
-    drops = (match[2] or "").upper()
-    element = space_index(match[3]) if match[3] else -1
+    space = space_index(head[1])
+    drops = (head[2] or "").upper()
+    element = space_index(head[3]) if head[3] else -1
     focus = tuple(
-        (who.lower(), _parse_action(action, text)) for who, action in _FOCUS_RE.findall(match[4])
+        (who.lower(), _parse_action(action, text)) for who, action in _FOCUS_RE.findall(groups[1])
     )
     opponent = None
-    if match[5] is not None:
-        opponent = tuple(_parse_group_action(part, text) for part in match[5].split()) or None
-    action = _parse_action(match[6], text)
+    if groups[2] is not None:
+        opponent = tuple(_parse_group_action(part, text) for part in groups[2].split()) or None
+    action = _parse_action(execution, text)
     return action._replace(
         space=space, element=element, drops=drops, focus=focus, opponent=opponent
     )
@@ -240,7 +247,8 @@ def _parse_group_action(part: str, text: str) -> tuple[int, Phase | None]:
     element, colon, body = part.partition(":")
     if not colon or not body:
         raise NotationError(
-            f"phase {text!r}: opponent action {part!r} must read element:execution, e.g. Fi:c3x"
+            f"phase {shown(text, 80)}: opponent action {shown(part)} must read element:execution, "
+            "e.g. Fi:c3x"
         )
     return space_index(element), None if body == "~" else _parse_action(body, text)
 
@@ -249,4 +257,9 @@ def parse_turn(text: str) -> Turn:
     """Parse turn notation without a position. See :meth:`State.parse_turn` to check it."""
     if not isinstance(text, str) or not text.strip():
         raise NotationError("empty turn notation")
-    return Turn(tuple(parse_phase(part) for part in text.split(";")))
+    if len(text) > MAX_TURN_CHARS:
+        raise NotationError(f"turn notation longer than {MAX_TURN_CHARS} characters")
+    parts = text.split(";")
+    if len(parts) > MAX_PHASES:
+        raise NotationError(f"{shown(text)}: a turn has at most two phases")
+    return Turn(tuple(parse_phase(part) for part in parts))

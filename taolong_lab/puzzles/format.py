@@ -24,14 +24,17 @@ from typing import Any, NamedTuple
 
 from ..engine import State
 from ..errors import PuzzleError, RulesError, TaoLongError
-from ..files import write_atomic
+from ..files import read_bounded, write_atomic
 from ..rules import COLOURS, EDITIONS, MODES, Rules, data_dir, scenario_names
+from ..rules.data import BoundError, check_bounds, decode_json, json_decoder, shown
 from ..rules.options import _check_option
 
 FORMAT = "taolong-puzzle"
 VERSION = 1
 SCHEMA_FILE = "puzzle.schema.json"
 OPTIONAL = ("optimum", "solution", "certificate", "difficulty", "provenance")
+# the most turns a solution, an optimum or a proved bound can count (the schema says the same)
+MAX_TURNS = 1000
 
 # The migration hook: MIGRATIONS[n] turns a version-n document into a version n+1 document.
 # Version 1 is the first version, so there is nothing to migrate yet.
@@ -71,21 +74,32 @@ class Puzzle:
     provenance: dict | None = field(default=None, hash=False)
 
     def __post_init__(self) -> None:
-        where = f"puzzle {self.id!r}"
+        where = f"puzzle {shown(self.id, 120)}"
         if not isinstance(self.rules, Rules):
-            raise PuzzleError(where, [(None, "rules", f"expected a Rules, got {self.rules!r}")])
+            raise PuzzleError(
+                where, [(None, "rules", f"expected a Rules, got {shown(self.rules, 200)}")]
+            )
         if not isinstance(self.start, State):
-            raise PuzzleError(where, [(None, "start", f"expected a State, got {self.start!r}")])
+            raise PuzzleError(
+                where, [(None, "start", f"expected a State, got {shown(self.start, 200)}")]
+            )
         if isinstance(self.solution, list):
             object.__setattr__(self, "solution", tuple(self.solution))
         elif self.solution is not None and not isinstance(self.solution, tuple):
-            reason = f"expected a list of turns, got {self.solution!r}"
+            reason = f"expected a list of turns, got {shown(self.solution, 200)}"
             raise PuzzleError(where, [(None, "solution", reason)])
+        for name in ("id", "title", "player", "goal", "optimum", "solution"):
+            try:
+                check_bounds(getattr(self, name))
+            except BoundError as exc:
+                field = name + ("" if exc.path.startswith("[") or not exc.path else ".") + exc.path
+                raise PuzzleError(where, [(None, field, exc.reason)]) from None
         for name in ("certificate", "difficulty", "provenance"):
             value = getattr(self, name)
             if value is None:
                 continue
             try:  # a private copy, and a check that it is plain JSON
+                check_bounds(value)
                 copied = json.loads(json.dumps(value, allow_nan=False))
             except (TypeError, ValueError) as exc:
                 raise PuzzleError(where, [(None, name, f"not plain JSON: {exc}")]) from None
@@ -139,7 +153,7 @@ class Puzzle:
             try:
                 doc = _loads(doc)
             except ValueError as exc:
-                raise PuzzleError(where, [(None, "json", _json_reason(exc))]) from None
+                raise PuzzleError(where, [(None, *_json_problem(exc))]) from None
         if isinstance(doc, dict) and isinstance(doc.get("id"), str):
             where = f"puzzle {doc['id']!r}"
         puzzle, found = _read_doc(doc, check_solutions)
@@ -162,6 +176,10 @@ def _read_doc(doc: Any, check_solutions: bool) -> tuple[Puzzle | None, list[tupl
     as ``(field, reason)``."""
     if not isinstance(doc, dict):
         return None, [("json", f"a puzzle is a JSON object, not {_json_type(doc)}")]
+    try:
+        check_bounds(doc)
+    except BoundError as exc:
+        return None, [(exc.path or "json", exc.reason)]
     if doc.get("format") != FORMAT:
         got = "missing" if "format" not in doc else f"got {_show(doc['format'])}"
         return None, [("format", f"must be {FORMAT!r} ({got})")]
@@ -210,7 +228,8 @@ def migrate(doc: dict) -> dict:
                 (
                     None,
                     "version",
-                    f"version {version} is newer than this taolong_lab reads (up to {VERSION}); "
+                    f"version {_show(version)} is newer than this taolong_lab reads "
+                    f"(up to {VERSION}); "
                     "upgrade taolong_lab",
                 )
             ],
@@ -221,7 +240,13 @@ def migrate(doc: dict) -> dict:
             oldest = min(MIGRATIONS, default=VERSION)
             raise PuzzleError(
                 "puzzle",
-                [(None, "version", f"version {version} is not supported (from {oldest} on)")],
+                [
+                    (
+                        None,
+                        "version",
+                        f"version {_show(version)} is not supported (from {oldest} on)",
+                    )
+                ],
             )
         doc = step(dict(doc))
         if doc.get("version") != version + 1:
@@ -346,11 +371,23 @@ def schema() -> dict:
         return json.load(handle)
 
 
+def _pattern(validator, pattern, instance, schema):
+    """``pattern`` as JSON Schema (ECMA-262) reads it: a final ``$`` is the end of the text,
+    where Python's ``re`` would also match before a final newline."""
+    if validator.is_type(instance, "string"):
+        whole = pattern[:-1] + r"\Z" if pattern.endswith("$") else pattern
+        if not re.search(whole, instance):
+            from jsonschema import ValidationError
+
+            yield ValidationError(f"{_show(instance)} does not match {pattern!r}")
+
+
 @functools.cache
 def _validator():
-    from jsonschema import Draft202012Validator, FormatChecker
+    from jsonschema import Draft202012Validator, FormatChecker, validators
 
-    return Draft202012Validator(schema(), format_checker=FormatChecker(formats=("date",)))
+    checker = validators.extend(Draft202012Validator, {"pattern": _pattern})
+    return checker(schema(), format_checker=FormatChecker(formats=("date",)))
 
 
 def _field(path) -> str:
@@ -403,10 +440,20 @@ def _explain(error) -> list[tuple[str, str]]:
         return [(here, f"must be {_show(value)}, got {_show(instance)}")]
     if kind == "minLength":
         return [(here, "must not be empty")]
+    if kind == "maxLength" and "propertyNames" in error.schema_path:
+        return [(here, f"field name {_show(instance)} is longer than {value} characters")]
+    if kind == "maxLength":
+        return [(here, f"longer than {value} characters")]
     if kind == "minItems":
         return [(here, f"needs at least {value} item{'s' * (value != 1)}")]
+    if kind == "maxItems":
+        return [(here, f"has more than {value} items")]
+    if kind == "maxProperties":
+        return [(here, f"has more than {value} fields")]
     if kind == "minimum":
         return [(here, f"must be at least {value}, got {_show(instance)}")]
+    if kind == "maximum":
+        return [(here, f"must be at most {value}, got {_show(instance)}")]
     if kind == "pattern" and path == ["id"]:
         return [
             (
@@ -421,7 +468,10 @@ def _explain(error) -> list[tuple[str, str]]:
 
 
 def _show(value) -> str:
-    text = json.dumps(value, ensure_ascii=False)
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):  # not JSON, or a number too long to write
+        return shown(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -444,14 +494,20 @@ def _no_constant(name):
     raise ValueError(f"{name} is not JSON")
 
 
+_DECODER = json_decoder(object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
+
+
 def _loads(text: str):
-    return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
+    return decode_json(_DECODER, text)
 
 
-def _json_reason(exc: ValueError) -> str:
+def _json_problem(exc: ValueError) -> tuple[str, str]:
+    """The field and reason for a document that could not be read."""
+    if isinstance(exc, BoundError):
+        return exc.path or "json", exc.reason
     if isinstance(exc, json.JSONDecodeError):
-        return f"not valid JSON: {exc.msg} at column {exc.colno}"
-    return f"not valid JSON: {exc}"
+        return "json", f"not valid JSON: {exc.msg} at column {exc.colno}"
+    return "json", f"not valid JSON: {exc}"
 
 
 def _kind(path: Path) -> str:
@@ -474,12 +530,11 @@ def _documents(text: str, kind: str) -> Iterable[tuple[int, Any]]:
                 except ValueError as exc:
                     yield number, exc
         return
-    decoder = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
     skip = re.compile(r"\s*")
     pos = skip.match(text).end()
     if not text.startswith("[", pos):  # one object
         try:
-            doc, end = decoder.raw_decode(text, pos)
+            doc, end = decode_json(_DECODER, text, pos)
             if text[skip.match(text, end).end() :]:
                 raise json.JSONDecodeError("Extra data", text, skip.match(text, end).end())
             yield text.count("\n", 0, pos) + 1, doc
@@ -498,7 +553,7 @@ def _documents(text: str, kind: str) -> Iterable[tuple[int, Any]]:
         else:
             while True:
                 line = text.count("\n", 0, pos) + 1
-                doc, pos = decoder.raw_decode(text, pos)
+                doc, pos = decode_json(_DECODER, text, pos)
                 items.append((line, doc))
                 pos = skip.match(text, pos).end()
                 if text.startswith("]", pos):
@@ -513,7 +568,7 @@ def _documents(text: str, kind: str) -> Iterable[tuple[int, Any]]:
     except json.JSONDecodeError as exc:
         yield exc.lineno, exc
         return
-    except ValueError as exc:  # a duplicate key or NaN: the line of the item being read
+    except ValueError as exc:  # a duplicate key, NaN, a bound: the line of the item being read
         yield line, exc
         return
     yield from items
@@ -524,11 +579,12 @@ def read_puzzles(path, *, check_solutions: bool = True) -> tuple[list[Puzzle], l
 
     ``.jsonl``: one puzzle object a line; blank lines are skipped, nothing else (no comments).
     ``.json``: one puzzle object, or a list of them. A line number is where the object starts.
-    A puzzle whose id an earlier line already used is a problem, and is left out.
+    A puzzle whose id an earlier line already used is a problem, and is left out. A file that
+    is missing, not a regular file, or too big raises :class:`~taolong_lab.files.InputFileError`.
     """
     path = Path(path)
     kind = _kind(path)
-    raw = path.read_bytes()
+    raw = read_bounded(path)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -539,7 +595,8 @@ def read_puzzles(path, *, check_solutions: bool = True) -> tuple[list[Puzzle], l
     for line, doc in _documents(text, kind):
         if isinstance(doc, ValueError):
             hint = "; comments are not part of JSON Lines" if _is_comment(text, line) else ""
-            problems.append(Problem(line, "json", _json_reason(doc) + hint))
+            field, reason = _json_problem(doc)
+            problems.append(Problem(line, field, reason + hint))
             continue
         ident = doc.get("id") if isinstance(doc, dict) else None
         duplicate = isinstance(ident, str) and ident in first_line
@@ -615,20 +672,26 @@ def append_puzzle(path, puzzle: Puzzle) -> None:
 
     The whole line, ending in ``"\\n"``, is written by a single ``os.write`` on a descriptor
     opened with ``O_APPEND``, then the file is flushed to disk (``fsync``). Appends never
-    interleave, and a crash can leave at most a torn last line (no ending newline), which a
-    reader can cut away; every earlier line stays whole. A short write raises ``OSError``."""
+    interleave, and a crash can leave at most a torn last line (no ending newline); every
+    earlier line stays whole. A short write raises ``OSError``."""
     path = Path(path)
     if _kind(path) != "jsonl":
         raise PuzzleError(str(path), [(None, "file", "append_puzzle writes .jsonl files only")])
     if not isinstance(puzzle, Puzzle):
         raise PuzzleError(str(path), [(None, "puzzle", f"expected a Puzzle, got {puzzle!r}")])
-    line = puzzles_text([puzzle], "jsonl").encode("utf-8")
+    append_bytes(path, puzzles_text([puzzle], "jsonl").encode("utf-8"))
+
+
+def append_bytes(path, data: bytes) -> None:
+    """Append ``data`` to the file ``path`` (created if missing) by a single ``os.write`` on a
+    descriptor opened with ``O_APPEND``, then flush the file to disk (``fsync``). A short
+    write raises ``OSError``."""
     flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
     fd = os.open(path, flags, 0o666)
     try:
-        written = os.write(fd, line)
-        if written != len(line):
-            raise OSError(f"{path}: short write ({written} of {len(line)} bytes)")
+        written = os.write(fd, data)
+        if written != len(data):
+            raise OSError(f"{path}: short write ({written} of {len(data)} bytes)")
         os.fsync(fd)
     finally:
         os.close(fd)
@@ -636,11 +699,13 @@ def append_puzzle(path, puzzle: Puzzle) -> None:
 
 __all__ = [
     "FORMAT",
+    "MAX_TURNS",
     "MIGRATIONS",
     "VERSION",
     "Problem",
     "Puzzle",
     "PuzzleError",
+    "append_bytes",
     "append_puzzle",
     "load_puzzles",
     "migrate",

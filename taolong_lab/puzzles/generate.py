@@ -60,20 +60,30 @@ and never crosses tiers.
 
 Crash safety and resuming
 -------------------------
-With ``out`` (a ``.jsonl`` file), each kept puzzle is appended with one write
-(:func:`~taolong_lab.puzzles.format.append_puzzle`), then the sidecar ``out + ".state.json"``
-records (atomically) the next candidate index, the run's parameters, the reasons counted and
-the kept positions. A rerun with the same ``out`` and parameters first cuts a torn last line
-away (warning), then resumes at the next index; positions already in the file are never kept
-twice (the keys are rebuilt from the file itself).
+With ``out`` (a ``.jsonl`` file), the sidecar ``out + ".state.json"`` records (atomically) the
+run's parameters, the next candidate index, the reasons counted, the kept positions and what
+the run wrote: the file's size after its last whole append, the SHA-256 of those bytes and,
+while a puzzle is being appended, that line. Each kept puzzle is appended with one write
+(:func:`~taolong_lab.puzzles.format.append_bytes`) between two saves of the sidecar. A rerun
+with the same ``out`` and parameters resumes at the next index; positions already in the file
+are never kept twice (the keys are rebuilt from the file itself).
+
+The file is never shortened but by :func:`repair_tail`, and only by the bytes a crash tore:
+those past the recorded size when the recorded bytes are unchanged and the rest begins the line
+being appended (warned about). Any other file (no sidecar, or one the file no longer matches)
+is left whole: a last line without its newline that reads as a puzzle gets its newline before
+the first append, and a file that does not read as puzzles is refused, untouched.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
+import operator
 import os
 import random
+import re
 import time
 import warnings
 from contextlib import closing
@@ -83,8 +93,8 @@ from typing import NamedTuple
 from ..engine import State
 from ..errors import TaoLongError
 from ..files import write_atomic
-from .format import Puzzle, append_puzzle, load_puzzles
-from .runner import ordered_map
+from .format import Puzzle, append_bytes, load_puzzles, puzzles_text, read_puzzles
+from .runner import check_scheduler, ordered_map
 
 GENERATOR = "taolong_lab.puzzles.generate"
 GENERATOR_VERSION = "2"
@@ -97,6 +107,12 @@ SOURCE_NAMES = {
 }
 SOURCE = SOURCE_NAMES["random"]  # the first slice's name, kept for callers
 STATE_FORMAT = "taolong-generate-state"
+STATE_VERSION = 3  # version 2 had no record of the bytes written
+MAX_COUNT = 1_000_000  # puzzles wanted in one file
+SEED_LIMIT = 2**64  # seeds are 0 .. 2**64 - 1
+INDEX_LIMIT = 2**63  # candidate indices
+MAX_ASKED_TURNS = 100  # the deepest puzzle asked for
+MAX_TIME_LIMIT = 86_400  # seconds per candidate: a day
 RANDOM_TURNS = 4
 PLAYED_TURNS = 40
 BACKWARD_STATES = 1500
@@ -735,26 +751,53 @@ def _names(field: str, given, known, every=None) -> tuple[str, ...]:
     return names
 
 
-def _check(count, scenarios, modes, sources, turns, seed, workers, time_limit, out):
-    from ..rules import MODES, scenario_names
+def _whole(field: str, value, low: int, high: int) -> int:
+    """``value`` as an int if it is a whole number from ``low`` to ``high``."""
+    try:
+        number = operator.index(value)
+    except TypeError:
+        number = None
+    if number is None or isinstance(value, bool):
+        raise GenerateError(f"{field} must be a whole number, got a {type(value).__name__}")
+    if not low <= number <= high:
+        shown = f"{number}" if number.bit_length() <= 64 else "a number of 20 digits or more"
+        raise GenerateError(f"{field} must be from {low} to {high}, got {shown}")
+    return number
 
-    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-        raise GenerateError(f"count must be a whole number >= 0, got {count!r}")
+
+def _check(count, scenarios, modes, sources, turns, seed, workers, time_limit, out, budgets):
+    from ..rules import MODES, scenario_names
+    from .runner import MAX_WORKERS
+
+    _whole("count", count, 0, MAX_COUNT)
     scenarios = _names("scenario", scenarios, tuple(scenario_names()))
     modes = _names("mode", modes, tuple(MODES))
     sources = _names("source", sources, tuple(SOURCE_NAMES), SOURCES)
     try:
-        low, high = (int(t) for t in turns)
+        low, high = turns
     except (TypeError, ValueError):
-        raise GenerateError(f"turns must be (min, max), got {turns!r}") from None
-    if not 1 <= low <= high:
+        raise GenerateError(f"turns must be (min, max), got a {type(turns).__name__}") from None
+    low, high = (
+        _whole("turns min", low, 1, MAX_ASKED_TURNS),
+        _whole("turns max", high, 1, MAX_ASKED_TURNS),
+    )
+    if low > high:
         raise GenerateError(f"turns must satisfy 1 <= min <= max, got {low}..{high}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise GenerateError(f"seed must be a whole number, got {seed!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise GenerateError(f"workers must be a whole number >= 1, got {workers!r}")
-    if time_limit is not None and not time_limit > 0:
-        raise GenerateError(f"time_limit must be > 0 seconds, got {time_limit!r}")
+    _whole("seed", seed, 0, SEED_LIMIT - 1)
+    _whole("workers", workers, 1, MAX_WORKERS)
+    if isinstance(time_limit, int) and not isinstance(time_limit, bool):
+        _whole("time_limit", time_limit, 1, MAX_TIME_LIMIT)
+    elif time_limit is not None and not (
+        isinstance(time_limit, float) and 0 < time_limit <= MAX_TIME_LIMIT
+    ):
+        shown = repr(time_limit) if isinstance(time_limit, float) else type(time_limit).__name__
+        raise GenerateError(
+            f"time_limit must be seconds, more than 0 and at most {MAX_TIME_LIMIT} (a day), or "
+            f"None for no limit; got {shown}"
+        )
+    for name, value in budgets.items():
+        if value is not None:
+            _whole(name, value, 1 if name == "max_states" else 0, INDEX_LIMIT)
     if out is not None and Path(out).suffix.lower() != ".jsonl":
         raise GenerateError(f"out: {out} must be a .jsonl file")
     return scenarios, modes, sources, (low, high)
@@ -775,6 +818,7 @@ def generate(
     max_states: int | None = MAX_STATES,
     max_candidates: int | None = None,
     scheduler=None,
+    security=None,
     stats: dict | None = None,
 ) -> list[Puzzle]:
     """Generate puzzles until ``count`` are kept (with ``out``: until the file holds
@@ -782,13 +826,17 @@ def generate(
     sources, the checks, the grade and resuming. ``scenarios``, ``modes`` and ``sources``
     (``"random"``, ``"played"``, ``"backward"``) are lists of names or ``"all"``; ``turns``
     the least and most optimum kept. ``max_candidates`` (default ``500 * count``) caps the
-    candidates tried in this call. ``scheduler``: a Dask scheduler address, passed to the
-    runner (:mod:`taolong_lab.puzzles.runner`). A cross-check that disagrees is warned about
-    (:class:`CrossCheckWarning`) and counted under its reason in the sidecar. ``stats``, a
-    dict, receives the candidates of this call counted by reason (``kept``, ``too long``...)."""
+    candidates tried in this call. ``scheduler``: a Dask scheduler address, and ``security``
+    its TLS settings, passed to the runner (:mod:`taolong_lab.puzzles.runner`; a cluster is
+    trusted code). Everything is checked before ``out`` is read. A cross-check that disagrees
+    is warned about (:class:`CrossCheckWarning`) and counted under its reason in the sidecar.
+    ``stats``, a dict, receives the candidates of this call counted by reason (``kept``,
+    ``too long``...)."""
+    budgets = {"max_states": max_states, "max_candidates": max_candidates}
     scenarios, modes, sources, turns = _check(
-        count, scenarios, modes, sources, turns, seed, workers, time_limit, out
+        count, scenarios, modes, sources, turns, seed, workers, time_limit, out, budgets
     )
+    check_scheduler(scheduler, security)
     params = {
         "generator_version": GENERATOR_VERSION,
         "sources": list(sources),
@@ -820,7 +868,8 @@ def generate(
     bar = _bar(progress, count, len(run.kept))
     try:
         if not run.done():
-            with closing(_results(jobs(), workers, scheduler, run.done)) as results:
+            results = _results(jobs(), workers, scheduler, security, run.done)
+            with closing(results):
                 for result in results:
                     run.record(result, bar)
                     if run.done():
@@ -835,18 +884,22 @@ def generate(
 
 
 class _Run:
-    """One call's bookkeeping: the puzzles kept, their keys, the reasons counted, the file
-    and its sidecar."""
+    """One call's bookkeeping: the puzzles kept, their keys, the reasons counted, the file,
+    what this run wrote to it (its size, the digest of its bytes, the line being appended)
+    and the sidecar."""
 
     def __init__(self, count: int, params: dict, out):
         self.count, self.params = count, params
         self.kept: list[Puzzle] = []
         self.next_index, self.stats = 0, {}
         self.out = self.side = None
+        data = b""
         if out is not None:
             self.out = Path(out)
             self.side = Path(str(out) + ".state.json")
-            self.kept, self.next_index, self.stats = _resume(self.out, self.side, params)
+            self.kept, self.next_index, self.stats, data = _resume(self.out, self.side, params)
+        self.size, self.digest, self.appending = len(data), hashlib.sha256(data), None
+        self.newline_first = bool(data) and not data.endswith(b"\n")
         self.keys = {position_key(p.start) for p in self.kept}
         self.tried, self.new, self.t0 = 0, 0, time.perf_counter()
         self.call_stats: dict[str, int] = {}
@@ -862,7 +915,7 @@ class _Run:
         if reason == "kept":
             puzzle = Puzzle.from_json(result["puzzle"], check_solutions=False)
             if self.out is not None:
-                append_puzzle(self.out, puzzle)
+                self.append(puzzle)
             self.kept.append(puzzle)
             self.keys.add(result["key"])
             self.new += 1
@@ -884,6 +937,18 @@ class _Run:
             bar.update(1 if reason == "kept" else 0)
             bar.set_postfix(self.rates(now), refresh=False)
 
+    def append(self, puzzle: Puzzle) -> None:
+        """Append ``puzzle`` to the file, the sidecar saying meanwhile what is being written."""
+        data = puzzles_text([puzzle], "jsonl").encode("utf-8")
+        if self.newline_first:  # the file's last line had no newline: it is kept whole
+            data = b"\n" + data
+        self.appending = data
+        self.save_state()
+        append_bytes(self.out, data)
+        self.size += len(data)
+        self.digest.update(data)
+        self.appending, self.newline_first = None, False
+
     def rates(self, now: float | None = None) -> dict:
         """The progress bar's postfix: kept, tried, candidates/s, puzzles/min (this call)."""
         seconds = max((now or time.perf_counter()) - self.t0, 1e-9)
@@ -897,13 +962,15 @@ class _Run:
     def save_state(self) -> None:
         if self.side is None:
             return
+        appending = None if self.appending is None else self.appending.decode("utf-8")
         state = {
             "format": STATE_FORMAT,
-            "version": 2,
+            "version": STATE_VERSION,
             "params": self.params,
             "next_index": self.next_index,
             "kept": len(self.kept),
             "reasons": dict(sorted(self.stats.items())),
+            "file": {"size": self.size, "sha256": self.digest.hexdigest(), "appending": appending},
             "keys": sorted(self.keys),
         }
         write_atomic(self.side, (json.dumps(state, indent=1) + "\n").encode("utf-8"))
@@ -913,11 +980,13 @@ def _error_result(index: int, message: str) -> dict:
     return {**_blank(index), "reason": f"error: {message}"}
 
 
-def _results(jobs, workers: int, scheduler, done):
+def _results(jobs, workers: int, scheduler, security, done):
     """The candidates' results, in candidate order, until ``done()``. An exception or a dead
     worker process loses only its own candidate (reason ``error: ...``; see
     :mod:`taolong_lab.puzzles.runner`)."""
-    pairs = ordered_map(evaluate, jobs, workers=workers, scheduler=scheduler, stop=done)
+    pairs = ordered_map(
+        evaluate, jobs, workers=workers, scheduler=scheduler, security=security, stop=done
+    )
     with closing(pairs):
         for job, result in pairs:
             if "error" in result and "index" not in result:
@@ -925,63 +994,116 @@ def _results(jobs, workers: int, scheduler, done):
             yield result
 
 
-def repair_tail(path: Path) -> int:
-    """Cut a torn last line away from the ``.jsonl`` file ``path``: one without its ending
-    newline (an append cut short), or one that is not JSON. Returns the number of lines cut
-    (0 or 1)."""
-    data = Path(path).read_bytes()
-    if not data:
+def repair_tail(path, written: dict | None) -> int:
+    """Cut away the torn end of the line a crashed run was appending to the ``.jsonl`` file
+    ``path``, and nothing else.
+
+    ``written`` is what the run's sidecar recorded (None: nothing): ``size``, the file's size
+    after the run's last whole append, ``sha256``, the digest of those bytes, and
+    ``appending``, the text it was appending then (or None). The bytes past ``size`` are cut
+    only when the first ``size`` bytes still have that digest and the bytes past them are a
+    strict beginning of ``appending``. Returns the number of lines cut (0 or 1).
+    """
+    if not written or written.get("appending") is None:
         return 0
-    if data.endswith(b"\n"):
-        start = data.rfind(b"\n", 0, len(data) - 1) + 1
-        if _is_json(data[start:-1]):
-            return 0
-    else:
-        start = data.rfind(b"\n") + 1
+    data = Path(path).read_bytes()
+    size, appending = written["size"], written["appending"].encode("utf-8")
+    torn = data[size:]
+    if not (0 < len(torn) < len(appending) and appending.startswith(torn)):
+        return 0
+    if hashlib.sha256(data[:size]).hexdigest() != written["sha256"]:
+        return 0
     with open(path, "r+b") as handle:
-        handle.truncate(start)
+        handle.truncate(size)
         handle.flush()
         os.fsync(handle.fileno())
     return 1
 
 
-def _is_json(line: bytes) -> bool:
-    if not line.strip():
-        return True  # a blank line: nothing torn
-    try:
-        json.loads(line.decode("utf-8"))
-    except ValueError:  # UnicodeDecodeError included
-        return False
-    return True
-
-
 def _resume(out: Path, side: Path, params: dict):
-    """The puzzles already in ``out`` (a torn last line cut away first), the next candidate
-    index and the reasons counted."""
-    kept, next_index, stats = [], 0, {}
+    """The puzzles already in ``out``, the next candidate index, the reasons counted and the
+    file's bytes, once the file is checked (a torn append of this run cut away first)."""
+    next_index, stats, written = 0, {}, None
     if side.exists():
-        try:
-            saved = json.loads(side.read_text(encoding="utf-8"))
-            saved_params, next_index = saved["params"], int(saved["next_index"])
-            stats = dict(saved.get("reasons", {}))
-        except (ValueError, KeyError, TypeError) as exc:
-            raise GenerateError(f"{side}: not a generator state file ({exc})") from None
-        if saved_params != params:
-            changed = sorted(k for k in params if saved_params.get(k) != params[k])
-            raise GenerateError(
-                f"{out} was generated with other parameters ({', '.join(changed)}); "
-                "use another --out file or the same parameters"
-            )
-    if out.exists():
-        if repair_tail(out):
-            warnings.warn(f"{out}: cut away a torn last line", stacklevel=3)
-            stats["torn line repaired"] = stats.get("torn line repaired", 0) + 1
-        kept = load_puzzles(out, check_solutions=False)
-    for puzzle in kept:  # a crash after the file was written but before the sidecar
+        saved = _read_state(side, out, params)
+        next_index, stats, written = saved["next_index"], saved["reasons"], saved.get("file")
+    if not out.exists():
+        return [], next_index, stats, b""
+    if not out.is_file():
+        raise GenerateError(f"{out}: not a regular file")
+    if repair_tail(out, written):
+        warnings.warn(f"{out}: cut away the torn line this run was appending", stacklevel=4)
+        stats["torn line repaired"] = stats.get("torn line repaired", 0) + 1
+    puzzles, problems = read_puzzles(out, check_solutions=False)
+    if problems:
+        line, field, reason = problems[0]
+        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+        where = f"{out}:{line}" if line else f"{out}"
+        raise GenerateError(
+            f"{where}: {field}: {reason}{more}; the file is left as it is: fix it or write to "
+            "another file"
+        )
+    for puzzle in puzzles:  # a crash after the file was written but before the sidecar
         prov = puzzle.provenance or {}
-        if prov.get("generator") == GENERATOR and prov.get("seed") == params["seed"]:
-            next_index = max(next_index, int(prov.get("candidate", -1)) + 1)
-    return kept, next_index, stats
+        index = prov.get("candidate")
+        if (
+            prov.get("generator") == GENERATOR
+            and prov.get("seed") == params["seed"]
+            and type(index) is int
+            and 0 <= index < INDEX_LIMIT
+        ):
+            next_index = max(next_index, index + 1)
+    return puzzles, next_index, stats, out.read_bytes()
+
+
+def _read_state(side: Path, out: Path, params: dict) -> dict:
+    """The sidecar's contents, checked: a GenerateError if it is not a generator state file
+    or was written for other parameters."""
+    try:
+        if not side.is_file():
+            raise ValueError("not a regular file")
+        saved = json.loads(side.read_bytes().decode("utf-8"))
+        _check_state(saved)
+    except (OSError, ValueError, RecursionError) as exc:
+        raise GenerateError(f"{side}: not a generator state file ({exc})") from None
+    if saved["params"] != params:
+        changed = sorted(k for k in params if saved["params"].get(k) != params[k])
+        raise GenerateError(
+            f"{out} was generated with other parameters ({', '.join(changed)}); "
+            "use another --out file or the same parameters"
+        )
+    return saved
+
+
+def _check_state(saved) -> None:
+    """A ValueError naming the first field of the sidecar ``saved`` that is wrong."""
+
+    def whole(value) -> bool:
+        return type(value) is int and 0 <= value < INDEX_LIMIT
+
+    if not isinstance(saved, dict) or saved.get("format") != STATE_FORMAT:
+        raise ValueError(f"format: not {STATE_FORMAT!r}")
+    if saved.get("version") not in (2, STATE_VERSION):
+        raise ValueError(f"version: not 2 or {STATE_VERSION}")
+    if not isinstance(saved.get("params"), dict):
+        raise ValueError("params: not an object")
+    if not whole(saved.get("next_index")):
+        raise ValueError(f"next_index: not a whole number below {INDEX_LIMIT}")
+    reasons = saved.get("reasons", {})
+    if not isinstance(reasons, dict) or not all(whole(n) for n in reasons.values()):
+        raise ValueError("reasons: not an object of whole numbers")
+    saved["reasons"] = dict(reasons)
+    if saved["version"] == 2:
+        return  # no record of the bytes written: the file is left whole
+    file = saved.get("file")
+    if not (
+        isinstance(file, dict)
+        and whole(file.get("size"))
+        and isinstance(file.get("sha256"), str)
+        and re.fullmatch(r"[0-9a-f]{64}", file["sha256"])
+        and isinstance(file.get("appending"), (str, type(None)))
+    ):
+        raise ValueError("file: not {size, sha256, appending}")
 
 
 def _bar(enabled: bool, total: int, initial: int):

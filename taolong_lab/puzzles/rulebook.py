@@ -37,6 +37,7 @@ from pathlib import Path
 
 from .. import __version__, solo_game
 from ..errors import PuzzleError
+from ..files import InputFileError
 from ..rules import COLOURS, game_data, scenario_names
 from ..rules.scenario import load_scenario
 from .format import Puzzle, load_puzzles, save_puzzles
@@ -80,7 +81,7 @@ def stored_results(path: Path | str = SHIPPED) -> dict:
     not load (``--check`` then reports it)."""
     try:
         shipped = {p.id: p for p in load_puzzles(path)}
-    except (FileNotFoundError, PuzzleError):
+    except (InputFileError, PuzzleError):
         return {}
     found = {}
     for fresh in rulebook_puzzles():
@@ -159,8 +160,8 @@ def differences(path: Path | str = SHIPPED) -> list[str]:
     """How the file differs from what :func:`rulebook_puzzles` builds (empty: up to date)."""
     try:
         shipped = load_puzzles(path)
-    except FileNotFoundError:
-        return [f"{path} does not exist"]
+    except InputFileError as exc:
+        return [str(exc)]
     except PuzzleError as exc:
         return [f"{path} does not load:", str(exc)]
     fresh = {p.id: _unstamped(p) for p in rulebook_puzzles(results=stored_results(path))}

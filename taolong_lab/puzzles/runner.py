@@ -5,8 +5,8 @@
 * **in-process** (``workers=1``, no scheduler): ``fn(job)`` runs here, one job after the other;
 * **a local process pool** (``workers > 1``): the embedded default, a
   :class:`concurrent.futures.ProcessPoolExecutor` with no server;
-* **a Dask cluster** (``scheduler="tcp://HOST:PORT"`` or a ``distributed.Client``): the optional
-  ``dask`` extra (``pip install 'taolong_lab[dask]'``).
+* **a Dask cluster** (``scheduler="tcp://HOST:PORT"``, ``"tls://HOST:PORT"`` or a
+  ``distributed.Client``): the optional ``dask`` extra (``pip install 'taolong_lab[dask]'``).
 
 Whatever the back end, results come back **in job order** (never in completion order), at most
 ``ahead`` jobs are in flight (submitted but not yet yielded), and ``jobs`` may be any iterable,
@@ -49,13 +49,32 @@ Stopping
 Then, as when the consumer closes the iterator early (``break`` out of a ``for`` loop, ``close()``,
 or an exception), the jobs still in flight are cancelled, the pool's worker processes are
 terminated and joined, and a Dask client that :func:`ordered_map` opened is closed: nothing hangs
-and no child process is left behind. A client passed in by the caller is left open.
+and no child process is left behind. A client passed in by the caller is left open. Each worker
+process of the pool, and each isolated re-run, also ends when the process that started it dies,
+even by ``kill -9`` (:func:`taolong_lab.processes.end_with_parent`).
+
+A Dask cluster is trusted code
+------------------------------
+Results come back from a cluster as pickles, and unpickling runs code: whoever runs the
+scheduler or a worker, or can talk to them, can run code in this process. Use only a cluster
+you control. ``tls://HOST:PORT`` encrypts the traffic and authenticates both ends with Dask's
+security settings (``security=``: a ``distributed.security.Security`` or a dict of its
+arguments; by default Dask's config ``distributed.comm.tls.*``). That keeps others off the
+wire; it does not make a hostile cluster safe. Connecting over plain TCP to a scheduler that is
+not on this machine (localhost, 127.0.0.0/8, ::1 or an address of one of its interfaces) is
+warned about (:class:`InsecureSchedulerWarning`). The address is checked before connecting:
+``[tcp://|tls://]HOST:PORT`` with a port from 1 to 65535, or ``inproc://...``.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import multiprocessing
+import os
+import re
 import signal
+import socket
+import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -65,15 +84,31 @@ from itertools import chain
 from typing import Any
 
 from ..errors import TaoLongError
+from ..processes import end_with_parent
 
 DASK_EXTRA = "pip install 'taolong_lab[dask]'"
 AHEAD_PER_WORKER = 4
+MAX_WORKERS = 4 * (os.cpu_count() or 1)  # local processes: more only share the same cores
 CONNECT_TIMEOUT = "10s"  # how long to try to reach a scheduler
+CLOSE_TIMEOUT = 5  # seconds to close a client whose connection failed
+SCHEDULER = "--scheduler (scheduler=)"
+TLS_FLAGS = "--tls-ca-file, --tls-cert and --tls-key (security=)"
+_ADDRESS = re.compile(
+    r"(?:(?P<scheme>tcp|tls)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(?P<port>[0-9]{1,5})"
+)
+_INPROC = re.compile(r"inproc://[A-Za-z0-9_.:-]+/[0-9]+/[0-9]+")
+_LONGEST_ADDRESS = 300
 
 
 class RunnerError(TaoLongError):
-    """Bad ``workers``, ``ahead`` or ``scheduler``, or ``--scheduler`` used without the
-    optional ``distributed`` package. The message names the argument at fault."""
+    """Bad ``workers``, ``ahead``, ``scheduler`` or ``security``, a scheduler that cannot be
+    reached, or ``--scheduler`` used without the optional ``distributed`` package. The message
+    names the argument at fault."""
+
+
+class InsecureSchedulerWarning(UserWarning):
+    """Plain TCP to a Dask scheduler on another machine: anyone on the way can read the jobs
+    and answer with results that run code here."""
 
 
 def ordered_map(
@@ -82,26 +117,31 @@ def ordered_map(
     *,
     workers: int = 1,
     scheduler=None,
+    security=None,
     ahead: int | None = None,
     stop: Callable[[], bool] | None = None,
 ) -> Iterator[tuple[Any, Any]]:
     """Yield ``(job, fn(job))`` for each job of ``jobs``, in job order.
 
-    ``workers``: 1 runs in this process; more uses a local process pool of that many processes.
-    ``scheduler``: a Dask scheduler address (``"tcp://HOST:PORT"``) or a ``distributed.Client``;
-    when given, ``workers`` is ignored and the jobs run on that cluster. ``ahead``: the most jobs
-    in flight at once (default ``4 * workers``, or 4 per thread of the Dask cluster). ``stop``:
-    called after each yielded result; true ends the run. See the module docstring for errors,
-    crash isolation and what is cleaned up on stop.
+    ``workers``: 1 runs in this process; more (up to :data:`MAX_WORKERS`) uses a local process
+    pool of that many processes. ``scheduler``: a Dask scheduler address (``"tcp://HOST:PORT"``,
+    ``"tls://HOST:PORT"``) or a ``distributed.Client``; when given, ``workers`` is ignored and
+    the jobs run on that cluster, which must be trusted (see the module docstring).
+    ``security``: for an address, Dask's security settings (a ``Security`` or a dict of its
+    arguments; None: Dask's config). ``ahead``: the most jobs in flight at once (default
+    ``4 * workers``, or 4 per thread of the Dask cluster). ``stop``: called after each yielded
+    result; true ends the run. See the module docstring for errors, crash isolation and what
+    is cleaned up on stop.
 
     The arguments are checked at once (a :class:`RunnerError`, also when ``scheduler`` is given
-    but ``distributed`` is not installed); the jobs start on the first ``next()``.
+    but ``distributed`` is not installed); the jobs start (and a scheduler is connected to) on
+    the first ``next()``.
     """
     _check(workers, ahead, stop)
-    if scheduler is not None:
-        distributed = _import_distributed()
-        _check_scheduler(scheduler, distributed)
-        pairs = _dask_map(fn, jobs, distributed, scheduler, ahead)
+    connection = _connection(scheduler, security)
+    if connection is not None:
+        distributed, security = connection
+        pairs = _dask_map(fn, jobs, distributed, scheduler, security, ahead)
     elif workers == 1:
         pairs = _serial_map(fn, jobs)
     else:
@@ -117,13 +157,40 @@ def describe(exc: BaseException) -> str:
 # --- checks ---------------------------------------------------------------------------------
 
 
+def check_scheduler(scheduler, security=None) -> None:
+    """Check a ``scheduler`` and ``security`` as :func:`ordered_map` does, without connecting:
+    a :class:`RunnerError` naming what is wrong (see the module docstring for the addresses)."""
+    _connection(scheduler, security)
+
+
+def _connection(scheduler, security):
+    """``(distributed, the Security to connect with)`` for a scheduler, None without one."""
+    if scheduler is None:
+        if security is not None:
+            raise RunnerError(f"security= ({TLS_FLAGS}) needs a tls:// {SCHEDULER}")
+        return None
+    distributed = _import_distributed()
+    return distributed, _security(scheduler, security, distributed)
+
+
 def _check(workers, ahead, stop) -> None:
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise RunnerError(f"workers must be a whole number >= 1, got {workers!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
+        raise RunnerError(
+            f"workers must be a whole number from 1 to {MAX_WORKERS} (4 per CPU core), "
+            f"got {_shown(workers)}"
+        )
     if ahead is not None and (isinstance(ahead, bool) or not isinstance(ahead, int) or ahead < 1):
-        raise RunnerError(f"ahead must be a whole number >= 1 or None, got {ahead!r}")
+        raise RunnerError(f"ahead must be a whole number >= 1 or None, got {_shown(ahead)}")
     if stop is not None and not callable(stop):
-        raise RunnerError(f"stop must be callable or None, got {stop!r}")
+        raise RunnerError(f"stop must be callable or None, got {_shown(stop)}")
+
+
+def _shown(value) -> str:
+    """``repr(value)``, kept short (a huge int has no repr)."""
+    if isinstance(value, int) and value.bit_length() > 64:
+        return "a number of 20 digits or more"
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:60]}..."
 
 
 def _import_distributed():
@@ -131,20 +198,113 @@ def _import_distributed():
         import distributed
     except ImportError as exc:
         raise RunnerError(
-            "--scheduler (scheduler=) runs on a Dask cluster and needs the optional 'distributed' "
-            f"package: {DASK_EXTRA} ({exc})"
+            f"{SCHEDULER} runs on a Dask cluster and needs the optional 'distributed' package: "
+            f"{DASK_EXTRA} ({exc})"
         ) from None
     return distributed
 
 
-def _check_scheduler(scheduler, distributed) -> None:
-    if isinstance(scheduler, distributed.Client):
-        return
-    if not isinstance(scheduler, str) or not scheduler.strip():
+def _parse_address(scheduler) -> tuple[str, str | None]:
+    """The scheme (``"tcp"``, ``"tls"`` or ``"inproc"``) and host of an address."""
+    shown = _shown(scheduler)
+    if isinstance(scheduler, str) and len(scheduler) > _LONGEST_ADDRESS:
+        shown += f" ({len(scheduler)} characters)"
+    text = scheduler if isinstance(scheduler, str) and len(scheduler) <= _LONGEST_ADDRESS else ""
+    if _INPROC.fullmatch(text):
+        return "inproc", None
+    found = _ADDRESS.fullmatch(text)
+    if found is None:
         raise RunnerError(
-            "--scheduler (scheduler=) must be a Dask scheduler address such as "
-            f"'tcp://HOST:PORT' or a distributed.Client, got {scheduler!r}"
+            f"{SCHEDULER} must be a Dask scheduler address, tcp://HOST:PORT, tls://HOST:PORT "
+            f"or HOST:PORT, or a distributed.Client, got {shown}"
         )
+    if not 1 <= int(found["port"]) <= 65535:
+        raise RunnerError(f"{SCHEDULER} {shown}: the port must be from 1 to 65535")
+    host = found["host"]
+    if host.startswith("["):
+        try:
+            ipaddress.IPv6Address(host[1:-1])
+        except ValueError:
+            raise RunnerError(f"{SCHEDULER} {shown}: {host} is not an IPv6 address") from None
+    return found["scheme"] or "tcp", host
+
+
+def _security(scheduler, security, distributed):
+    """The ``distributed.security.Security`` to connect to ``scheduler`` with (None for a
+    Client), once both are checked."""
+    if isinstance(scheduler, distributed.Client):
+        if security is not None:
+            raise RunnerError("security= goes with a scheduler address, not a Client")
+        return None
+    scheme, _ = _parse_address(scheduler)
+    if security is not None and scheme != "tls":
+        raise RunnerError(f"{TLS_FLAGS}: need a tls:// {SCHEDULER}, got {_shown(scheduler)}")
+    from distributed.security import Security
+
+    if not isinstance(security, (Security, dict, type(None))):
+        raise RunnerError(
+            f"security= must be a distributed Security or a dict, got {_shown(security)}"
+        )
+    if not isinstance(security, Security):
+        try:  # None: Dask's config, distributed.comm.tls.*
+            security = Security(**(security or {}))
+        except (TypeError, ValueError) as exc:
+            raise RunnerError(f"security=: {describe(exc)}") from None
+    if scheme == "tls":
+        if not (security.tls_ca_file and security.tls_client_cert):
+            raise RunnerError(
+                f"{SCHEDULER} {scheduler}: tls:// needs the cluster's CA certificate and a "
+                f"client certificate: {TLS_FLAGS}, or Dask's config distributed.comm.tls.ca-file "
+                "and distributed.comm.tls.client.cert"
+            )
+        try:
+            security.get_connection_args("client")  # reads the certificates
+        except (OSError, ValueError) as exc:  # ssl.SSLError is an OSError
+            raise RunnerError(
+                f"{TLS_FLAGS}: cannot use the certificates: {describe(exc)}"
+            ) from None
+    return security
+
+
+def _warn_if_exposed(address: str) -> None:
+    """Warn about plain TCP to a scheduler on another machine."""
+    scheme, host = _parse_address(address)
+    if scheme == "tcp" and not _on_this_machine(host):
+        warnings.warn(
+            f"{SCHEDULER} {address}: plain TCP to another machine: whoever can reach the "
+            "network between them can read the jobs and answer with results that run code "
+            f"here; use a tls:// address with {TLS_FLAGS}",
+            InsecureSchedulerWarning,
+            stacklevel=2,
+        )
+
+
+def _on_this_machine(host: str) -> bool:
+    """Whether every address ``host`` names is a loopback one or one of this machine's."""
+    try:
+        found = socket.getaddrinfo(host.strip("[]"), None, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError):
+        return False
+    addresses = {_ip(info[4][0]) for info in found}
+    local = _local_addresses()
+    return all(a is not None and (a.is_loopback or a in local) for a in addresses)
+
+
+def _local_addresses() -> set:
+    import psutil  # a dependency of distributed
+
+    return {
+        _ip(address.address)
+        for addresses in psutil.net_if_addrs().values()
+        for address in addresses
+    } - {None}
+
+
+def _ip(text: str):
+    try:
+        return ipaddress.ip_address(text.split("%", 1)[0])
+    except ValueError:
+        return None
 
 
 # --- the common driver ------------------------------------------------------------------------
@@ -187,7 +347,12 @@ def _pool_map(fn, jobs, workers: int, ahead: int) -> Iterator:
     try:
         while True:
             if pool is None:
-                pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+                pool = ProcessPoolExecutor(
+                    max_workers=workers,
+                    mp_context=context,
+                    initializer=end_with_parent,
+                    initargs=(_parent_pid(context),),
+                )
             _fill(pool, fn, source, pending, ahead)
             if not pending:
                 return
@@ -208,6 +373,12 @@ def _pool_map(fn, jobs, workers: int, ahead: int) -> Iterator:
     finally:
         if pool is not None:
             _close_pool(pool, kill=bool(pending))
+
+
+def _parent_pid(context) -> int | None:
+    """The pid a child of ``context`` sees as its parent: this process's, except under the
+    fork server (None: the fork server, which ends with this process)."""
+    return None if context.get_start_method() == "forkserver" else os.getpid()
 
 
 def _fill(pool, fn, source, pending: deque, ahead: int) -> None:
@@ -265,7 +436,8 @@ class _Isolated:
 
     def __init__(self, fn, job, context):
         self._reader, writer = context.Pipe(duplex=False)
-        self._process = context.Process(target=_isolated_child, args=(fn, job, writer))
+        parent = _parent_pid(context)
+        self._process = context.Process(target=_isolated_child, args=(fn, job, writer, parent))
         self._process.start()
         writer.close()  # so that the reader sees EOF if the child dies
 
@@ -287,7 +459,8 @@ class _Isolated:
         self._reader.close()
 
 
-def _isolated_child(fn, job, writer) -> None:
+def _isolated_child(fn, job, writer, parent) -> None:
+    end_with_parent(parent)
     try:
         try:
             message = (True, fn(job))
@@ -336,10 +509,10 @@ def _close_pool(pool: ProcessPoolExecutor, *, kill: bool) -> None:
 # --- Dask -------------------------------------------------------------------------------------
 
 
-def _dask_map(fn, jobs, distributed, scheduler, ahead) -> Iterator:
+def _dask_map(fn, jobs, distributed, scheduler, security, ahead) -> Iterator:
     """The Dask back end: ``client.submit(fn, job, pure=False)``, ``ahead`` in flight."""
     owned = not isinstance(scheduler, distributed.Client)
-    client = _connect(distributed, scheduler) if owned else scheduler
+    client = _connect(distributed, scheduler, security) if owned else scheduler
     pending: deque = deque()
     try:
         if ahead is None:
@@ -365,14 +538,23 @@ def _dask_map(fn, jobs, distributed, scheduler, ahead) -> Iterator:
             client.close()
 
 
-def _connect(distributed, address: str):
+def _connect(distributed, address: str, security):
+    """A client connected to ``address``. It is built in two steps so that a failed connection
+    is closed here: left to ``Client.__del__``, it would be closed at exit, slowly and with a
+    traceback."""
+    _warn_if_exposed(address)
+    client = distributed.Client.__new__(distributed.Client)
     try:
-        return distributed.Client(address, set_as_default=False, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError, ValueError) as exc:
+        client.__init__(address, set_as_default=False, timeout=CONNECT_TIMEOUT, security=security)
+    except BaseException as exc:
+        with suppress(Exception):
+            client.close(timeout=CLOSE_TIMEOUT)
+        if not isinstance(exc, Exception):
+            raise
         raise RunnerError(
-            f"--scheduler (scheduler=): cannot connect to the Dask scheduler at {address!r}: "
-            f"{describe(exc)}"
+            f"{SCHEDULER}: cannot connect to the Dask scheduler at {address!r}: {describe(exc)}"
         ) from None
+    return client
 
 
 def _dask_outcome(future, distributed):

@@ -6,11 +6,14 @@ Everything inferred about the game lives in those TOML files, never in code.
 from __future__ import annotations
 
 import functools
+import json
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from ..errors import DataError
+from ..errors import DataError, RulesError
 
 ELEMENTS = ("heaven", "lake", "fire", "thunder", "earth", "mountain", "water", "wind")
 COLOURS = ("white", "black")
@@ -31,8 +34,8 @@ def load_toml(relative: str) -> dict:
             return tomllib.load(handle)
     except FileNotFoundError:
         raise DataError(relative, "-", f"file not found in {data_dir()}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(relative, "-", f"not valid TOML: {exc}") from None
+    except (ValueError, RecursionError) as exc:  # TOMLDecodeError is a ValueError
+        raise DataError(relative, "-", f"not valid TOML: {toml_problem(exc)[0]}") from None
 
 
 def _get(doc: dict, file: str, dotted: str, kind: type):
@@ -151,6 +154,136 @@ def game_data() -> GameData:
     )
 
 
+SCENARIO_NAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")
+
+
 def scenario_names() -> list[str]:
-    """Keys of the scenario files in ``data/scenarios``."""
-    return sorted(p.stem for p in (data_dir() / "scenarios").glob("*.toml"))
+    """Keys of the scenario files in ``data/scenarios`` (those named like a scenario)."""
+    return sorted(
+        p.stem for p in (data_dir() / "scenarios").glob("*.toml") if SCENARIO_NAME.fullmatch(p.stem)
+    )
+
+
+def scenario_file(key: str) -> Path:
+    """The file of the scenario ``key``: a known name, resolved inside ``data/scenarios``.
+
+    Raises :class:`RulesError` for anything else (a path, a name of the wrong form, a name
+    with no file), listing the known scenarios.
+    """
+    path = _scenario_path(key) if isinstance(key, str) and SCENARIO_NAME.fullmatch(key) else None
+    if path is None:
+        known = ", ".join(scenario_names())
+        raise RulesError(f"unknown scenario {shown(key)}; available: {known}")
+    return path
+
+
+@functools.lru_cache(maxsize=256)
+def _scenario_path(key: str) -> Path | None:
+    folder = (data_dir() / "scenarios").resolve()
+    path = (folder / f"{key}.toml").resolve()
+    return path if path.is_relative_to(folder) and path.is_file() else None
+
+
+# ---- reading a user's file: every number, string and nesting bounded --------------------------
+MAX_NESTING = 16  # the formats need a handful of levels
+MAX_DIGITS = 20  # digits of a number in a JSON or TOML file
+_HUGE = 10**MAX_DIGITS
+
+
+def shown(value: Any, limit: int = 40) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for error messages; safe on any value
+    (a number too long to write out, a list nested too deeply)."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        text = f"<{type(value).__name__} too large to show>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _json_int(text: str) -> int:
+    # a number too long to read stands as one past the bound: check_bounds then names its field
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        return _HUGE
+    return int(text)
+
+
+def _json_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"number {shown(text)} is too large")
+    return value
+
+
+def json_decoder(**hooks) -> json.JSONDecoder:
+    """A JSON decoder whose numbers are bounded (finite floats; whole numbers of more than
+    :data:`MAX_DIGITS` digits read as a number past the bound, which :func:`decode_json`'s
+    :func:`check_bounds` refuses with its field); ``hooks`` are passed on
+    (``object_pairs_hook``, ``parse_constant``)."""
+    return json.JSONDecoder(parse_int=_json_int, parse_float=_json_float, **hooks)
+
+
+def decode_json(decoder: json.JSONDecoder, text: str, pos: int | None = None):
+    """``decoder.decode(text)``, or ``decoder.raw_decode(text, pos)`` when ``pos`` is given,
+    refusing values nested deeper than :data:`MAX_NESTING` levels (:class:`BoundError`)."""
+    try:
+        result = decoder.decode(text) if pos is None else decoder.raw_decode(text, pos)
+    except RecursionError:
+        raise BoundError("", _too_deep()) from None
+    check_bounds(result if pos is None else result[0])
+    return result
+
+
+class BoundError(ValueError):
+    """A value past a bound of :func:`check_bounds`; ``path`` says where, as in
+    ``certificate.rows[2]`` (empty for the whole value)."""
+
+    def __init__(self, path: str, reason: str):
+        self.path, self.reason = path, reason
+        super().__init__(f"{path}: {reason}" if path else reason)
+
+
+def check_bounds(value: Any, limit: int = MAX_NESTING) -> None:
+    """Raise :class:`BoundError` if lists and dicts in ``value`` nest deeper than ``limit``,
+    or if it holds a whole number of more than :data:`MAX_DIGITS` digits: what a decoder from
+    :func:`json_decoder` refuses, for values built in code."""
+    level, depth = [(None, None, value)], 0  # (parent entry, key, value)
+    while level:
+        for entry in level:
+            if isinstance(entry[2], int) and not -_HUGE < entry[2] < _HUGE:
+                raise BoundError(_path(entry), f"a number has more than {MAX_DIGITS} digits")
+        containers = [entry for entry in level if isinstance(entry[2], list | tuple | dict)]
+        depth += bool(containers)
+        if depth > limit:
+            raise BoundError(_path(containers[0]), _too_deep(limit))
+        level = [
+            (entry, key, item)
+            for entry in containers
+            for key, item in (
+                entry[2].items() if isinstance(entry[2], dict) else enumerate(entry[2])
+            )
+        ]
+
+
+def _path(entry) -> str:
+    parts = []
+    while entry[0] is not None:
+        parent, key, _ = entry
+        parts.append(f".{str(key)[:40]}" if isinstance(parent[2], dict) else f"[{key}]")
+        entry = parent
+    return "".join(reversed(parts)).lstrip(".")
+
+
+def _too_deep(limit: int = MAX_NESTING) -> str:
+    return f"nested deeper than {limit} levels"
+
+
+def toml_problem(exc: BaseException, text: str = "") -> tuple[str, int | None]:
+    """Why ``tomllib`` refused ``text``, and the line when it is known: its own message, or the
+    bound it ran into."""
+    if isinstance(exc, tomllib.TOMLDecodeError):
+        return str(exc), None
+    if isinstance(exc, RecursionError):
+        return _too_deep(), None
+    long_word = re.search(r"\w{1000}", text)
+    line = text.count("\n", 0, long_word.start()) + 1 if long_word else None
+    return "a number has too many digits", line

@@ -7,18 +7,16 @@ Each option is one reading of an ambiguity of the rulebook (``A1``–``A32`` in
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RulesError
-from .data import data_dir, scenario_names
-from .scenario import load_scenario
+from .data import scenario_file, shown
+from .scenario import EDITIONS, load_scenario
 
-_INT_RE = re.compile(r"(0|-?[1-9][0-9]*)\Z")
+_INT_RE = re.compile(r"(0|-?[1-9][0-9]{0,8})\Z")  # longer numbers stay words: no option takes one
 MODES = ("grasshopper", "monk", "master", "chosen-one")
-EDITIONS = ("current", "earlier")
 
 
 @dataclass(frozen=True)
@@ -86,17 +84,13 @@ OPTIONS: dict[str, Option] = {
 }
 
 
-@functools.cache
-def _scenario_exists(key: str) -> bool:
-    return (data_dir() / "scenarios" / f"{key}.toml").is_file()
-
-
 def _check_option(name: str, value: Any) -> None:
-    if name not in OPTIONS:
-        raise RulesError(f"unknown option {name!r}; known options: {', '.join(sorted(OPTIONS))}")
+    if not isinstance(name, str) or name not in OPTIONS:
+        known = ", ".join(sorted(OPTIONS))
+        raise RulesError(f"unknown option {shown(name)}; known options: {known}")
     choices = OPTIONS[name].choices
     if not any(value is c or (type(value) is type(c) and value == c) for c in choices):
-        raise RulesError(f"option {name!r} takes one of {choices!r}, not {value!r}")
+        raise RulesError(f"option {name!r} takes one of {choices!r}, not {shown(value)}")
 
 
 @dataclass(frozen=True)
@@ -117,14 +111,22 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.edition not in EDITIONS:
-            raise RulesError(f"unknown edition {self.edition!r}; choose one of {EDITIONS}")
+            raise RulesError(f"unknown edition {shown(self.edition)}; choose one of {EDITIONS}")
         if self.mode not in MODES:
-            raise RulesError(f"unknown mode {self.mode!r}; choose one of {MODES}")
-        if not _scenario_exists(self.scenario):
-            known = ", ".join(scenario_names())
-            raise RulesError(f"unknown scenario {self.scenario!r}; available: {known}")
+            raise RulesError(f"unknown mode {shown(self.mode)}; choose one of {MODES}")
+        scenario_file(self.scenario)
+        if not isinstance(self.solo, bool):
+            raise RulesError(f"solo must be true or false, not {shown(self.solo)}")
+        if not isinstance(self.options, tuple) or not all(
+            isinstance(pair, tuple) and len(pair) == 2 for pair in self.options
+        ):
+            raise RulesError(f"options must be (name, value) pairs, not {shown(self.options)}")
+        seen = set()
         for name, value in self.options:
             _check_option(name, value)
+            if name in seen:
+                raise RulesError(f"option {name!r} is given twice")
+            seen.add(name)
             if name.startswith("solo_") and not self.solo and value != OPTIONS[name].default:
                 raise RulesError(f"option {name!r} only applies to the solo variant")
         scenario = load_scenario(self.scenario)
@@ -165,14 +167,14 @@ class Rules:
         head, *opts = token.split("+")
         parts = head.split("/")
         if len(parts) not in (3, 4) or (len(parts) == 4 and parts[3] != "solo"):
-            raise RulesError(f"rules {token!r} must read scenario/mode/edition[/solo]")
+            raise RulesError(f"rules {shown(token)} must read scenario/mode/edition[/solo]")
         options = {}
         for opt in opts:
             name, eq, raw = opt.partition("=")
             if not eq:
-                raise RulesError(f"rules option {opt!r} must read name=value")
+                raise RulesError(f"rules option {shown(opt)} must read name=value")
             if name in options:
-                raise RulesError(f"option {name!r} is given twice")
+                raise RulesError(f"option {shown(name)} is given twice")
             options[name] = parse_option_value(raw)
         return cls(parts[0], parts[1], parts[2], len(parts) == 4, tuple(options.items()))
 

@@ -8,15 +8,35 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 import tomllib
 from dataclasses import dataclass, field
 
 from ..errors import DataError
-from .data import data_dir, game_data
+from .data import BoundError, check_bounds, game_data, scenario_file, shown, toml_problem
 
 FEATURES = {".": "empty", "#": "big rock", "o": "small rock"}
 PORTAL_COLOURS = {"G": "green", "R": "red", "B": "blue", "Y": "yellow"}
 DRAGON_MARKS = {"h": 0, "v": 0, "e": 1, "<": 1}
+EDITIONS = ("current", "earlier")
+KEYS = (
+    "name",
+    "motto",
+    "status",
+    "editions",
+    "village",
+    "breakable_rocks",
+    "wrap",
+    "size",
+    "grid",
+    "starts",
+    "portals",
+)
+MAX_WIDTH = 26  # columns are named a to z
+MAX_HEIGHT = 99  # rows 1 to 99: a cell name has at most two digits
+MAX_DRAGON_CELLS = 4  # a head and three segments
+MAX_TEXT = 200  # name, motto, status
+MAX_FILE_CHARS = 100_000
 
 
 class ScenarioError(DataError):
@@ -60,27 +80,142 @@ def _cell(xy) -> str:
     return f"{chr(97 + xy[0])}{xy[1] + 1}"
 
 
-def parse_scenario(text: str, file: str, key: str) -> Scenario:
-    """Read and check one scenario file's text."""
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(file, f"not valid TOML: {exc}") from None
-    data = game_data()
+_MISSING = object()
 
-    def need(name, kind, default=None):
-        if name not in doc:
-            if default is not None:
-                return default
-            raise ScenarioError(file, f"missing key {name!r}")
-        value = doc[name]
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise ScenarioError(file, f"key {name!r} must be a {kind.__name__}, got {value!r}")
+
+class _Reader:
+    """The keys of one scenario file, each checked for type and shape; errors name the key and
+    its line."""
+
+    def __init__(self, doc: dict, text: str, file: str):
+        self.doc, self.lines, self.file = doc, text.splitlines(), file
+
+    def line_of(self, key: str) -> int | None:
+        """The line where ``key`` is set: ``key = …`` or its table ``[key]``; for a dotted key
+        ``table.name``, its ``[table.name]`` table, or ``name = …`` in ``[table]``."""
+        table, _, name = key.rpartition(".")
+        if not table:
+            return self._first(rf"\s*(?:{re.escape(key)}\s*=|\[\s*{re.escape(key)}\s*[.\]])")
+        own = self._first(rf"\s*\[\s*{re.escape(key)}\s*\]")
+        parent = self._first(rf"\s*\[\s*{re.escape(table)}\s*\]")
+        if own or parent:
+            return own or self._first(rf"\s*{re.escape(name)}\s*=", parent) or parent
+        return self.line_of(table)
+
+    def _first(self, pattern: str, after: int = 0) -> int | None:
+        regex = re.compile(pattern)
+        lines = enumerate(self.lines[after:], after + 1)
+        return next((number for number, line in lines if regex.match(line)), None)
+
+    def fail(self, reason: str, key: str | None = None, line=None, cell=None):
+        raise ScenarioError(self.file, reason, line or (key and self.line_of(key)), cell)
+
+    def get(self, key: str, kind, default=_MISSING):
+        """The value of a top-level key, checked to be a ``kind``; ``default`` when absent."""
+        if key not in self.doc:
+            if default is _MISSING:
+                self.fail(f"missing key {key!r}")
+            return default
+        value = self.doc[key]
+        if not isinstance(value, kind):
+            self.fail(f"key {key!r} must be a {_KIND_NAMES[kind]}, got {shown(value)}", key)
         return value
 
-    grid_text = need("grid", str)
-    lines = text.splitlines()
-    grid_line = next((i for i, ln in enumerate(lines, 1) if ln.lstrip().startswith("grid")), 1)
+    def text(self, key: str, default=_MISSING, empty: bool = False) -> str:
+        """A one-line string of at most :data:`MAX_TEXT` characters."""
+        value = self.get(key, str, default)
+        if (not empty and not value.strip()) or len(value) > MAX_TEXT or "\n" in value:
+            least = 0 if empty else 1
+            self.fail(
+                f"key {key!r} must be one line of {least}-{MAX_TEXT} characters, "
+                f"got {shown(value)}",
+                key,
+            )
+        return value
+
+
+_KIND_NAMES = {str: "string", bool: "boolean (true or false)", list: "list", dict: "table"}
+
+
+def _cells(reader: _Reader, key: str, value, width: int, height: int) -> tuple:
+    """A list of [x, y] cells on the board, from 1 to :data:`MAX_DRAGON_CELLS` of them."""
+    if not isinstance(value, list) or not 1 <= len(value) <= MAX_DRAGON_CELLS:
+        reader.fail(
+            f"{key} must be a list of 1-{MAX_DRAGON_CELLS} cells [x, y], head first, "
+            f"got {shown(value)}",
+            key,
+        )
+    cells = []
+    for i, xy in enumerate(value):
+        if (
+            not isinstance(xy, list)
+            or len(xy) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in xy)
+        ):
+            reader.fail(
+                f"{key}[{i}] must be a cell [x, y] of two whole numbers, got {shown(xy)}", key
+            )
+        if not (0 <= xy[0] < width and 0 <= xy[1] < height):
+            reader.fail(
+                f"{key}[{i}]: start cell {shown(xy)} is off the {width}x{height} board", key
+            )
+        cells.append((xy[0], xy[1]))
+    return tuple(cells)
+
+
+def parse_scenario(text: str, file: str, key: str) -> Scenario:
+    """Read and check one scenario file's text: every key's type, shape and range, the grid,
+    the portals and the start cells. Raises :class:`ScenarioError` naming the file, the key,
+    the line and the cell when known."""
+    if not isinstance(text, str):
+        raise ScenarioError(file, f"expected the file's text, got {type(text).__name__}")
+    if len(text) > MAX_FILE_CHARS:
+        raise ScenarioError(file, f"longer than {MAX_FILE_CHARS} characters")
+    try:
+        doc = tomllib.loads(text)
+    except (ValueError, RecursionError) as exc:  # TOMLDecodeError is a ValueError
+        reason, line = toml_problem(exc, text)
+        raise ScenarioError(file, f"not valid TOML: {reason}", line) from None
+    reader = _Reader(doc, text, file)
+    try:
+        check_bounds(doc)
+    except BoundError as exc:
+        reader.fail(f"key {exc.path}: {exc.reason}", re.split(r"[.\[]", exc.path)[0])
+    data = game_data()
+    unknown = [name for name in doc if name not in KEYS]
+    if unknown:
+        reader.fail(f"unknown key {shown(unknown[0])} (known: {', '.join(KEYS)})", unknown[0])
+
+    name = reader.text("name")
+    motto = reader.text("motto", "", empty=True)
+    status = reader.text("status", "inferred")
+    editions = reader.get("editions", list, ["current"])
+    known = all(isinstance(e, str) and e in EDITIONS for e in editions)
+    if not editions or not known or len(set(editions)) != len(editions):
+        reader.fail(
+            f"key 'editions' must list one or both of {', '.join(map(repr, EDITIONS))}, "
+            f"got {shown(editions)}",
+            "editions",
+        )
+    village = reader.get("village", bool, False)
+    breakable_rocks = reader.get("breakable_rocks", bool, False)
+    wrap = reader.get("wrap", bool, False)
+    size = reader.get("size", list, [data.width, data.height])
+    if (
+        len(size) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in size)
+        or not (1 <= size[0] <= MAX_WIDTH and 1 <= size[1] <= MAX_HEIGHT)
+    ):
+        reader.fail(
+            f"key 'size' must be [width, height], width 1-{MAX_WIDTH} (columns a-z) and height "
+            f"1-{MAX_HEIGHT}, got {shown(size)}",
+            "size",
+        )
+    width, height = size
+
+    grid_text = reader.get("grid", str)
+    lines = reader.lines
+    grid_line = reader.line_of("grid") or 1
     opening = lines[grid_line - 1].split('"""', 1)[-1].strip() if lines else ""
     # each kept row with its line number in the file (blank rows are skipped)
     numbered = [
@@ -90,10 +225,6 @@ def parse_scenario(text: str, file: str, key: str) -> Scenario:
     ]
     raw_rows = [row for _, row in numbered]
     row_line = [n for n, _ in numbered]
-    size = need("size", list, [data.width, data.height])
-    if len(size) != 2 or not all(isinstance(v, int) and v > 0 for v in size):
-        raise ScenarioError(file, f"size must be [width, height], got {size!r}")
-    width, height = size
     if len(raw_rows) != height:
         raise ScenarioError(
             file, f"wrong size: the grid has {len(raw_rows)} rows, expected {height}", grid_line
@@ -120,21 +251,30 @@ def parse_scenario(text: str, file: str, key: str) -> Scenario:
                 known = ", ".join(f"{k!r} {v}" for k, v in {**FEATURES, **PORTAL_COLOURS}.items())
                 raise ScenarioError(
                     file,
-                    f"unknown symbol {sym!r} (known: {known}, dragons h v e <)",
+                    f"unknown symbol {shown(sym)} (known: {known}, dragons h v e <)",
                     line,
                     _cell((x, y)),
                 )
             row.append(sym)
         rows.append("".join(row))
+
     rules = {}
-    for colour, spec in need("portals", dict, {}).items():
+    for colour, spec in reader.get("portals", dict, {}).items():
+        where = f"portals.{colour}"
         if colour not in PORTAL_COLOURS or not isinstance(spec, dict):
-            raise ScenarioError(
-                file, f"[portals.{colour}]: not a portal colour {list(PORTAL_COLOURS)}"
+            reader.fail(
+                f"portals.{shown(colour)}: not a table of a portal colour "
+                f"({', '.join(PORTAL_COLOURS)})",
+                where,
             )
+        extra = [k for k in spec if k not in ("destination", "cost")]
         dest, cost = spec.get("destination", "twin"), spec.get("cost")
-        if dest not in ("twin", "any") or cost not in (None, "fire", "water"):
-            raise ScenarioError(file, f"[portals.{colour}]: destination twin|any, cost fire|water")
+        if extra or dest not in ("twin", "any") or cost not in (None, "fire", "water"):
+            reader.fail(
+                f'[{where}]: keys destination = "twin" or "any", cost = "fire" or "water"; '
+                f"got {shown(spec, 80)}",
+                where,
+            )
         rules[colour] = PortalRule(dest, cost)
     for colour, cells in sorted(portals.items()):
         rule = rules.get(colour, PortalRule())
@@ -146,15 +286,15 @@ def parse_scenario(text: str, file: str, key: str) -> Scenario:
                 row_line[cells[0][1]],
                 _cell(cells[0]),
             )
-    starts_doc = need("starts", dict, {})
+
+    starts_doc = reader.get("starts", dict, {})
+    extra = [k for k in starts_doc if k not in ("white", "black")]
+    if extra:
+        reader.fail(f"[starts]: unknown key {shown(extra[0])} (known: white, black)", "starts")
     starts = []
     for colour, default in zip(("white", "black"), data.start_cells, strict=True):
-        cells = starts_doc.get(colour, default)
-        cells = tuple(tuple(c) for c in cells)
-        for c in cells:
-            if not (0 <= c[0] < width and 0 <= c[1] < height):
-                raise ScenarioError(file, f"{colour} start cell {list(c)} is off the board")
-        starts.append(cells)
+        value = starts_doc.get(colour, [list(c) for c in default])
+        starts.append(_cells(reader, f"starts.{colour}", value, width, height))
     seen = {}
     for colour, cells in zip(("white", "black"), starts, strict=True):
         for c in cells:
@@ -173,7 +313,7 @@ def parse_scenario(text: str, file: str, key: str) -> Scenario:
                 )
         for a, b in itertools.pairwise(cells):
             dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
-            if doc.get("wrap", False):
+            if wrap:
                 dx, dy = min(dx, width - dx), min(dy, height - dy)
             if dx + dy != 1:
                 raise ScenarioError(
@@ -188,16 +328,23 @@ def parse_scenario(text: str, file: str, key: str) -> Scenario:
                 f"but it starts on {[_cell(c) for c in cells]}",
                 grid_line,
             )
-    editions = tuple(need("editions", list, ["current"]))
+    if village:
+        for xy in data.village_cells:
+            if not (0 <= xy[0] < width and 0 <= xy[1] < height) or xy in seen:
+                reader.fail(
+                    f"village = true, but the village cell {_cell(xy)} is off the board or "
+                    "under a start cell",
+                    "village",
+                )
     return Scenario(
         key=key,
-        name=need("name", str),
-        motto=need("motto", str, ""),
-        status=need("status", str, "inferred"),
-        editions=editions,
-        village=need("village", bool, False) if "village" in doc else False,
-        breakable_rocks=doc.get("breakable_rocks", False) is True,
-        wrap=doc.get("wrap", False) is True,
+        name=name,
+        motto=motto,
+        status=status,
+        editions=tuple(editions),
+        village=village,
+        breakable_rocks=breakable_rocks,
+        wrap=wrap,
         width=width,
         height=height,
         rows=tuple(rows),
@@ -208,9 +355,6 @@ def parse_scenario(text: str, file: str, key: str) -> Scenario:
 
 @functools.cache
 def load_scenario(key: str) -> Scenario:
-    path = data_dir() / "scenarios" / f"{key}.toml"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DataError(f"scenarios/{key}.toml", "-", "no such scenario file") from None
+    """The scenario of ``data/scenarios/<key>.toml``; an unknown key is a :class:`RulesError`."""
+    text = scenario_file(key).read_text(encoding="utf-8")
     return parse_scenario(text, f"scenarios/{key}.toml", key)

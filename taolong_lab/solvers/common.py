@@ -3,25 +3,32 @@ peak-memory measurement and crash-safe checkpoint files.
 
 A checkpoint is one file per search, replaced atomically (a temporary file, ``fsync``, then
 ``os.replace``), so at every moment it holds either the previous or the new snapshot, never a
-torn one. Snapshots are pickles: only load checkpoints you wrote yourself.
+torn one. It is plain data (gzip-compressed JSON, no pickle), tied by a digest to the position,
+rules and solver it belongs to, and signed with a per-user key (:func:`checkpoint_key`): a file
+that does not verify, is too big, or does not fit the format is refused before it is used.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
-import pickle
+import gzip
+import hashlib
+import hmac
+import json
+import os
 import re
 import resource
+import secrets
+import stat
 import sys
 import time
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import TaoLongError
 from ..files import write_atomic
-
-CHECKPOINT_FORMAT = 1
 
 
 class SolverError(TaoLongError):
@@ -181,53 +188,238 @@ class Budget:
 
 
 # ---- checkpoints ---------------------------------------------------------------------------
+CHECKPOINT_FORMAT = "taolong-checkpoint"
+CHECKPOINT_VERSION = 1
+MAX_CHECKPOINT_BYTES = 1 << 29  # the gzip file: far above what a search that fits in memory saves
+MAX_CHECKPOINT_INFLATED = 1 << 31  # its content, inflated
+MAX_HEADER_BYTES = 1 << 16
+KEY_ENV = "TAOLONG_LAB_KEY"
+FRESH_HINT = "pass fresh=True to start again"
+
+
+class CheckpointError(SolverError):
+    """A checkpoint file that cannot be resumed: not a checkpoint, damaged, signed with another
+    key, saved for another search, or inconsistent. Names the file and the field; the file is
+    left as it is (``fresh=True``, ``--fresh`` on the command line, starts the search again)."""
+
+    def __init__(self, path, field: str, reason: str, hint: str = FRESH_HINT):
+        self.path, self.field, self.reason, self.hint = Path(path), field, reason, hint
+        super().__init__(f"checkpoint {path}: {field}: {reason}; {hint}")
+
+    def with_hint(self, hint: str) -> CheckpointError:
+        """The same error, ending with another hint (the command line's ``--fresh``)."""
+        return CheckpointError(self.path, self.field, self.reason, hint)
+
+
+def checkpoint_key_path() -> Path:
+    """Where the per-user checkpoint key lives: ``$TAOLONG_LAB_KEY`` if set, else
+    ``$XDG_DATA_HOME/taolong_lab/checkpoint.key`` (``~/.local/share`` by default)."""
+    named = os.environ.get(KEY_ENV)
+    if named:
+        return Path(named).expanduser()
+    data_home = os.environ.get("XDG_DATA_HOME", "")
+    root = Path(data_home) if os.path.isabs(data_home) else Path.home() / ".local" / "share"
+    return root / "taolong_lab" / "checkpoint.key"
+
+
+def checkpoint_key() -> bytes:
+    """The per-user secret that signs checkpoints: 32 random bytes, written in hex to
+    :func:`checkpoint_key_path` (mode 0600) on first use."""
+    path = checkpoint_key_path()
+    try:
+        return _read_key(path)
+    except FileNotFoundError:
+        pass
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(fd, "w", encoding="ascii") as handle:
+                handle.write(secrets.token_hex(32) + "\n")
+                handle.flush()
+                os.fsync(handle.fileno())
+            with contextlib.suppress(FileExistsError):  # another process made it first: use it
+                os.link(tmp, path)
+        finally:
+            os.unlink(tmp)
+    except OSError as exc:
+        raise SolverError(
+            f"checkpoint key {path}: cannot create it ({exc.strerror or exc}); "
+            f"set {KEY_ENV} to a file name"
+        ) from None
+    return _read_key(path)
+
+
+def _read_key(path: Path) -> bytes:
+    try:
+        with open(path, "rb", opener=_open_nonblocking) as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise SolverError(f"checkpoint key {path}: not a regular file")
+            text = handle.read(1024)
+    except FileNotFoundError:
+        raise
+    except IsADirectoryError:
+        raise SolverError(f"checkpoint key {path}: not a regular file") from None
+    except OSError as exc:
+        raise SolverError(
+            f"checkpoint key {path}: cannot read it ({exc.strerror or exc})"
+        ) from None
+    if not re.fullmatch(rb"[0-9a-f]{64}\s*", text):
+        raise SolverError(f"checkpoint key {path}: not a checkpoint key (64 hex digits)")
+    return bytes.fromhex(text[:64].decode("ascii"))
+
+
+def _open_nonblocking(path, flags):
+    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))  # a FIFO must not block
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number here")
+
+
 class Checkpoint:
-    """A solver's snapshot file: :meth:`load` what an earlier run saved for the same position
-    and solver, :meth:`save` (atomically) a dict of plain data. Periodic saves (:meth:`due`)
-    come every ``every`` seconds, or every ``OVERHEAD`` times the last save's duration if
-    that is longer: a big search never spends more than about 1/``OVERHEAD`` of its time
-    saving."""
+    """A solver's checkpoint file: :meth:`load` what an earlier run saved for the same position
+    and solver, :meth:`save` (atomically) a dict of plain JSON data. Periodic saves
+    (:meth:`due`) come every ``every`` seconds, or every ``OVERHEAD`` times the last save's
+    duration if that is longer: a big search never spends more than about 1/``OVERHEAD`` of its
+    time saving.
+
+    The file is gzip: a header line (JSON: ``format``, ``version``, ``solver``, ``start``,
+    ``digest``, ``signature``), a newline, then the body (JSON). ``digest`` is the SHA-256 of
+    the start position, its rules and the solver; ``signature`` the HMAC-SHA256, with the
+    per-user :func:`checkpoint_key`, of the header without it, a newline and the body."""
 
     OVERHEAD = 10
 
-    def __init__(self, path, *, solver: str, start: str, every: float = 60.0):
+    def __init__(self, path, *, solver: str, start, every: float = 60.0):
         self.path = Path(path)
-        self.solver, self.start, self.every = solver, start, every
+        self.solver, self.start, self.every = solver, start.to_tln(), every
+        self.digest = hashlib.sha256(
+            json.dumps([self.start, start.rules.token(), solver]).encode()
+        ).hexdigest()
         self.last = time.perf_counter()
         self.duration = 0.0
         self.saves = 0
 
+    def _header(self) -> dict:
+        return {
+            "format": CHECKPOINT_FORMAT,
+            "version": CHECKPOINT_VERSION,
+            "solver": self.solver,
+            "start": self.start,
+            "digest": self.digest,
+        }
+
+    @staticmethod
+    def _signed(header: dict, body: bytes) -> bytes:
+        return json.dumps(header, sort_keys=True, separators=(",", ":")).encode() + b"\n" + body
+
     def load(self) -> dict | None:
-        """The saved snapshot, or None when there is no file. Raises :class:`SolverError`
-        naming the file and the field when it is not a snapshot of this position."""
-        if not self.path.exists():
+        """The saved body, or None when there is no file. Raises :class:`CheckpointError` when
+        the file is not a checkpoint, is damaged or too big, its signature does not verify with
+        this user's key, or it was saved for another search."""
+        content = self._read()
+        if content is None:
             return None
-        try:
-            data = pickle.loads(self.path.read_bytes())
-        except Exception as exc:  # a foreign or damaged file
-            raise SolverError(f"checkpoint {self.path}: not a solver checkpoint ({exc})") from None
-        if not isinstance(data, dict):
-            raise SolverError(f"checkpoint {self.path}: not a solver checkpoint")
-        for name, want in (
-            ("format", CHECKPOINT_FORMAT),
-            ("solver", self.solver),
-            ("start", self.start),
-        ):
-            if data.get(name) != want:
-                raise SolverError(
-                    f"checkpoint {self.path}: field {name!r} is {data.get(name)!r}, this search "
-                    f"needs {want!r}; delete the file or pass another checkpoint path"
+        head, newline, body = content.partition(b"\n")
+        if not newline or len(head) > MAX_HEADER_BYTES:
+            raise self._refuse("format", "not a taolong checkpoint (no header line)")
+        header = self._parse(head, "header")
+        if not isinstance(header, dict) or header.get("format") != CHECKPOINT_FORMAT:
+            raise self._refuse("format", f"not a taolong checkpoint (format {CHECKPOINT_FORMAT!r})")
+        version = header.get("version")
+        if version != CHECKPOINT_VERSION or isinstance(version, bool):
+            raise self._refuse(
+                "version", f"{version!r} is not a version this lab reads ({CHECKPOINT_VERSION})"
+            )
+        signature = header.pop("signature", None)
+        want = hmac.new(checkpoint_key(), self._signed(header, body), hashlib.sha256).hexdigest()
+        if not isinstance(signature, str) or not hmac.compare_digest(signature, want):
+            raise self._refuse(
+                "signature",
+                f"does not verify with this user's key ({checkpoint_key_path()}): the file was "
+                "changed, or written by another user",
+            )
+        for name, value in self._header().items():
+            if header.get(name) != value:
+                raise self._refuse(
+                    name, f"saved for {header.get(name)!r}, this search needs {value!r}"
                 )
+        if set(header) != set(self._header()):
+            raise self._refuse(
+                "header", f"unknown fields {sorted(set(header) - set(self._header()))}"
+            )
+        data = self._parse(body, "body")
+        if not isinstance(data, dict):
+            raise self._refuse("body", "must be a JSON object")
         return data
+
+    def _refuse(self, field: str, reason: str) -> CheckpointError:
+        return CheckpointError(self.path, field, reason)
+
+    def _read(self) -> bytes | None:
+        """The inflated content, or None when there is no file; refused before it is read
+        when it is not a regular file, too big, or inflates past the cap."""
+        try:
+            handle = open(self.path, "rb", opener=_open_nonblocking)  # noqa: SIM115
+        except FileNotFoundError:
+            return None
+        except IsADirectoryError:
+            raise self._refuse("file", "not a regular file") from None
+        except OSError as exc:
+            raise self._refuse("file", f"cannot read it ({exc.strerror or exc})") from None
+        with handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise self._refuse("file", "not a regular file")
+            if info.st_size > MAX_CHECKPOINT_BYTES:
+                raise self._refuse(
+                    "file", f"{info.st_size} bytes, more than a checkpoint's {MAX_CHECKPOINT_BYTES}"
+                )
+            if handle.read(2) != b"\x1f\x8b":
+                raise self._refuse("format", "not a taolong checkpoint (not gzip data)")
+            handle.seek(0)
+            chunks, size = [], 0
+            try:
+                with gzip.GzipFile(fileobj=handle) as unzipped:
+                    while chunk := unzipped.read(1 << 20):
+                        size += len(chunk)
+                        if size > MAX_CHECKPOINT_INFLATED:
+                            raise self._refuse(
+                                "file", f"inflates past {MAX_CHECKPOINT_INFLATED} bytes"
+                            )
+                        chunks.append(chunk)
+            except (OSError, EOFError, zlib.error) as exc:
+                raise self._refuse("file", f"damaged gzip data ({exc})") from None
+        return b"".join(chunks)
+
+    def _parse(self, text: bytes, field: str):
+        try:
+            return json.loads(text, parse_constant=_no_constant)
+        except RecursionError:
+            raise self._refuse(field, "JSON nested too deep") from None
+        except ValueError as exc:
+            raise self._refuse(field, f"not valid JSON ({exc})") from None
 
     def due(self) -> bool:
         return time.perf_counter() - self.last >= max(self.every, self.OVERHEAD * self.duration)
 
-    def save(self, snapshot: dict) -> None:
+    def save(self, body: dict) -> None:
+        """Write ``body`` (plain JSON data), signed, replacing the file atomically."""
         began = time.perf_counter()
-        data = {"format": CHECKPOINT_FORMAT, "solver": self.solver, "start": self.start}
-        data.update(snapshot)
-        write_atomic(self.path, pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL))
+        header = self._header()
+        text = json.dumps(body, separators=(",", ":"), allow_nan=False).encode()
+        header["signature"] = hmac.new(
+            checkpoint_key(), self._signed(header, text), hashlib.sha256
+        ).hexdigest()
+        content = json.dumps(header).encode() + b"\n" + text
+        try:
+            write_atomic(self.path, gzip.compress(content, compresslevel=6, mtime=0))
+        except OSError as exc:
+            raise SolverError(
+                f"checkpoint {self.path}: cannot write it ({exc.strerror or exc})"
+            ) from None
         self.last = time.perf_counter()
         self.duration = self.last - began
         self.saves += 1
@@ -236,8 +428,11 @@ class Checkpoint:
 __all__ = [
     "Budget",
     "Checkpoint",
+    "CheckpointError",
     "Solution",
     "SolverError",
+    "checkpoint_key",
+    "checkpoint_key_path",
     "peak_memory_mb",
     "reset_peak_memory",
     "solo_start",

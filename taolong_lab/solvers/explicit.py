@@ -51,11 +51,13 @@ from dataclasses import dataclass
 from ..engine import State
 from ..engine.core import life
 from ..engine.solo import option_damage, solo_options
+from ..errors import TaoLongError
 from ..rules.data import game_data
 from ..rules.scenario import load_scenario
 from .common import (
     Budget,
     Checkpoint,
+    CheckpointError,
     Solution,
     SolverError,
     paused_gc,
@@ -305,7 +307,7 @@ class _Search:
     """
 
     def __init__(self, start: State, params: BoundParams):
-        self.params = params
+        self.start, self.params = start, params
         self.info: dict = {start.key(): (0, None, None)}
         self.closed: dict = {}
         self.buckets: dict[int, list] = {lower_bound(start, params): [(0, start)]}
@@ -321,20 +323,40 @@ class _Search:
     # when :func:`may_win_within` (:func:`may_win_now` for h = 1) says no win within h turns
     DEFER = True
 
-    _FIELDS = (
-        "info", "closed", "buckets", "proved", "found", "expanded", "generated", "deferred",
-        "seconds",
-    )  # fmt: skip
+    _COUNTERS = ("expanded", "generated", "deferred")
+    _BODY = frozenset({"positions", "info", "closed", "open", "proved", "found", "seconds"})
 
     def snapshot(self, seconds: float) -> dict:
-        data = {name: getattr(self, name) for name in self._FIELDS}
-        data["info"] = {k: (g, p, t if t is None else str(t)) for k, (g, p, t) in self.info.items()}
-        data["seconds"] = self.seconds + seconds
-        return data
+        """The search as plain JSON data: ``positions`` (TLN) in the order of ``info``, whose
+        rows are ``[g, parent index, turn]``; ``closed`` rows ``[index, f]``; ``open`` rows
+        ``[f, g, index]``, each bucket in its order; ``found`` an index or None."""
+        index = {key: i for i, key in enumerate(self.info)}
+        positions, rows = [], []
+        for key, (g, parent, turn) in self.info.items():
+            positions.append(_position(self.start, key, g).to_tln())
+            rows.append([g, index.get(parent), None if turn is None else str(turn)])
+        entries = ((f, g, state) for f, bucket in self.buckets.items() for g, state in bucket)
+        return {
+            "positions": positions,
+            "info": rows,
+            "closed": [[index[key], f] for key, f in self.closed.items()],
+            "open": [[f, g, index[state.key()]] for f, g, state in entries],
+            "proved": self.proved,
+            "found": None if self.found is None else index[self.found],
+            **{name: getattr(self, name) for name in self._COUNTERS},
+            "seconds": self.seconds + seconds,
+        }
 
-    def restore(self, saved: dict) -> None:
-        for name in self._FIELDS:
-            setattr(self, name, saved.get(name, getattr(self, name)))  # older files: no deferred
+    def restore(self, saved: dict, path) -> None:
+        """Take up the search :meth:`snapshot` saved, once it is checked to be one: raises
+        :class:`CheckpointError` naming ``path`` and the field at fault."""
+        read = _SnapshotReader(saved, self.start, self.params, path)
+        read.check_search()
+        self.info, self.closed, self.buckets = read.info(), read.closed, read.buckets
+        self.proved, self.seconds = read.proved, read.seconds
+        self.found = None if read.found is None else read.keys[read.found]
+        for name, value in read.counters.items():
+            setattr(self, name, value)
 
     def requeue(self) -> None:
         """Put the position whose expansion was cut short back on the open list (the
@@ -410,6 +432,168 @@ class _Search:
         return False
 
 
+# ---- reading a checkpoint --------------------------------------------------------------------
+_MAX_TURNS = 1_000_000  # g, f and bounds: far beyond any search that fits in memory
+_MAX_COUNT = 2**53  # positions expanded, generated, deferred
+_MAX_SECONDS = 1e10
+_MAX_TEXT = 4096  # a position's TLN or a turn's notation
+
+
+def _position(start: State, key: tuple, g: int) -> State:
+    """The position of ``key`` (the inverse of :meth:`State.key`), on its ``g``-th turn after
+    ``start``."""
+    dragons, bagua, water, fire, to_move, rocks, flux, _ = key
+    return State._make(
+        start._env, (dragons, water, fire, rocks), bagua, flux, to_move, start.ply + g
+    )
+
+
+class _SnapshotReader:
+    """Checks a saved search (:meth:`_Search.snapshot`) field by field, then as a whole; each
+    problem is a :class:`CheckpointError` naming the file and the field."""
+
+    def __init__(self, saved: dict, start: State, params: BoundParams, path):
+        self.start, self.params, self.path = start, params, path
+        fields = set(saved) - {"result"}
+        want = _Search._BODY | set(_Search._COUNTERS)
+        if fields != want:
+            missing, extra = sorted(want - fields), sorted(fields - want)
+            raise self.refuse("body", f"fields missing {missing}, unknown {extra}")
+        self.states = self._positions(saved["positions"])
+        self.keys = [state.key() for state in self.states]
+        self.rows = self._info(saved["info"])
+        self.closed = self._closed(saved["closed"])
+        self.buckets, self.waiting = self._open(saved["open"])
+        self.proved = self.number("proved", saved["proved"])
+        found = saved["found"]
+        self.found = None if found is None else self.number("found", found, high=len(self.keys) - 1)
+        seconds = saved["seconds"]
+        if type(seconds) not in (int, float) or not 0 <= seconds < _MAX_SECONDS:
+            raise self.refuse("seconds", f"must be a number of seconds, got {_show(seconds)}")
+        self.seconds = float(seconds)
+        self.counters = {
+            name: self.number(name, saved[name], high=_MAX_COUNT) for name in _Search._COUNTERS
+        }
+
+    def refuse(self, field: str, reason: str) -> CheckpointError:
+        return CheckpointError(self.path, field, reason)
+
+    def number(self, field: str, value, *, low: int = 0, high: int = _MAX_TURNS) -> int:
+        if type(value) is not int or not low <= value <= high:
+            raise self.refuse(
+                field, f"must be a whole number from {low} to {high}, not {_show(value)}"
+            )
+        return value
+
+    def rows_of(self, field: str, value, width: int) -> list:
+        if not isinstance(value, list):
+            raise self.refuse(field, "must be a list")
+        for j, row in enumerate(value):
+            if not (isinstance(row, list) and len(row) == width):
+                raise self.refuse(f"{field}[{j}]", f"must be a list of {width}")
+        return value
+
+    def _positions(self, tlns) -> list[State]:
+        if not isinstance(tlns, list) or not tlns:
+            raise self.refuse("positions", "must be a non-empty list of positions (TLN)")
+        states, seen = [], {}
+        for i, tln in enumerate(tlns):
+            field = f"positions[{i}]"
+            if not isinstance(tln, str) or len(tln) > _MAX_TEXT:
+                raise self.refuse(field, "must be a position in TLN")
+            try:
+                state = State.from_tln(tln)
+            except TaoLongError as exc:
+                raise self.refuse(field, str(exc)) from None
+            if (state.rules, state.layout, state.to_move) != (
+                self.start.rules,
+                self.start.layout,
+                self.start.to_move,
+            ):
+                raise self.refuse(field, "not a position of this challenge")
+            j = seen.setdefault(state.key(), i)
+            if j != i:
+                raise self.refuse(field, f"the same position as positions[{j}]")
+            states.append(state)
+        if states[0].key() != self.start.key():
+            raise self.refuse("positions[0]", "is not the start position")
+        return states
+
+    def _info(self, rows) -> list:
+        n = len(self.states)
+        if not isinstance(rows, list) or len(rows) != n:
+            raise self.refuse("info", f"must be a list of {n} rows, one per position")
+        if rows[0] != [0, None, None]:
+            raise self.refuse("info[0]", "the start's row must be [0, null, null]")
+        for i, row in enumerate(self.rows_of("info", rows, 3)[1:], 1):
+            g, parent, turn = row
+            self.number(f"info[{i}].g", g, low=1)
+            self.number(f"info[{i}].parent", parent, high=n - 1)
+            if not isinstance(turn, str) or not 0 < len(turn) <= _MAX_TEXT:
+                raise self.refuse(f"info[{i}].turn", "must be a turn in notation")
+        return rows
+
+    def _closed(self, rows) -> dict:
+        closed = {}
+        for j, (i, f) in enumerate(self.rows_of("closed", rows, 2)):
+            key = self.keys[self.number(f"closed[{j}]", i, high=len(self.keys) - 1)]
+            if key in closed:
+                raise self.refuse(f"closed[{j}]", f"positions[{i}] is closed twice")
+            closed[key] = self.number(f"closed[{j}].f", f)
+        return closed
+
+    def _open(self, rows) -> tuple[dict, set]:
+        """The buckets, and the positions with an entry at their ``info`` g."""
+        buckets: dict[int, list] = {}
+        waiting = set()
+        for j, row in enumerate(self.rows_of("open", rows, 3)):
+            f, g = self.number(f"open[{j}].f", row[0]), self.number(f"open[{j}].g", row[1])
+            i = self.number(f"open[{j}]", row[2], high=len(self.keys) - 1)
+            known = self.rows[i][0]
+            if g < known:
+                raise self.refuse(f"open[{j}].g", f"{g}, below positions[{i}]'s g ({known})")
+            if f < g + lower_bound(self.states[i], self.params):
+                raise self.refuse(f"open[{j}].f", f"{f}, below g + lower_bound(positions[{i}])")
+            if g == known:
+                waiting.add(i)
+            buckets.setdefault(f, []).append((g, self.states[i]))
+        return buckets, waiting
+
+    def check_search(self) -> None:
+        """What holds between the fields of a search :meth:`_Search.run` saved. The proved
+        bound may exceed the smallest open ``f`` by up to :data:`SHARP_TURNS`: a position
+        deferred ``d`` times is expanded at ``f + d``, and its successors open from ``f``."""
+        rows, waiting = self.rows, self.waiting
+        if self.buckets and self.proved > min(self.buckets) + SHARP_TURNS:
+            raise self.refuse("proved", f"{self.proved}, above the smallest open f + {SHARP_TURNS}")
+        if any(f > self.proved for f in self.closed.values()):
+            raise self.refuse("closed", f"holds an f above the proved bound {self.proved}")
+        if self.found is not None and lower_bound(self.states[self.found], self.params) != 0:
+            raise self.refuse("found", f"positions[{self.found}] is not a win")
+        for i, (g, parent, _) in enumerate(rows):
+            if (
+                i
+                and g != rows[parent][0] + 1
+                and not (g > rows[parent][0] + 1 and parent in waiting)
+            ):
+                # a parent reached in fewer turns since is on the open list, to update them
+                raise self.refuse(f"info[{i}].g", f"{g}, its parent's g is {rows[parent][0]}")
+            if i not in waiting and i != self.found and self.keys[i] not in self.closed:
+                raise self.refuse(f"info[{i}]", "neither expanded nor on the open list")
+
+    def info(self) -> dict:
+        keys = self.keys
+        return {
+            keys[i]: (g, None if parent is None else keys[parent], turn)
+            for i, (g, parent, turn) in enumerate(self.rows)
+        }
+
+
+def _show(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 @paused_gc()
 def solve(
     puzzle_or_state,
@@ -420,6 +604,7 @@ def solve(
     checkpoint=None,
     checkpoint_every: float = 60.0,
     count_first_turns: bool = True,
+    fresh: bool = False,
 ) -> Solution:
     """The fewest turns to win a solo challenge (a :class:`~taolong_lab.puzzles.Puzzle` or a
     solo :class:`State`), one optimal line and a certificate. See the module docstring for
@@ -430,51 +615,31 @@ def solve(
     bound rises, every ``checkpoint_every`` seconds, and when it stops for any reason (a
     budget, Ctrl-C, an exception); the finished result is saved too. Calling :func:`solve`
     again with the same file resumes the search where it stopped (the budgets count this run
-    only), or returns the saved result. A file saved for another position raises
-    :class:`SolverError`.
+    only), or returns the saved result. The file is checked first (:class:`.common.Checkpoint`:
+    its signature, its size, the position and solver it was saved for; then the search it
+    holds, and a saved or resumed answer is replayed from the start): one that does not pass
+    raises :class:`CheckpointError` and is left as it is. ``fresh=True`` ignores the file
+    and starts the search again, replacing it at the first save.
 
     ``count_first_turns=False`` skips counting the optimal first turns (the solution's
     ``optimal_first_turns`` is then None), for callers that count them their own way.
     """
     if method != "explicit":
         raise SolverError(f"unknown method {method!r}: this solver knows 'explicit'")
+    if fresh and checkpoint is None:
+        raise SolverError("fresh=True starts a checkpointed search again: pass checkpoint= too")
     start = _start_of(puzzle_or_state)
     budget = Budget(time_limit, max_states)
     reset_peak_memory()
     params = bound_params(start)
-    store = saved = None
-    if checkpoint is not None:
-        store = Checkpoint(
-            checkpoint,
-            solver=f"{SOLVER}/{BOUND_NAME}",
-            start=start.to_tln(),
-            every=checkpoint_every,
-        )
-        saved = store.load()
-    if saved is not None and "result" in saved:
-        done = Solution.from_json(saved["result"])
-        if done.status != "optimal" or done.optimal_first_turns is not None:
-            return done  # else: count the optimal first turns again, with this run's budget
     search = _Search(start, params)
-    if saved is not None:
-        search.restore(saved)
+    store = saved = None
 
     def finish(status, line, first, interrupted=False, counted=0, count_s=0.0) -> Solution:
         optimum = len(line) if status == "optimal" else None
         proved = optimum if optimum is not None else search.proved
-        certificate = {
-            "solver": SOLVER,
-            "method": "explicit A* by turns, transposition table on State.key()",
-            "lookahead": start.rules.option("solo_lookahead"),
-            "lower_bound": params.to_json(),
-            "start_lower_bound": _json_num(lower_bound(start, params)),
-            "proved_no_win_below": proved,
-            "no_win_within": _no_win_within(search.closed.values(), proved),
-        }
-        if optimum is not None:
-            certificate["optimum"] = optimum
-        if budget.reason or interrupted:
-            certificate["stopped"] = "interrupted" if interrupted else budget.reason
+        stopped = "interrupted" if interrupted else budget.reason
+        certificate = _certificate(start, params, search.closed.values(), proved, optimum, stopped)
         seconds = budget.seconds()
         stats = {
             "expanded": search.expanded + counted,
@@ -501,10 +666,20 @@ def solve(
         return solution
 
     result = start.outcome()
-    if result is not None:
+    if result is not None:  # nothing to search, nor to save
         if result.winner == start.to_move:
             return finish("optimal", (), 0)
         return finish("no-win", (), None)
+    if checkpoint is not None:
+        solver = f"{SOLVER}/{BOUND_NAME}"
+        store = Checkpoint(checkpoint, solver=solver, start=start, every=checkpoint_every)
+        saved = None if fresh else store.load()
+    if saved is not None:
+        search.restore(saved, store.path)
+        if "result" in saved:
+            done = _saved_result(saved["result"], search, store.path)
+            if done.status != "optimal" or done.optimal_first_turns is not None:
+                return done  # else: count the optimal first turns again, with this run's budget
 
     def on_progress(bound_rose: bool) -> None:
         if store is None or not (bound_rose or store.due()):
@@ -533,6 +708,8 @@ def solve(
             bar.close()
     if won:
         line = _line(search.info, search.found)
+        if saved is not None:
+            _check_line(line, start, store.path, "info")
         first, counted, count_s = None, 0, 0.0
         if count_first_turns and not interrupted:
             before, t_count = budget.expanded, time.perf_counter()
@@ -546,6 +723,90 @@ def solve(
     if not search.buckets and not interrupted and budget.reason is None:
         return finish("no-win", (), None)
     return finish("unknown", (), None, interrupted)
+
+
+def _certificate(start: State, params, closed_f, proved: int, optimum, stopped) -> dict:
+    certificate = {
+        "solver": SOLVER,
+        "method": "explicit A* by turns, transposition table on State.key()",
+        "lookahead": start.rules.option("solo_lookahead"),
+        "lower_bound": params.to_json(),
+        "start_lower_bound": _json_num(lower_bound(start, params)),
+        "proved_no_win_below": proved,
+        "no_win_within": _no_win_within(closed_f, proved),
+    }
+    if optimum is not None:
+        certificate["optimum"] = optimum
+    if stopped:
+        certificate["stopped"] = stopped
+    return certificate
+
+
+def _saved_result(result, search: _Search, path) -> Solution:
+    """The result a finished search saved, once checked against that search (restored and
+    checked already) and its line replayed from the start: every turn legal, a win in
+    exactly ``optimum`` turns, the line to the saved win, the bound and the certificate the
+    search proves. Raises :class:`CheckpointError` naming the field otherwise."""
+
+    def refuse(field: str, reason: str) -> CheckpointError:
+        return CheckpointError(path, f"result.{field}", reason)
+
+    start = search.start
+    fields = set(Solution.__dataclass_fields__)
+    if not isinstance(result, dict) or set(result) != fields:
+        raise CheckpointError(path, "result", f"must be an object with the fields {sorted(fields)}")
+    status, line = result["status"], result["line"]
+    if status not in ("optimal", "no-win"):
+        raise refuse("status", f"{_show(status)}: a finished search is 'optimal' or 'no-win'")
+    if result["start"] != start.to_tln():
+        raise refuse("start", "is not the start position")
+    if not isinstance(line, list) or not all(
+        isinstance(t, str) and len(t) <= _MAX_TEXT for t in line
+    ):
+        raise refuse("line", "must be a list of turns")
+    if status == "no-win":
+        if search.buckets or search.found is not None:
+            raise refuse("status", "'no-win', but the saved search has positions left or a win")
+        want_line, optimum, proved = [], None, search.proved
+    else:
+        if search.found is None:
+            raise refuse("status", "'optimal', but the saved search found no win")
+        optimum = result["optimum"]
+        if type(optimum) is not int or not 0 <= optimum <= _MAX_TURNS:
+            raise refuse("optimum", f"must be a number of turns, not {_show(optimum)}")
+        _check_line(line, start, path, "result.line")
+        if len(line) != optimum:
+            raise refuse("optimum", f"{optimum}, but result.line has {len(line)} turns")
+        want_line = _line(search.info, search.found)
+        optimum = proved = len(want_line)
+    if line != want_line:
+        raise refuse("line", f"is not the line to the saved search's win ({optimum} turns)")
+    for name, want in (("optimum", optimum), ("proved_no_win_below", proved)):
+        if result[name] != want or type(result[name]) is bool:
+            raise refuse(name, f"{_show(result[name])}, the saved search proves {want}")
+    first = result["optimal_first_turns"]
+    if first is not None and not (
+        status == "optimal" and type(first) is int and 1 <= first <= len(start.successors())
+    ):
+        raise refuse("optimal_first_turns", f"{_show(first)} is not a count of first turns")
+    certificate = _certificate(start, search.params, search.closed.values(), proved, optimum, None)
+    if result["certificate"] != certificate:
+        raise refuse("certificate", "is not the certificate of the saved search")
+    stats = result["stats"]
+    if not isinstance(stats, dict) or not all(
+        type(v) in (int, float) and 0 <= v < _MAX_COUNT for v in stats.values()
+    ):
+        raise refuse("stats", "must map names to non-negative numbers")
+    return Solution.from_json(result)
+
+
+def _check_line(line, start: State, path, field: str) -> None:
+    """Raise :class:`CheckpointError` on ``field`` unless ``line`` replays from ``start`` to a
+    win for the player."""
+    from ..puzzles.format import _replay
+
+    for _, reason in _replay(start, start.to_move, line, None)[:1]:
+        raise CheckpointError(path, field, reason)
 
 
 def _no_win_within(closed_f, proved: int) -> list[dict]:
@@ -709,6 +970,7 @@ __all__ = [
     "BOUND_NAME",
     "SOLVER",
     "BoundParams",
+    "CheckpointError",
     "OutOfBudget",
     "Solution",
     "SolverError",

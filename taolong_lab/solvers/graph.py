@@ -2,7 +2,9 @@
 
 :func:`iter_explore` walks the positions reachable from a start, breadth first, turn by turn,
 de-duplicated by :meth:`State.key` (one walk never changes the rules, so the key plus the start's
-rules identify a position). It is a generator: a caller can stop whenever it likes.
+rules identify a position). It is a generator: a caller can stop whenever it likes. A walk
+stops at :data:`MAX_STATES` positions unless given another budget (``max_states=None``: none),
+and goes at most :data:`MAX_DEPTH` turns deep.
 :func:`explore` collects the walk into a compact :class:`StateGraph` (ints for nodes, flat lists
 for edges, the TLN of every node), and :meth:`StateGraph.to_networkx` turns it into a
 ``networkx.DiGraph``.
@@ -33,11 +35,13 @@ from typing import NamedTuple
 
 from ..engine import State
 from ..files import write_atomic
-from .common import paused_gc
+from .common import SolverError, paused_gc
 
 # GraphML and GEXF hold no None: these stand in for "no value" in exported attributes.
 NO_INT = -1
 NO_STR = ""
+MAX_STATES = 100_000  # the positions a walk stops at, unless given another budget
+MAX_DEPTH = 1_000  # the deepest walk, in turns (a budget of positions ends one long before)
 
 
 class Node(NamedTuple):
@@ -72,15 +76,21 @@ class _Walk:
 
 
 def iter_explore(
-    position: State, *, depth: int | None = None, max_states: int | None = None, _walk=None
+    position: State,
+    *,
+    depth: int | None = None,
+    max_states: int | None = MAX_STATES,
+    _walk=None,
 ) -> Iterator[Node | Edge | Expanded]:
     """Walk the positions reachable from ``position``, breadth first, as a stream.
 
     Yields :class:`Node` for each new position (the start first, id 0), then for each expanded
     position its :class:`Edge` s (in the engine's turn order) followed by :class:`Expanded`.
-    A node is expanded when it is not over and its depth is below ``depth`` (None: no limit).
-    ``max_states`` caps the number of nodes: a node whose successors would pass the cap is
-    left unexpanded (none of its edges is yielded) and the walk stops. Stop iterating any time.
+    A node is expanded when it is not over and its depth is below ``depth`` (0 to
+    :data:`MAX_DEPTH`; None: no limit). ``max_states`` caps the number of nodes (default
+    :data:`MAX_STATES`; None: no cap): a node whose successors would pass the cap is left
+    unexpanded (none of its edges is yielded) and the walk stops. Stop iterating any time.
+    A bad ``depth`` or ``max_states`` raises :class:`~.common.SolverError`.
 
     >>> from taolong_lab import solo_game
     >>> events = iter_explore(solo_game(), depth=1)
@@ -90,10 +100,10 @@ def iter_explore(
     """
     if not isinstance(position, State):
         raise TypeError(f"explore needs a State, not {type(position).__name__}")
-    if depth is not None and depth < 0:
-        raise ValueError(f"depth must be >= 0, got {depth}")
-    if max_states is not None and max_states < 1:
-        raise ValueError(f"max_states must be >= 1, got {max_states}")
+    if depth is not None and not (type(depth) is int and 0 <= depth <= MAX_DEPTH):
+        raise SolverError(f"depth must be a whole number from 0 to {MAX_DEPTH}, got {depth!r}")
+    if max_states is not None and not (type(max_states) is int and max_states >= 1):
+        raise SolverError(f"max_states must be a whole number >= 1, got {max_states!r}")
     walk = _walk if _walk is not None else _Walk()
     walk.max_depth = depth
     ids: dict[tuple, int] = {position.key(): 0}
@@ -259,9 +269,14 @@ def _exportable(g):
 
 @paused_gc()
 def explore(
-    position: State, *, depth: int | None = None, max_states: int | None = None
+    position: State,
+    *,
+    depth: int | None = None,
+    max_states: int | None = MAX_STATES,
+    progress: bool = False,
 ) -> StateGraph:
-    """The :class:`StateGraph` of :func:`iter_explore` (same arguments).
+    """The :class:`StateGraph` of :func:`iter_explore` (same arguments). ``progress`` shows
+    a bar of the positions found (tqdm, on stderr).
 
     >>> from taolong_lab import solo_game
     >>> g = explore(solo_game(), depth=1)
@@ -270,23 +285,36 @@ def explore(
     """
     walk = _Walk()
     g = StateGraph(rules=position.rules.token(), player=position.player)
-    for event in iter_explore(position, depth=depth, max_states=max_states, _walk=walk):
-        if isinstance(event, Node):
-            result = event.state.outcome()
-            g.tln.append(event.state.to_tln())
-            g.depth.append(event.depth)
-            g.terminal.append(result is not None)
-            g.winner.append(result.winner if result else NO_STR)
-            g.expanded.append(False)
-            g.to_move.append(event.state.to_move)
-        elif isinstance(event, Edge):
-            g.src.append(event.src)
-            g.dst.append(event.dst)
-            g.turns.append(event.turn)
-        else:
-            g.expanded[event.id] = True
+    bar = _progress_bar(max_states) if progress else None
+    try:
+        for event in iter_explore(position, depth=depth, max_states=max_states, _walk=walk):
+            if isinstance(event, Node):
+                result = event.state.outcome()
+                g.tln.append(event.state.to_tln())
+                g.depth.append(event.depth)
+                g.terminal.append(result is not None)
+                g.winner.append(result.winner if result else NO_STR)
+                g.expanded.append(False)
+                g.to_move.append(event.state.to_move)
+            elif isinstance(event, Edge):
+                g.src.append(event.src)
+                g.dst.append(event.dst)
+                g.turns.append(event.turn)
+            else:
+                g.expanded[event.id] = True
+                if bar is not None:
+                    bar.update(len(g) - bar.n)
+    finally:
+        if bar is not None:
+            bar.close()
     g.truncated, g.max_depth = walk.truncated, walk.max_depth
     return g
+
+
+def _progress_bar(total: int | None):
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc="positions", unit="pos", leave=False)
 
 
 # ---- retrograde analysis (solo) ------------------------------------------------------------

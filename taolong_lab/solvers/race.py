@@ -18,10 +18,10 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import queue as queues
-import threading
 import time
 from dataclasses import replace
 
+from ..processes import end_with_parent
 from .common import Solution, SolverError
 
 RACERS = ("explicit", "sat")
@@ -34,18 +34,11 @@ def _context():
     return mp.get_context("fork" if "fork" in methods else "spawn")
 
 
-def _exit_with(parent: int) -> None:
-    """Stop this racer when the process that started it is gone (killed, not just ended)."""
-    while os.getppid() == parent:
-        time.sleep(1)
-    os._exit(1)
-
-
 def _run(method: str, puzzle_or_state, time_limit, results, parent: int) -> None:
     """One racer (in its own process): its Solution as JSON, or its error, on ``results``."""
     from . import solve
 
-    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
+    end_with_parent(parent)  # a killed race leaves no racer behind
     try:
         solution = solve(puzzle_or_state, method=method, time_limit=time_limit, progress=False)
     except Exception as exc:  # handed to the parent, which raises it if nothing else answers
