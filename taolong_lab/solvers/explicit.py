@@ -309,9 +309,10 @@ class _Search:
 
     ``info[key] = (g, parent key, move)`` for every position generated (the fewest turns it
     was reached in, and the number of its turn among the parent's legal turns);
-    ``closed[key] = f`` when first expanded; ``buckets[f]`` the open list of ``(g, position)``; no win exists in fewer than ``proved`` turns; ``found`` is the key of
-    the won position once generated. ``expanded``, ``generated`` and ``seconds`` add up every
-    run of a resumed search.
+    ``closed[key] = f`` when first expanded; ``buckets[f]`` the open list of ``(g, position)``;
+    no win exists in fewer than ``proved`` turns; ``found`` is the key of the won position
+    once generated. ``expanded``, ``generated`` and ``seconds`` add up every run of a resumed
+    search.
     """
 
     def __init__(self, start: State, params: BoundParams):
