@@ -167,22 +167,21 @@ def group_executions(env: Env, walk, colour: int, group) -> list[tuple[tuple, tu
     dragon of ``colour``: ``(actions, walk)`` pairs, executions that end in the same walk
     merged (the first kept). An impossible action is skipped without penalty; once a dragon
     is defeated the rest of the group is not performed."""
-    results = [((), walk)]
+    results = {walk: ()}  # walk -> the first actions that lead there
     for element in group:
-        following = []
-        for actions, w in results:
+        following = {}
+        for w, actions in results.items():
             if not _alive(w):
-                following.append((actions, w))
+                following.setdefault(w, actions)
                 continue
             outs = _executions(env, w, colour, element)
             if not outs:
-                following.append(((*actions, (element, None)), w))
-            following.extend(((*actions, (element, o)), o.walk) for o in outs)
-        results = following
-    seen = {}
-    for actions, w in results:
-        seen.setdefault(w, actions)
-    return [(actions, w) for w, actions in seen.items()]
+                following.setdefault(w, (*actions, (element, None)))
+            for o in outs:
+                if o.walk not in following:
+                    following[o.walk] = (*actions, (element, o))
+        results = following  # executions that meet are merged at once: they go on alike
+    return [(actions, w) for w, actions in results.items()]
 
 
 @functools.lru_cache(maxsize=1 << 16)
