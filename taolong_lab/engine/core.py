@@ -454,7 +454,9 @@ def plans(env: Env, walk, colour: int, element: int, occ: int | None = None) -> 
     me = walk[0][colour]
     f = env.facing(me)
     if is_light(env, walk, me):
-        return light_table(env, me.cells, f, occ)[element]
+        row = light_row(env, me.cells, f, occ)
+        found = row[element]
+        return found if found is not None else fill(env, row, me.cells, f, occ, element)
     return _stepped_plans(env, walk, colour, f, env.ring[element], occ)
 
 
@@ -519,26 +521,29 @@ def _light_plans(env: Env, cells, f: int, element: int, occ: int) -> list[Plan]:
     return out
 
 
-def light_table(env: Env, cells, f: int, occ: int) -> tuple:
-    """:func:`_light_plans` of every element at once, for the dragon ``cells`` facing ``f``:
-    a tuple by ring index. Kept per board, keyed by what the plans read: the head and its
-    facing, the occupied cells in reach and, with ``tail_vacates_first``, the tail."""
+def light_row(env: Env, cells, f: int, occ: int) -> list:
+    """The :func:`_light_plans` of the dragon ``cells`` facing ``f``, a list by element, kept
+    per board: keyed by what the plans read (the head and its facing, the occupied cells in
+    reach and, with ``tail_vacates_first``, the tail and the cell before it). An element's
+    entry is None until :func:`fill` works it out."""
     head = cells[0]
     reach = env.reach[head]
     key = (occ & reach) << 12 | head << 2 | f
     if env.tail_first and len(cells) > 2:
         tail, neck = cells[-1], cells[-2]
-        key = (key << 22) | (tail if reach >> tail & 1 else 2047) << 11
-        key |= neck if reach >> neck & 1 else 2047
-    table = env.light_cache.get(key)
-    if table is None:
+        key = (key, tail if reach >> tail & 1 else -1, neck if reach >> neck & 1 else -1)
+    row = env.light_cache.get(key)
+    if row is None:
         if len(env.light_cache) >= LIGHT_CACHE_SIZE:
             env.light_cache.clear()
-        table = tuple(
-            tuple(_light_plans(env, cells, f, element, occ)) for element in range(env.ring_size)
-        )
-        env.light_cache[key] = table
-    return table
+        row = env.light_cache[key] = [None] * env.ring_size
+    return row
+
+
+def fill(env: Env, row: list, cells, f: int, occ: int, element: int) -> tuple:
+    """``row[element]`` of :func:`light_row`, worked out and kept."""
+    found = row[element] = tuple(_light_plans(env, cells, f, element, occ))
+    return found
 
 
 LIGHT_CACHE_SIZE = 1 << 17  # light tables kept per board before the cache starts again

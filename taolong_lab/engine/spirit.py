@@ -17,9 +17,10 @@ from .core import (
     Plan,
     carry_out,
     executions,
+    fill,
     hurt,
     is_light,
-    light_table,
+    light_row,
     occupancy,
     plans,
     sow,
@@ -224,11 +225,17 @@ def _grasshopper_options(env: Env, walk, bagua, colour) -> list[tuple[Spirit, li
     out = []
     possible = False
     me = walk[0][colour]
-    table = light_table(env, me.cells, env.facing(me), occ) if is_light(env, walk, me) else None
+    cells, f = me.cells, env.facing(me)
+    row = light_row(env, cells, f, occ) if is_light(env, walk, me) else None
     for space, stack in enumerate(bagua):
         if stack:
             element = (space + len(stack)) % n
-            ways = table[element] if table is not None else plans(env, walk, colour, element, occ)
+            if row is None:
+                ways = plans(env, walk, colour, element, occ)
+            else:
+                ways = row[element]
+                if ways is None:
+                    ways = fill(env, row, cells, f, occ, element)
             if ways:
                 possible = True
             out.append((_spirit((space, element, CCW, walk, (), EXEC, bagua, None)), ways))

@@ -12,7 +12,7 @@ from ..rules.options import Rules
 from .core import Dragon, life, village_damage
 from .geometry import DIRECTIONS, cell_name
 from .solo import option_end, solo_options, solo_phase
-from .spirit import bagua_after, carry, grants_extra, options, phase_of
+from .spirit import EXEC, bagua_after, carry, options, phase_of
 from .turns import Phase, Turn, _LazyTurn, lazy_turn, parse_turn
 
 _COLOUR_INDEX = {colour: i for i, colour in enumerate(COLOURS)}
@@ -256,19 +256,22 @@ class State:
             found = solo_options(env, walk, self._bagua, self._flux, colour, lookahead)
             return len(found), None, found
         starts, blocks, count = [], [], 0
+        extra = env.extra_elements if env.extra_phases else ()
         for spirit, ways in options(env, walk, self._bagua, self._flux, colour):
-            if not (env.extra_phases and grants_extra(env, spirit)):
+            if spirit.element not in extra or spirit.kind != EXEC:
                 starts.append(count)
                 blocks.append((spirit, ways, None))
                 count += len(ways)
                 continue
-            for plan in ways:
+            after = bagua_after(spirit)
+            for plan in ways:  # Wind or Thunder: an extra phase, unless the game is over
                 w1 = carry(env, spirit, plan, colour)
                 starts.append(count)
-                if w1[0][0].alive and w1[0][1].alive:
-                    groups = options(env, w1, bagua_after(spirit), spirit.flow, colour)
+                if len(w1[0][0][0]) > 1 and len(w1[0][1][0]) > 1:
+                    groups = options(env, w1, after, spirit.flow, colour)
                     blocks.append((spirit, plan, groups))
-                    count += sum(len(more) for _, more in groups)
+                    for _, more in groups:
+                        count += len(more)
                 else:
                     blocks.append((spirit, (plan,), w1))
                     count += 1
