@@ -181,6 +181,7 @@ class Spirit(NamedTuple):
     kind: int
     before: tuple  # the Ba Gua before sowing
     sowing: Sowing | None  # None in Grasshopper: bagua_after sows when asked
+    plans: tuple  # the Matter executions of an EXEC spirit (Plan); (None,) for the others
 
 
 _spirit = functools.partial(tuple.__new__, Spirit)
@@ -193,10 +194,10 @@ def bagua_after(spirit: Spirit) -> tuple[str, ...]:
     return spirit.sowing.bagua
 
 
-def options(env: Env, walk, bagua, coin, colour) -> list[tuple[Spirit, list]]:
-    """Every option of one Spirit+Matter phase, in ring order, as ``(spirit, plans)``: the
-    Matter executions (:class:`~.core.Plan`) of an EXEC spirit, ``(None,)`` for the others.
-    See :func:`phases` for the rules."""
+def options(env: Env, walk, bagua, coin, colour) -> list[Spirit]:
+    """Every option of one Spirit+Matter phase, in ring order: a :class:`Spirit` for each
+    space sown (and each way of sowing it), with its Matter plans. See :func:`phases` for
+    the rules."""
     if not env.monk:
         return _grasshopper_options(env, walk, bagua, colour)
     found = []
@@ -212,12 +213,12 @@ def options(env: Env, walk, bagua, coin, colour) -> list[tuple[Spirit, list]]:
     out = []
     for space, element, flow, w, records, ways, sowing in found:
         kind = ENDED if ways is None else EXEC if possible else PENALTY
-        spirit = _spirit((space, element, flow, w, records, kind, bagua, sowing))
-        out.append((spirit, ways if kind == EXEC else (None,)))
+        ways = ways if kind == EXEC else (None,)
+        out.append(_spirit((space, element, flow, w, records, kind, bagua, sowing, ways)))
     return out
 
 
-def _grasshopper_options(env: Env, walk, bagua, colour) -> list[tuple[Spirit, list]]:
+def _grasshopper_options(env: Env, walk, bagua, colour) -> list[Spirit]:
     """:func:`options` in Grasshopper: counterclockwise, base stone first, so the last stone
     lands as many spaces on as the stack has stones (the stacks are sown when asked)."""
     occ = occupancy(env, walk)
@@ -238,10 +239,10 @@ def _grasshopper_options(env: Env, walk, bagua, colour) -> list[tuple[Spirit, li
                     ways = fill(env, row, cells, f, occ, element)
             if ways:
                 possible = True
-            out.append((_spirit((space, element, CCW, walk, (), EXEC, bagua, None)), ways))
+            out.append(_spirit((space, element, CCW, walk, (), EXEC, bagua, None, ways)))
     if possible:
         return out
-    return [(spirit._replace(kind=PENALTY), (None,)) for spirit, _ in out]
+    return [spirit._replace(kind=PENALTY, plans=(None,)) for spirit in out]
 
 
 def carry(env: Env, spirit: Spirit, plan: Plan | None, colour: int):
@@ -262,7 +263,7 @@ def finish(env: Env, kind: int, walk, element: int, plan: Plan | None, colour: i
 
 def phase_of(env: Env, spirit: Spirit, plan: Plan | None) -> Phase:
     """The notation of ``spirit`` carried out with ``plan``."""
-    space, element, _flow, _walk, records, kind, _before, sowing = spirit
+    space, element, _flow, _walk, records, kind, _before, sowing, _plans = spirit
     focus = _focus(env, records) if records else ()
     drops = sowing.drops if sowing is not None else ""
     if kind == ENDED:
@@ -299,8 +300,8 @@ def phases(env: Env, walk, bagua, coin, colour):
             spirit.flow,
             grants_extra(env, spirit),
         )
-        for spirit, ways in options(env, walk, bagua, coin, colour)
-        for plan in ways
+        for spirit in options(env, walk, bagua, coin, colour)
+        for plan in spirit.plans
     ]
 
 

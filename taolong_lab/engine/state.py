@@ -237,8 +237,8 @@ class State:
     # from ``starts[b]`` on come from ``blocks[b]``, which is one of
     #   (spirit, plans, None)    a turn for each plan (see .spirit.options);
     #   (spirit, (plan,), walk)  a Wind or Thunder that ended the game, ``walk`` after it;
-    #   (spirit, plan, groups)   a Wind or Thunder, then a turn for each plan of the extra
-    #                            phase's ``(spirit, plans)`` groups (a list).
+    #   (spirit, plan, spirits)  a Wind or Thunder, then a turn for each plan of each of the
+    #                            extra phase's spirits (a list).
     # Solo: ``(count, None, [SoloOption, ...])``. A move, as :meth:`_child` takes it, is
     # ``(spirit, plan, extra spirit, extra plan, walk or None)`` (solo: the SoloOption).
     def _move_list(self) -> tuple:
@@ -257,7 +257,8 @@ class State:
             return len(found), None, found
         starts, blocks, count = [], [], 0
         extra = env.extra_elements if env.extra_phases else ()
-        for spirit, ways in options(env, walk, self._bagua, self._flux, colour):
+        for spirit in options(env, walk, self._bagua, self._flux, colour):
+            ways = spirit.plans
             if spirit.element not in extra or spirit.kind != EXEC:
                 starts.append(count)
                 blocks.append((spirit, ways, None))
@@ -270,8 +271,8 @@ class State:
                 if len(w1[0][0][0]) > 1 and len(w1[0][1][0]) > 1:
                     groups = options(env, w1, after, spirit.flow, colour)
                     blocks.append((spirit, plan, groups))
-                    for _, more in groups:
-                        count += len(more)
+                    for second in groups:
+                        count += len(second.plans)
                 else:
                     blocks.append((spirit, (plan,), w1))
                     count += 1
@@ -287,10 +288,10 @@ class State:
         j = index - starts[b]
         if type(more) is not list:
             return spirit, ways[j], None, None, more
-        for second, extra in more:
-            if j < len(extra):
-                return spirit, ways, second, extra[j], None
-            j -= len(extra)
+        for second in more:
+            if j < len(second.plans):
+                return spirit, ways, second, second.plans[j], None
+            j -= len(second.plans)
         raise IndexError(index)
 
     def _each_move(self):
@@ -304,8 +305,8 @@ class State:
                 for plan in ways:
                     yield spirit, plan, None, None, more
             else:
-                for second, extra in more:
-                    for plan in extra:
+                for second in more:
+                    for plan in second.plans:
                         yield spirit, ways, second, plan, None
 
     def _child(self, move) -> State:
