@@ -128,10 +128,10 @@ def test_json_position_numbers_are_bounded(path, value, field):
     assert len(str(error)) < 300
 
 
-def test_json_text_with_a_huge_number_names_the_json():
+def test_json_text_with_a_huge_number_names_its_field():
     text = json.dumps(new_game().to_json()).replace('"turn": 1', f'"turn": {HUGE}')
     error = position_error(State.from_json, text)
-    assert error.field == "json" and "20 digits" in str(error)
+    assert error.field == "turn" and "20 digits" in str(error)
 
 
 def test_option_numbers_stay_words_past_nine_digits():
@@ -340,7 +340,7 @@ def test_an_id_ending_in_a_newline_is_refused(tmp_path):
         (lambda d: d.update(solution=["He a1"] * 1001), "solution", "more than 1000 items"),
         (lambda d: d.update(solution=["He a1" + " " * 1000]), "solution[0]", "longer than 1000"),
         (lambda d: d.update(optimum=1001), "optimum", "at most 1000"),
-        (lambda d: d.update(optimum=10**30), "json", "20 digits"),
+        (lambda d: d.update(optimum=10**30), "optimum", "20 digits"),
         (lambda d: d.update(start="x" * 10_001), "start", "longer than 10000"),
         (lambda d: d["rules"].update(mode="m" * 41), "rules.mode", "longer than 40"),
         (lambda d: d["rules"]["options"].update({"o" * 41: 1}), "rules.options", "field name"),
@@ -391,7 +391,7 @@ def test_huge_number_in_a_puzzle_file(tmp_path):
     path = tmp_path / "huge.jsonl"
     path.write_text(PUZZLE_LINE.replace('"optimum": 1', f'"optimum": {HUGE}', 1), "utf-8")
     [problem] = read_puzzles(path)[1]
-    assert (problem.line, problem.field) == (1, "json") and "20 digits" in problem.reason
+    assert (problem.line, problem.field) == (1, "optimum") and "20 digits" in problem.reason
 
 
 # ---- turn notation ----------------------------------------------------------------------------
