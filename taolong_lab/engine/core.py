@@ -48,6 +48,9 @@ class Dragon(NamedTuple):
         return tuple(p for _, q, e in self.links for p in (q, e))
 
 
+_dragon = functools.partial(tuple.__new__, Dragon)  # Dragon(*fields) without the Python-level call
+
+
 class Layout(NamedTuple):
     """The fixed tiles of a board: what TLN's board field holds, less the breakable rocks."""
 
@@ -94,6 +97,19 @@ class Env:
         self.monk = rules.mode in ("monk", "master", "chosen-one")
         self.main_spaces = tuple(data.ring.index(m) for m in sorted(data.main))
         self.plain = not self.portal_colour and self.protector is None and not self.breakable
+        self.light = not self.portal_colour and not self.breakable  # see is_light
+        self.light_cache: dict = {}
+        self._bodies: dict = {}
+        self.moves = tuple(ELEMENT_MOVES[name] for name in self.ring)
+        # the cells a light plan from each cell may step onto: its neighbours, and the cells
+        # two steps away in a straight line
+        self.reach = tuple(
+            self.mask(
+                [n for n in self.nbr[c] if n >= 0]
+                + [self.nbr[n][d] for d, n in enumerate(self.nbr[c]) if n >= 0]
+            )
+            for c in range(self.geo.size)
+        )
         self.ruler = self._ruler_table(data.ruler)
 
     def _ruler_table(self, ruler):
@@ -124,9 +140,18 @@ class Env:
             m |= bit[c]
         return m
 
+    def body(self, cells: tuple[int, ...]) -> int:
+        """:meth:`mask` of a dragon's cells, kept per body (there are few bodies per board)."""
+        m = self._bodies.get(cells)
+        if m is None:
+            if len(self._bodies) >= BODY_CACHE_SIZE:
+                self._bodies.clear()
+            m = self._bodies[cells] = self.mask(cells)
+        return m
+
     def tiles(self, dragon: Dragon) -> int:
         """The dragon's cells and the portals it occupies."""
-        m = self.mask(dragon.cells)
+        m = self.body(dragon.cells)
         for _, q, e in dragon.links:
             m |= self.bit[q] | self.bit[e]
         return m
@@ -136,6 +161,43 @@ class Env:
         village for the protector."""
         m = self.tiles(dragons[colour])
         return m | self.village_mask if colour == self.protector else m
+
+
+@functools.cache
+def light_steps(geo: Geometry) -> tuple:
+    """The plans of :func:`_light_plans` on a board, made once: ``(one, two, stay, reach)``
+    where ``one[cell * 4 + d]`` holds the one-step plans from ``cell`` towards ``d`` (no
+    effect, absorb, expel), ``two[cell * 4 + d]`` the two-step plan, ``stay[d]`` staying put,
+    and ``reach[cell]`` the mask of the cells a plan from ``cell`` may step onto."""
+    nbr = geo.nbr
+    one, two, reach = [], [], []
+    for cell in range(geo.size):
+        near = 0
+        for d in range(4):
+            a = nbr[cell][d]
+            b = nbr[a][d] if a >= 0 else -1
+            one.append(
+                None
+                if a < 0
+                else tuple(_plan(((a,), (), e, d, None, 0)) for e in (None, ABSORB, EXPEL))
+            )
+            two.append(None if b < 0 else _plan(((a, b), (), None, d, None, 0)))
+            near |= (1 << a if a >= 0 else 0) | (1 << b if b >= 0 else 0)
+        reach.append(near)
+    stay = tuple(_plan(((), (), None, d, None, 0)) for d in range(4))
+    return tuple(one), tuple(two), stay, tuple(reach)
+
+
+# How each element moves the dragon (the axis is the facing's: 0 vertical, 1 horizontal):
+# Heaven and Earth two steps forward on their axis; Wind and Thunder one step sideways on theirs;
+# Lake and Mountain stay on their axis, else one step any way; Fire and Water one step any way,
+# then absorb or expel.
+FORWARD, SIDEWAYS, STAY_ON_AXIS, STEP_AND_EFFECT = range(4)
+ELEMENT_MOVES = {
+    HEAVEN: (FORWARD, 0), EARTH: (FORWARD, 1), WIND: (SIDEWAYS, 0), THUNDER: (SIDEWAYS, 1),
+    LAKE: (STAY_ON_AXIS, 1), MOUNTAIN: (STAY_ON_AXIS, 0),
+    FIRE: (STEP_AND_EFFECT, -1), WATER: (STEP_AND_EFFECT, -1),
+}  # fmt: skip
 
 
 def start_layout(rules: Rules) -> tuple[Layout, tuple[tuple[int, int], ...]]:
@@ -232,16 +294,19 @@ class Outcome(NamedTuple):
     walk: tuple
 
 
+_outcome = functools.partial(tuple.__new__, Outcome)
+
+
 def _replace(dragons, colour, dragon):
     return (dragon, dragons[1]) if colour == WHITE else (dragons[0], dragon)
 
 
 def occupancy(env: Env, walk) -> int:
     """Cells a step cannot enter: both dragons' tiles and the fixed tiles."""
-    dragons = walk[0]
+    white, black = walk[0]
     if env.plain:
-        return env.mask(dragons[0].cells) | env.mask(dragons[1].cells) | env.static_mask
-    return env.tiles(dragons[0]) | env.tiles(dragons[1]) | env.static_mask
+        return env.body(white[0]) | env.body(black[0]) | env.static_mask
+    return env.tiles(white) | env.tiles(black) | env.static_mask
 
 
 def steps(env: Env, walk, colour: int, d: int, occ: int) -> list[tuple]:
@@ -336,22 +401,51 @@ def _bite(env: Env, walk, colour: int, facing: int, moved: bool, prey: int):
     return walk
 
 
+def _bite_damage(env: Env, head: int, facing: int, moved: bool, prey: int) -> int:
+    """What :func:`_bite` deals the opponent: 1 when the head faces its prey."""
+    if not moved and not env.bite_on_stay:
+        return 0
+    front = env.nbr[head][facing]
+    return 1 if front >= 0 and prey >> front & 1 else 0
+
+
 def _hit_rocks(rocks, hits: dict[int, int]):
     return tuple((c, h - hits.get(c, 0)) for c, h in rocks if h - hits.get(c, 0) > 0)
 
 
 def _alive(walk) -> bool:
-    return walk[0][0].alive and walk[0][1].alive
+    white, black = walk[0]
+    return len(white[0]) > 1 and len(black[0]) > 1
 
 
 def life(env: Env, walk, colour: int) -> int:
     """Damage the dragon can still take: 4 per segment beyond the first plus its water."""
-    d = walk[0][colour]
-    return (len(d.cells) - 2) * env.cap + d.water if d.alive else 0
+    cells, water = walk[0][colour][:2]
+    return (len(cells) - 2) * env.cap + water if len(cells) > 1 else 0
 
 
-def executions(env: Env, walk, colour: int, element: int, occ: int | None = None) -> list[Outcome]:
-    """Every legal Matter execution of ``element`` by the dragon of ``colour``.
+class Plan(NamedTuple):
+    """A legal Matter execution, not yet carried out (:func:`carry_out`).
+
+    ``path``, ``portals`` and ``effect`` are what the notation shows, ``facing`` the head's
+    direction after the steps. ``moved`` and ``occ`` are the walk after the steps and its
+    occupancy; None for plain steps (:func:`is_light`), which cannot hurt the dragon, and
+    :func:`carry_out` works the walk out from the path."""
+
+    path: tuple[int, ...]
+    portals: tuple[tuple[int, int, int], ...]
+    effect: str | None
+    facing: int
+    moved: tuple | None
+    occ: int
+
+
+_plan = functools.partial(tuple.__new__, Plan)
+
+
+def plans(env: Env, walk, colour: int, element: int, occ: int | None = None) -> list[Plan]:
+    """Every legal Matter execution of ``element`` by the dragon of ``colour``, in the order
+    of the notation's turn lists: one step before two, N/E/S/W, absorb before expel.
 
     An empty list means the action is impossible. ``occ`` may pass :func:`occupancy`.
     """
@@ -359,7 +453,105 @@ def executions(env: Env, walk, colour: int, element: int, occ: int | None = None
         occ = occupancy(env, walk)
     me = walk[0][colour]
     f = env.facing(me)
-    name = env.ring[element]
+    if is_light(env, walk, me):
+        row = light_row(env, me.cells, f, occ)
+        found = row[element]
+        return found if found is not None else fill(env, row, me.cells, f, occ, element)
+    return _stepped_plans(env, walk, colour, f, env.ring[element], occ)
+
+
+def is_light(env: Env, walk, me: Dragon) -> bool:
+    """Whether every step ``me`` could take is a plain one: no portal or breakable rock in
+    reach of its head and no portal under its body, so :func:`_light_plans` applies."""
+    if env.light:
+        return True
+    if me.links:
+        return False
+    special = env.portal_mask
+    for cell, _ in walk[3]:
+        special |= env.bit[cell]
+    return not env.reach[me.cells[0]] & special
+
+
+def _light_plans(env: Env, cells, f: int, element: int, occ: int) -> list[Plan]:
+    """:func:`plans` where every step is plain (:func:`is_light`): a step is legal when its
+    cell is on the board and free (or, with ``tail_vacates_first``, the cell the tail leaves).
+    The plans come from :func:`light_steps`, made once per board."""
+    move, axis = env.moves[element]
+    one, two, stay, _ = light_steps(env.geo)
+    head, tail = cells[0], cells[-1]
+    if move == STAY_ON_AXIS and f & 1 == axis:
+        return [stay[f]]
+    spare = env.tail_first and len(cells) > 2
+    if move == FORWARD:
+        if f & 1 != axis:
+            return []
+        first = one[head * 4 + f]
+        if first is None:
+            return []
+        cell = first[0].path[0]
+        if occ >> cell & 1 and not (spare and cell == tail):
+            return []
+        second = two[head * 4 + f]
+        if second is not None:
+            far = second.path[1]
+            if not ((occ & ~env.bit[tail]) | env.bit[cell]) >> far & 1 or (
+                spare and far == cells[-2]
+            ):
+                return [first[0], second]
+        return [first[0]]
+    if move == SIDEWAYS:
+        if f & 1 != axis:
+            return []
+        turns = (f + 1) % 4, (f + 3) % 4
+        if turns[0] > turns[1]:
+            turns = turns[::-1]
+        pick = slice(0, 1)
+    else:
+        turns = range(4)
+        pick = slice(1, 3) if move == STEP_AND_EFFECT else slice(0, 1)
+    out = []
+    base = head * 4
+    for d in turns:
+        step = one[base + d]
+        if step is not None:
+            cell = step[0].path[0]
+            if not occ >> cell & 1 or (spare and cell == tail):
+                out += step[pick]
+    return out
+
+
+def light_row(env: Env, cells, f: int, occ: int) -> list:
+    """The :func:`_light_plans` of the dragon ``cells`` facing ``f``, a list by element, kept
+    per board: keyed by what the plans read (the head and its facing, the occupied cells in
+    reach and, with ``tail_vacates_first``, the tail and the cell before it). An element's
+    entry is None until :func:`fill` works it out."""
+    head = cells[0]
+    reach = env.reach[head]
+    key = (occ & reach) << 12 | head << 2 | f
+    if env.tail_first and len(cells) > 2:
+        tail, neck = cells[-1], cells[-2]
+        key = (key, tail if reach >> tail & 1 else -1, neck if reach >> neck & 1 else -1)
+    row = env.light_cache.get(key)
+    if row is None:
+        if len(env.light_cache) >= LIGHT_CACHE_SIZE:
+            env.light_cache.clear()
+        row = env.light_cache[key] = [None] * env.ring_size
+    return row
+
+
+def fill(env: Env, row: list, cells, f: int, occ: int, element: int) -> tuple:
+    """``row[element]`` of :func:`light_row`, worked out and kept."""
+    found = row[element] = tuple(_light_plans(env, cells, f, element, occ))
+    return found
+
+
+LIGHT_CACHE_SIZE = 1 << 17  # light tables kept per board before the cache starts again
+BODY_CACHE_SIZE = 1 << 16  # dragon bodies kept per board (Env.body)
+
+
+def _stepped_plans(env: Env, walk, colour: int, f: int, name: str, occ: int) -> list[Plan]:
+    """:func:`plans` on a board with portals or breakable rocks, step by step (:func:`steps`)."""
     found = []  # (path, portals, walk, facing, occupancy)
     if name in (HEAVEN, EARTH):
         if f & 1 != (name == EARTH):
@@ -384,21 +576,56 @@ def executions(env: Env, walk, colour: int, element: int, occ: int | None = None
         for d in range(4):
             for w1, f1, p1, o1 in steps(env, walk, colour, d, occ):
                 found.append(((w1[0][colour].cells[0],), ((0, *p1),) if p1 else (), w1, f1, o1))
-        if name in (FIRE, WATER):
-            prey = env.targets(walk[0], 1 - colour)
-            out = []
-            for path, portals, w1, f1, o1 in found:
-                out.extend(_absorb_or_expel(env, w1, colour, name, f1, path, portals, o1, prey))
-            return out
-    prey = env.targets(walk[0], 1 - colour)
+    effects = (ABSORB, EXPEL) if name in (FIRE, WATER) else (None,)
     return [
-        Outcome(
-            path,
-            portals,
-            None,
-            _bite(env, w, colour, f1, bool(path), prey) if w[0][colour].alive else w,
-        )
-        for path, portals, w, f1, _ in found
+        _plan((path, portals, effect, f1, w1, o1))
+        for path, portals, w1, f1, o1 in found
+        for effect in effects
+    ]
+
+
+def carry_out(env: Env, walk, colour: int, name: str, plan: Plan, prey: int):
+    """The walk after the dragon of ``colour`` carries out ``plan``, an execution of the
+    element ``name``: its steps, then the bite, or for Fire and Water the absorb or the expel.
+    ``prey`` is the opponent's :meth:`Env.targets` mask before the steps."""
+    moved, occ = plan.moved, plan.occ
+    if moved is None:
+        path = plan.path
+        if path:
+            dragons = walk[0]
+            me = dragons[colour]
+            cells = me.cells
+            new = _dragon((path[::-1] + cells[: len(cells) - len(path)], me.water, me.fire, ()))
+            pair = (new, dragons[1]) if colour == WHITE else (dragons[0], new)
+            moved = (pair, walk[1], walk[2], walk[3])
+        else:
+            moved = walk
+        occ = -1
+    if len(moved[0][colour].cells) < 2:
+        return moved
+    effect = plan.effect
+    if effect is None:
+        return _bite(env, moved, colour, plan.facing, bool(plan.path), prey)
+    if effect == ABSORB:
+        return _absorb(env, moved, colour, name)
+    if occ < 0:
+        occ = occupancy(env, moved)
+    return _expel(env, moved, colour, name, plan.facing, occ, prey)
+
+
+def executions(env: Env, walk, colour: int, element: int, occ: int | None = None) -> list[Outcome]:
+    """Every legal Matter execution of ``element`` by the dragon of ``colour``, carried out.
+
+    An empty list means the action is impossible. ``occ`` may pass :func:`occupancy`.
+    """
+    found = plans(env, walk, colour, element, occ)
+    if not found:
+        return []
+    prey = env.targets(walk[0], 1 - colour)
+    name = env.ring[element]
+    return [
+        _outcome((p.path, p.portals, p.effect, carry_out(env, walk, colour, name, p, prey)))
+        for p in found
     ]
 
 
@@ -425,38 +652,89 @@ def ruler_hits(env: Env, head: int, f: int, occ: int) -> list[tuple[int, int]]:
     ]
 
 
-def _absorb_or_expel(env: Env, walk, colour, name, f, path, portals, occ, target):
+def _absorb(env: Env, walk, colour: int, name: str):
+    """Absorb: one stone of the element from the centre, if the meter has room (A13)."""
     dragons, water, fire, rocks = walk
     me = dragons[colour]
     cap = env.cap
-    if not me.alive:
-        return [Outcome(path, portals, ABSORB, walk), Outcome(path, portals, EXPEL, walk)]
-    # absorb: one stone of the element from the centre, if the meter has room (A13)
     if name == FIRE:
         take = me.fire < cap and fire > 0
-        fed = Dragon(me.cells, me.water, me.fire + take, me.links)
-        absorbed = (_replace(dragons, colour, fed), water, fire - take, rocks)
-    else:
-        take = me.water < cap and water > 0
-        fed = Dragon(me.cells, me.water + take, me.fire, me.links)
-        absorbed = (_replace(dragons, colour, fed), water - take, fire, rocks)
-    results = [Outcome(path, portals, ABSORB, absorbed)]
-    # expel: a ranged attack through the ruler (A15: the water bonus counts the centre first)
-    if not env.plain:
-        occ |= env.portal_mask | env.mask(c for c, _ in rocks)
-    best = ruler_hit(env, me.cells[0], f, occ, target)
+        fed = _dragon((me.cells, me.water, me.fire + take, me.links))
+        return _replace(dragons, colour, fed), water, fire - take, rocks
+    take = me.water < cap and water > 0
+    fed = _dragon((me.cells, me.water + take, me.fire, me.links))
+    return _replace(dragons, colour, fed), water - take, fire, rocks
+
+
+def _expel(env: Env, walk, colour: int, name: str, f: int, occ: int, target: int):
+    """Expel: a ranged attack through the ruler (A15: the water bonus counts the centre first)."""
+    dragons, water, _fire, rocks = walk
+    me = dragons[colour]
+    occ = _ruler_blockers(env, occ, rocks)
+    hit = _expel_damage(env, me.cells[0], f, occ, target, me.fire if name == FIRE else water)
     new = walk
-    if best >= 0:
-        new = hurt(walk, 1 - colour, best + (me.fire if name == FIRE else water), cap)
+    if hit:
+        new = hurt(walk, 1 - colour, hit, env.cap)
     if rocks:  # rocks take the ruler's value, without the bonus (A21)
         new = (*new[:3], _hit_rocks(rocks, dict(ruler_hits(env, me.cells[0], f, occ))))
     if name == FIRE:  # fire stones go back to the centre, hit or miss (A15)
         dragons2, w2, f2, r2 = new
         attacker = dragons2[colour]
-        spent = Dragon(attacker.cells, attacker.water, 0, attacker.links)
+        spent = _dragon((attacker.cells, attacker.water, 0, attacker.links))
         new = (_replace(dragons2, colour, spent), w2, f2 + attacker.fire, r2)
-    results.append(Outcome(path, portals, EXPEL, new))
-    return results
+    return new
+
+
+def _ruler_blockers(env: Env, occ: int, rocks) -> int:
+    """What stops the ruler: the tiles of ``occ``, the portals and the breakable rocks."""
+    if env.plain:
+        return occ
+    occ |= env.portal_mask
+    for cell, _ in rocks:
+        occ |= env.bit[cell]
+    return occ
+
+
+def _expel_damage(env: Env, head: int, f: int, blockers: int, target: int, bonus: int) -> int:
+    """What an expel deals: the ruler's best value reaching ``target`` plus the bonus, or 0."""
+    best = ruler_hit(env, head, f, blockers, target)
+    return best + bonus if best >= 0 else 0
+
+
+def plan_damage(env: Env, walk, colour: int, element: int, plan: Plan, prey: int) -> int:
+    """The life the opponent of ``colour`` loses when ``plan`` is carried out (at most what it
+    has): worked out from the numbers for plain steps, else by carrying it out."""
+    other = 1 - colour
+    have = life(env, walk, other)
+    if plan.moved is not None:
+        done = carry_out(env, walk, colour, env.ring[element], plan, prey)
+        return have - life(env, done, other)
+    effect, path = plan.effect, plan.path
+    me = walk[0][colour]
+    head = path[-1] if path else me.cells[0]
+    if effect is None:
+        hit = _bite_damage(env, head, plan.facing, bool(path), prey)
+    elif effect == ABSORB:
+        hit = 0
+    else:
+        cells = me.cells
+        moved = _dragon((path[::-1] + cells[: len(cells) - len(path)], me.water, me.fire, ()))
+        pair = (moved, walk[0][1]) if colour == WHITE else (walk[0][0], moved)
+        occ = _ruler_blockers(env, occupancy(env, (pair,)), walk[3])
+        bonus = me.fire if env.ring[element] == FIRE else walk[1]
+        hit = _expel_damage(env, head, plan.facing, occ, prey, bonus)
+    return min(hit, have)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def most_damage(env: Env, walk, colour: int, element: int) -> int:
+    """The most life the opponent of ``colour`` can lose from ``colour``'s Matter phase of
+    ``element`` (0 if the action is impossible)."""
+    found = plans(env, walk, colour, element)
+    if not found:
+        return 0
+    prey = env.targets(walk[0], 1 - colour)
+    return max(plan_damage(env, walk, colour, element, p, prey) for p in found)
 
 
 def village_damage(env: Env, walk, colour: int):

@@ -69,6 +69,39 @@ class Geometry:
         self.direction = {
             (a, b): d for a in range(self.size) for d, b in enumerate(self.nbr[a]) if b >= 0
         }
+        self._shifts = self._shift_masks()
+
+    def _shift_masks(self) -> tuple:
+        """For each direction: (shift, the cells that move by it, the cells that wrap, how far
+        they wrap), as :meth:`shift` uses them."""
+        w, h, size = self.width, self.height, self.size
+        full = (1 << size) - 1
+        first_col = sum(1 << (y * w) for y in range(h))
+        last_col = first_col << (w - 1)
+        first_row, last_row = (1 << w) - 1, ((1 << w) - 1) << (w * (h - 1))
+        wrap = self.wrap
+        return (
+            (-w, full & ~first_row, first_row if wrap else 0, w * (h - 1)),
+            (1, full & ~last_col, last_col if wrap else 0, -(w - 1)),
+            (w, full & ~last_row, last_row if wrap else 0, -w * (h - 1)),
+            (-1, full & ~first_col, first_col if wrap else 0, w - 1),
+        )
+
+    def shift(self, cells: int, direction: int) -> int:
+        """The bit mask of cells (bit ``y * width + x``) moved one step in ``direction``;
+        cells that step off the board are dropped, or wrap round on a wrapping board.
+
+        >>> g = Geometry(3, 2)
+        >>> g.shift(1 << 0, 1), g.shift(1 << 0, 3), g.shift(1 << 4, 0)
+        (2, 0, 2)
+        """
+        by, moving, wrapping, far = self._shifts[direction]
+        moved = cells & moving
+        out = moved << by if by > 0 else moved >> -by
+        if wrapping and cells & wrapping:
+            back = cells & wrapping
+            out |= back << far if far > 0 else back >> -far
+        return out
 
     def index(self, xy: tuple[int, int]) -> int:
         x, y = xy

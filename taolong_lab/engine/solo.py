@@ -27,15 +27,32 @@ from .core import (
     CCW,
     Env,
     Outcome,
+    Plan,
     _alive,
     executions,
     hurt,
     life,
+    most_damage,
     occupancy,
+    plan_damage,
+    plans,
     sow,
     village_damage,
 )
-from .spirit import FOCUS, Sowing, _action, _focus, _monk_sowings, flow_for, resolve_effects
+from .spirit import (
+    ENDED,
+    EXEC,
+    FOCUS,
+    PENALTY,
+    Sowing,
+    _action,
+    _focus,
+    _monk_sowings,
+    finish,
+    flow_for,
+    phase_of_plan,
+    resolve_effects,
+)
 from .turns import Phase, space_index
 
 UNREACHABLE = 10**6  # approach distance when no path exists
@@ -150,22 +167,27 @@ def group_executions(env: Env, walk, colour: int, group) -> list[tuple[tuple, tu
     dragon of ``colour``: ``(actions, walk)`` pairs, executions that end in the same walk
     merged (the first kept). An impossible action is skipped without penalty; once a dragon
     is defeated the rest of the group is not performed."""
-    results = [((), walk)]
+    results = {walk: ()}  # walk -> the first actions that lead there
     for element in group:
-        following = []
-        for actions, w in results:
+        following = {}
+        for w, actions in results.items():
             if not _alive(w):
-                following.append((actions, w))
+                following.setdefault(w, actions)
                 continue
-            outs = executions(env, w, colour, element)
+            outs = _executions(env, w, colour, element)
             if not outs:
-                following.append(((*actions, (element, None)), w))
-            following.extend(((*actions, (element, o)), o.walk) for o in outs)
-        results = following
-    seen = {}
-    for actions, w in results:
-        seen.setdefault(w, actions)
-    return [(actions, w) for w, actions in seen.items()]
+                following.setdefault(w, (*actions, (element, None)))
+            for o in outs:
+                if o.walk not in following:
+                    following[o.walk] = (*actions, (element, o))
+        results = following  # executions that meet are merged at once: they go on alike
+    return [(actions, w) for w, actions in results.items()]
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _executions(env: Env, walk, colour: int, element: int) -> tuple:
+    """:func:`executions`, kept: the groups of one position's sowings share their actions."""
+    return tuple(executions(env, walk, colour, element))
 
 
 def damage_dealt(env: Env, before, after, player: int) -> int:
@@ -184,58 +206,48 @@ def approach_distance(env: Env, walk, colour: int) -> int:
 
 @functools.lru_cache(maxsize=1 << 16)
 def _approach(env: Env, dragons, rocks, colour: int) -> int:
-    """:func:`approach_distance` on what it reads: the dragons and the rocks."""
+    """:func:`approach_distance` on what it reads: the dragons and the rocks.
+
+    A breadth-first search over (cell, facing) states, a layer at a time on bit masks: for
+    each facing, the cells the head reaches at the current distance facing that way."""
     me = dragons[colour]
     prey = env.targets(dragons, 1 - colour)
     blocked = occupancy(env, (dragons,))
-    if rocks:
-        blocked |= env.mask(c for c, _ in rocks)
-    front, moves = _bfs_tables(env)
-    portals = env.portal_colour
-    start = me.cells[0] * 4 + env.facing(me)
-    seen = bytearray(len(front))
-    seen[start] = 1
-    frontier = [start]
-    dist = 0
-    while frontier:
-        following = []
-        for state in frontier:
-            cell = front[state]
-            if cell >= 0 and prey >> cell & 1:
-                return dist
-            for cell, nxt in moves[state]:
-                if blocked >> cell & 1:
-                    continue
-                if cell in portals:
-                    nexts = [c * 4 + d for c, d in _portal_exits(env, cell, blocked)]
-                else:
-                    nexts = (nxt,)
-                for n in nexts:
-                    if not seen[n]:
-                        seen[n] = 1
-                        following.append(n)
-        frontier = following
-        dist += 1
+    for cell, _ in rocks:
+        blocked |= env.bit[cell]
+    shift = env.geo.shift
+    portals = env.portal_mask
+    free = ~blocked
+    # the cells from which a head facing d has the prey just in front
+    goal = [shift(prey, (d + 2) % 4) for d in range(4)]
+    layer = [0, 0, 0, 0]
+    layer[env.facing(me)] = env.bit[me.cells[0]]
+    seen = layer[:]
+    for dist in range(4 * env.geo.size):
+        n, e, s, w = layer
+        if n & goal[0] or e & goal[1] or s & goal[2] or w & goal[3]:
+            return dist
+        reached = [
+            shift(n | e | w, 0) & free,
+            shift(e | n | s, 1) & free,
+            shift(s | e | w, 2) & free,
+            shift(w | n | s, 3) & free,
+        ]
+        if portals:
+            for d in range(4):
+                entered = reached[d] & portals
+                reached[d] ^= entered
+                while entered:
+                    low = entered & -entered
+                    entered ^= low
+                    for cell, out in _portal_exits(env, low.bit_length() - 1, blocked):
+                        reached[out] |= env.bit[cell]
+        layer = [reached[d] & ~seen[d] for d in range(4)]
+        if not (layer[0] or layer[1] or layer[2] or layer[3]):
+            return UNREACHABLE
+        for d in range(4):
+            seen[d] |= layer[d]
     return UNREACHABLE
-
-
-@functools.cache
-def _bfs_tables(env: Env):
-    """For each state ``cell * 4 + facing``: the cell in front, and the forward, left and
-    right moves as ``(cell, next state)``."""
-    front, moves = [], []
-    for cell in range(env.geo.size):
-        for f in range(4):
-            front.append(env.nbr[cell][f])
-            turns = (f, (f + 1) % 4, (f + 3) % 4)
-            moves.append(
-                tuple(
-                    (env.nbr[cell][d], env.nbr[cell][d] * 4 + d)
-                    for d in turns
-                    if env.nbr[cell][d] >= 0
-                )
-            )
-    return tuple(front), tuple(moves)
 
 
 def _portal_exits(env: Env, entry: int, blocked: int):
@@ -263,16 +275,19 @@ def potential_damage(env: Env, start, walk, opponent: int, pending: int, after, 
     which starts from ``after = (bagua, coin)``. Water the opponent absorbs on the way counts
     against the damage."""
     player = 1 - opponent
-    if not _alive(walk) or pending < 0:
-        ends = [walk]
-    else:
+    pending_phase = _alive(walk) and pending >= 0
+    if lookahead != "next-turn":
+        lowest = life(env, walk, opponent)
+        if pending_phase:
+            lowest -= most_damage(env, walk, player, pending)
+        return life(env, start, opponent) - lowest
+    if pending_phase:
         outs = executions(env, walk, player, pending)
         ends = [o.walk for o in outs] or [hurt(walk, player, 1, env.cap)]
-    if lookahead == "next-turn":
-        bagua, coin = after
-        lowest = min(_next_turn_low(env, w, bagua, coin, player) for w in ends)
     else:
-        lowest = min(life(env, w, opponent) for w in ends)
+        ends = [walk]
+    bagua, coin = after
+    lowest = min(_next_turn_low(env, w, bagua, coin, player) for w in ends)
     return life(env, start, opponent) - lowest
 
 
@@ -283,7 +298,7 @@ def _next_turn_low(env: Env, walk, bagua, coin, player: int) -> int:
     if not _alive(walk):
         return life(env, walk, 1 - player)
     return min(
-        life(env, option[-1], 1 - player)
+        life(env, option.walk, 1 - player) - option_damage(env, option, player)
         for option in solo_options(env, walk, bagua, coin, player, None)
     )
 
@@ -336,13 +351,28 @@ def _choose(env, walk, opponent, group, pending, after, lookahead) -> tuple:
 
 
 # ---- a whole solo turn -----------------------------------------------------------------------
-def solo_options(env: Env, walk, bagua, coin, player: int, lookahead, keep=None):
-    """Every outcome of a solo turn, before it becomes notation (A10 applied):
-    ``(space, sowing, flow, records, actions, possible, outcome | None, walk)``.
+class SoloOption(NamedTuple):
+    """One way a solo turn can go, its Matter phase not yet carried out: the player sows
+    ``space`` (``sowing``, with ``flow``; ``records`` the Focus effects), the opponent's group
+    performs ``actions`` (``(element, Outcome | None)``), leaving ``walk``; then, by ``kind``
+    (see :mod:`.spirit`), the player carries out ``plan`` (EXEC), loses 1 life (PENALTY), or
+    the game is over (ENDED)."""
 
-    ``outcome`` is the player's Matter execution; None with ``possible`` False is the
-    1-life penalty, None with ``possible`` True means the game ended before the Matter
-    phase. The last item is the walk at the end of the turn, before village damage.
+    space: int
+    sowing: Sowing
+    flow: int
+    records: tuple
+    actions: tuple
+    kind: int
+    plan: Plan | None
+    walk: tuple
+
+
+_solo_option = functools.partial(tuple.__new__, SoloOption)
+
+
+def solo_options(env: Env, walk, bagua, coin, player: int, lookahead, keep=None):
+    """Every way a solo turn can go (A10 applied), as :class:`SoloOption` s.
 
     ``keep(element, group size)``, when given, skips the sowings it rejects. The penalty is
     then judged on the kept sowings alone: a filtered call answers questions about where the
@@ -367,15 +397,22 @@ def solo_options(env: Env, walk, bagua, coin, player: int, lookahead, keep=None)
                 chosen = {actions[0][1] for actions, _ in picked}
                 return [o for o in outs if o in chosen]
 
-            focused = {s for kind, c, s in sowing.effects if kind == FOCUS and c == opponent}
-            group = tuple(
-                t
-                for t, s in zip(option.targets, option.pattern, strict=True)
-                if s == stone and not (replaces and t in focused)
-            )
+            if sowing.effects:
+                focused = {s for kind, c, s in sowing.effects if kind == FOCUS and c == opponent}
+                group = tuple(
+                    t
+                    for t, s in zip(option.targets, option.pattern, strict=True)
+                    if s == stone and not (replaces and t in focused)
+                )
+                spirits = resolve_effects(env, walk, sowing.effects, focus_choice)
+            else:
+                group = tuple(
+                    t for t, s in zip(option.targets, option.pattern, strict=True) if s == stone
+                )
+                spirits = ((walk, ()),)
             if keep is not None and not keep(sowing.element, len(group)):
                 continue
-            for w, records in resolve_effects(env, walk, sowing.effects, focus_choice):
+            for w, records in spirits:
                 if not _alive(w):
                     raw.append((space, sowing, flow, records, (), w, None))
                     any_possible = True
@@ -390,41 +427,57 @@ def solo_options(env: Env, walk, bagua, coin, player: int, lookahead, keep=None)
                         raw.append((space, sowing, flow, records, actions, w2, None))
                         any_possible = True
                         continue
-                    outs = executions(env, w2, player, sowing.element)
-                    any_possible = any_possible or bool(outs)
-                    raw.append((space, sowing, flow, records, actions, w2, outs))
-    for space, sowing, flow, records, actions, w, outs in raw:
-        if outs is None:
-            yield space, sowing, flow, records, actions, True, None, w
+                    ways = plans(env, w2, player, sowing.element)
+                    any_possible = any_possible or bool(ways)
+                    raw.append((space, sowing, flow, records, actions, w2, ways))
+    out = []
+    for space, sowing, flow, records, actions, w, ways in raw:
+        head = (space, sowing, flow, records, actions)
+        if ways is None:
+            out.append(_solo_option((*head, ENDED, None, w)))
         elif not any_possible:
-            yield space, sowing, flow, records, actions, False, None, hurt(w, player, 1, env.cap)
+            out.append(_solo_option((*head, PENALTY, None, w)))
         else:
-            for o in outs:
-                yield space, sowing, flow, records, actions, True, o, o.walk
+            out.extend(_solo_option((*head, EXEC, plan, w)) for plan in ways)
+    return out
+
+
+def option_end(env: Env, option: SoloOption, player: int):
+    """The walk at the end of the solo turn ``option`` (before village damage)."""
+    return finish(env, option.kind, option.walk, option.sowing.element, option.plan, player)
+
+
+def option_damage(env: Env, option: SoloOption, player: int) -> int:
+    """The life the opponent loses in the player's Matter phase of ``option``."""
+    if option.kind != EXEC:
+        return 0
+    w = option.walk
+    prey = env.targets(w[0], 1 - player)
+    return plan_damage(env, w, player, option.sowing.element, option.plan, prey)
+
+
+def solo_phase(env: Env, option: SoloOption) -> Phase:
+    """The notation of the solo turn ``option``."""
+    space, sowing, _flow, records, actions, kind, plan, _walk = option
+    group = tuple((e, None if o is None else _action(env, o)) for e, o in actions) or None
+    focus = _focus(env, records) if records else ()
+    if kind != EXEC:
+        return Phase(
+            space, sowing.element, (), None, kind == PENALTY, (), sowing.drops, focus,
+            kind == ENDED, group,
+        )  # fmt: skip
+    return phase_of_plan(env, plan)._replace(
+        space=space, element=sowing.element, drops=sowing.drops, focus=focus, opponent=group
+    )
 
 
 def solo_phases(env: Env, walk, bagua, coin, player: int):
     """Every ``(Phase, walk, bagua, coin)`` of a solo turn (no extra phases in solo)."""
     lookahead = env.rules.option("solo_lookahead")
-    result = []
-    for space, sowing, flow, records, actions, possible, outcome, w in solo_options(
-        env, walk, bagua, coin, player, lookahead
-    ):
-        group = tuple((e, None if o is None else _action(env, o)) for e, o in actions) or None
-        focus = _focus(env, records) if records else ()
-        if outcome is None:
-            phase = Phase(
-                space, sowing.element, (), None, not possible, (), sowing.drops, focus,
-                possible, group,
-            )  # fmt: skip
-        else:
-            matter = _action(env, outcome)
-            phase = matter._replace(
-                space=space, element=sowing.element, drops=sowing.drops, focus=focus,
-                opponent=group,
-            )  # fmt: skip
-        result.append((phase, w, sowing.bagua, flow))
-    return result
+    return [
+        (solo_phase(env, o), option_end(env, o, player), o.sowing.bagua, o.flow)
+        for o in solo_options(env, walk, bagua, coin, player, lookahead)
+    ]
 
 
 # ---- the policy on positions -----------------------------------------------------------------

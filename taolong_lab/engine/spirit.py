@@ -8,7 +8,23 @@ import functools
 import itertools
 from typing import NamedTuple
 
-from .core import CCW, CW, WHITE, Dragon, Env, executions, hurt, occupancy, sow
+from .core import (
+    CCW,
+    CW,
+    WHITE,
+    Dragon,
+    Env,
+    Plan,
+    carry_out,
+    executions,
+    fill,
+    hurt,
+    is_light,
+    light_row,
+    occupancy,
+    plans,
+    sow,
+)
 from .turns import Phase
 
 FOCUS, BALANCE = "focus", "balance"
@@ -149,6 +165,126 @@ def _spirit_options(env: Env, walk, bagua, coin):
                 yield space, sowing, flow, w, records
 
 
+EXEC, PENALTY, ENDED = 0, 1, 2  # Spirit.kind
+
+
+class Spirit(NamedTuple):
+    """One outcome of a Spirit phase: the space sown and where its last stone landed, with what
+    the Matter phase then does (``kind``): EXEC, carry out one of its plans; PENALTY, every
+    option of the phase is impossible (A10); ENDED, the Spirit phase ended the game."""
+
+    space: int
+    element: int
+    flow: int
+    walk: tuple  # after the Spirit phase (its Focus and Balance effects applied)
+    records: tuple  # the Focus records, see resolve_effects
+    kind: int
+    before: tuple  # the Ba Gua before sowing
+    sowing: Sowing | None  # None in Grasshopper: bagua_after sows when asked
+    plans: tuple  # the Matter executions of an EXEC spirit (Plan); (None,) for the others
+
+
+_spirit = functools.partial(tuple.__new__, Spirit)
+
+
+def bagua_after(spirit: Spirit) -> tuple[str, ...]:
+    """The Ba Gua after ``spirit``'s sowing."""
+    if spirit.sowing is None:
+        return sow(spirit.before, spirit.space, spirit.flow)[0]
+    return spirit.sowing.bagua
+
+
+def options(env: Env, walk, bagua, coin, colour) -> list[Spirit]:
+    """Every option of one Spirit+Matter phase, in ring order: a :class:`Spirit` for each
+    space sown (and each way of sowing it), with its Matter plans. See :func:`phases` for
+    the rules."""
+    if not env.monk:
+        return _grasshopper_options(env, walk, bagua, colour)
+    found = []
+    possible = False
+    for space, sowing, flow, w, records in _spirit_options(env, walk, bagua, coin):
+        if records and not (w[0][0].alive and w[0][1].alive):
+            ways = None  # the game ended during the Spirit phase
+            possible = True
+        else:
+            ways = plans(env, w, colour, sowing.element)
+            possible = possible or bool(ways)
+        found.append((space, sowing.element, flow, w, records, ways, sowing))
+    out = []
+    for space, element, flow, w, records, ways, sowing in found:
+        kind = ENDED if ways is None else EXEC if possible else PENALTY
+        ways = ways if kind == EXEC else (None,)
+        out.append(_spirit((space, element, flow, w, records, kind, bagua, sowing, ways)))
+    return out
+
+
+def _grasshopper_options(env: Env, walk, bagua, colour) -> list[Spirit]:
+    """:func:`options` in Grasshopper: counterclockwise, base stone first, so the last stone
+    lands as many spaces on as the stack has stones (the stacks are sown when asked)."""
+    occ = occupancy(env, walk)
+    n = env.ring_size
+    out = []
+    possible = False
+    me = walk[0][colour]
+    cells, f = me.cells, env.facing(me)
+    row = light_row(env, cells, f, occ) if is_light(env, walk, me) else None
+    for space, stack in enumerate(bagua):
+        if stack:
+            element = (space + len(stack)) % n
+            if row is None:
+                ways = plans(env, walk, colour, element, occ)
+            else:
+                ways = row[element]
+                if ways is None:
+                    ways = fill(env, row, cells, f, occ, element)
+            if ways:
+                possible = True
+            out.append(_spirit((space, element, CCW, walk, (), EXEC, bagua, None, ways)))
+    if possible:
+        return out
+    return [spirit._replace(kind=PENALTY, plans=(None,)) for spirit in out]
+
+
+def carry(env: Env, spirit: Spirit, plan: Plan | None, colour: int):
+    """The walk after the Matter phase of ``spirit`` with ``plan``."""
+    return finish(env, spirit.kind, spirit.walk, spirit.element, plan, colour)
+
+
+def finish(env: Env, kind: int, walk, element: int, plan: Plan | None, colour: int):
+    """The walk after a Matter phase of ``element`` by ``colour`` from ``walk``: ``plan``
+    carried out (EXEC), the 1-life penalty (PENALTY), or nothing (ENDED)."""
+    if kind == EXEC:
+        name = env.ring[element]
+        return carry_out(env, walk, colour, name, plan, env.targets(walk[0], 1 - colour))
+    if kind == PENALTY:
+        return hurt(walk, colour, 1, env.cap)
+    return walk
+
+
+def phase_of(env: Env, spirit: Spirit, plan: Plan | None) -> Phase:
+    """The notation of ``spirit`` carried out with ``plan``."""
+    space, element, _flow, _walk, records, kind, _before, sowing, _plans = spirit
+    focus = _focus(env, records) if records else ()
+    drops = sowing.drops if sowing is not None else ""
+    if kind == ENDED:
+        return Phase(space, element, (), None, False, (), drops, focus, True)
+    if kind == PENALTY:
+        return Phase(space, element, (), None, True, (), drops, focus)
+    return phase_of_plan(env, plan)._replace(space=space, element=element, drops=drops, focus=focus)
+
+
+def phase_of_plan(env: Env, plan: Plan) -> Phase:
+    """A Matter execution as a space-less Phase (the Matter part of the notation)."""
+    xy = env.xy
+    portals = tuple((i, xy[a], xy[b]) for i, a, b in plan.portals) if plan.portals else ()
+    return Phase(-1, -1, tuple(map(xy.__getitem__, plan.path)), plan.effect, False, portals)
+
+
+def grants_extra(env: Env, spirit: Spirit) -> bool:
+    """Whether ``spirit`` carries out a Wind or Thunder, which grants an extra phase."""
+    return spirit.kind == EXEC and spirit.element in env.extra_elements
+
+
 def phases(env: Env, walk, bagua, coin, colour):
     """Every ``(Phase, walk, bagua, coin, grants_extra)`` of one Spirit+Matter phase.
 
@@ -156,45 +292,17 @@ def phases(env: Env, walk, bagua, coin, colour):
     then any may be chosen, the Matter phase is skipped and the dragon loses 1 life. An option
     whose Spirit phase ends the game needs no Matter phase.
     """
-    occ = None if env.monk else occupancy(env, walk)
-    options = []
-    possible = False
-    for space, sowing, flow, w, records in _spirit_options(env, walk, bagua, coin):
-        if records and not (w[0][0].alive and w[0][1].alive):
-            outs = None  # the game ended during the Spirit phase
-            possible = True
-        else:
-            outs = executions(env, w, colour, sowing.element, occ)
-            possible = possible or bool(outs)
-        options.append((space, sowing, flow, w, records, outs))
-    result = []
-    wind_thunder = env.extra_elements
-    for space, sowing, flow, w, records, outs in options:
-        element = sowing.element
-        focus = _focus(env, records) if records else ()
-        if outs is None:
-            phase = Phase(space, element, (), None, False, (), sowing.drops, focus, True)
-            result.append((phase, w, sowing.bagua, flow, False))
-        elif not possible:
-            phase = Phase(space, element, (), None, True, (), sowing.drops, focus)
-            result.append((phase, hurt(w, colour, 1, env.cap), sowing.bagua, flow, False))
-        else:
-            extra = element in wind_thunder
-            xy = env.xy
-            for o in outs:
-                portals = tuple((i, xy[a], xy[b]) for i, a, b in o.portals) if o.portals else ()
-                phase = Phase(
-                    space,
-                    element,
-                    tuple(map(xy.__getitem__, o.path)),
-                    o.effect,
-                    False,
-                    portals,
-                    sowing.drops,
-                    focus,
-                )
-                result.append((phase, o.walk, sowing.bagua, flow, extra))
-    return result
+    return [
+        (
+            phase_of(env, spirit, plan),
+            carry(env, spirit, plan, colour),
+            bagua_after(spirit),
+            spirit.flow,
+            grants_extra(env, spirit),
+        )
+        for spirit in options(env, walk, bagua, coin, colour)
+        for plan in spirit.plans
+    ]
 
 
 def _focus(env: Env, records) -> tuple:

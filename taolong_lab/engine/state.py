@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+from itertools import repeat
 from typing import NamedTuple
 
 from ..errors import IllegalTurnError, InvariantError, NotationError
@@ -9,8 +11,11 @@ from ..rules.data import COLOURS, game_data
 from ..rules.options import Rules
 from .core import Dragon, life, village_damage
 from .geometry import DIRECTIONS, cell_name
-from .spirit import phases
-from .turns import Phase, Turn, parse_turn
+from .solo import option_end, solo_options, solo_phase
+from .spirit import EXEC, bagua_after, carry, options, phase_of
+from .turns import Phase, Turn, _LazyTurn, lazy_turn, parse_turn
+
+_COLOUR_INDEX = {colour: i for i, colour in enumerate(COLOURS)}
 
 
 class Result(NamedTuple):
@@ -44,6 +49,7 @@ class State:
         "_hash",
         "_index",
         "_key",
+        "_moves",
         "_ply",
         "_rocks",
         "_succ",
@@ -61,23 +67,16 @@ class State:
 
     @classmethod
     def _make(cls, env, walk, bagua, flux, to_move, ply) -> State:
-        self = object.__new__(cls)
-        osa = object.__setattr__
-        dragons, water, fire, rocks = walk
-        osa(self, "rules", env.rules)
-        osa(self, "_env", env)
-        osa(self, "_rocks", rocks)
-        osa(self, "_flux", flux)
-        osa(self, "_dragons", dragons)
-        osa(self, "_bagua", bagua)
-        osa(self, "_water", water)
-        osa(self, "_fire", fire)
-        osa(self, "_to_move", to_move)
-        osa(self, "_ply", ply)
-        osa(self, "_key", None)
-        osa(self, "_hash", None)
-        osa(self, "_succ", None)
-        osa(self, "_index", None)
+        self = object.__new__(_Building)  # a State whose attributes may be set, see below
+        self._dragons, self._water, self._fire, self._rocks = walk
+        self.rules = env.rules
+        self._env = env
+        self._flux = flux
+        self._bagua = bagua
+        self._to_move = to_move
+        self._ply = ply
+        self._key = self._hash = self._succ = self._index = self._moves = None
+        self.__class__ = cls
         return self
 
     def __setattr__(self, name, value):
@@ -132,7 +131,7 @@ class State:
     def life(self, colour: str) -> int:
         """Damage the dragon can still take before it is defeated: 4 per segment beyond the
         first, plus its water meter (12 at the start)."""
-        return life(self._env, (self._dragons,), COLOURS.index(colour))
+        return life(self._env, (self._dragons,), _COLOUR_INDEX[colour])
 
     @property
     def flux(self) -> str:
@@ -200,56 +199,142 @@ class State:
     # ---- turns ---------------------------------------------------------------------------
     def outcome(self) -> Result | None:
         """``None`` while both dragons live, else who won and how."""
+        white, black = self._dragons
+        if len(white[0]) > 1 and len(black[0]) > 1:
+            return None
         for colour, dragon in enumerate(self._dragons):
-            if not dragon.alive:
+            if len(dragon[0]) < 2:
                 return Result(COLOURS[1 - colour], f"{COLOURS[colour]} lost its last segment")
         return None
 
     def is_over(self) -> bool:
-        return not (self._dragons[0].alive and self._dragons[1].alive)
+        white, black = self._dragons
+        return len(white[0]) < 2 or len(black[0]) < 2
 
     def successors(self) -> list[tuple[Turn, State]]:
         """Every legal turn with the position it leads to, in a deterministic order."""
         if self._succ is None:
-            object.__setattr__(self, "_succ", self._expand())
+            object.__setattr__(self, "_succ", list(self._pairs()))
         return self._succ
 
     def iter_successors(self):
-        """Like :meth:`successors` but computed afresh and not cached (for big searches)."""
-        return iter(self._succ if self._succ is not None else self._expand())
+        """Like :meth:`successors`, but the positions are made as they are read and not kept
+        (for big searches)."""
+        return iter(self._succ) if self._succ is not None else self._pairs()
 
     def legal_turns(self) -> list[Turn]:
         """Every legal turn, in a deterministic order (ring order, then N/E/S/W, then
         one step before two, absorb before expel)."""
-        return [turn for turn, _ in self.successors()]
+        count = self._move_list()[0]
+        return list(map(lazy_turn, zip(repeat(self, count), range(count), strict=True)))
 
-    def _expand(self) -> list[tuple[Turn, State]]:
-        if self.is_over():
-            return []
+    def _pairs(self):
+        child = self._child
+        for i, move in enumerate(self._each_move()):
+            yield lazy_turn((self, i)), child(move)
+
+    # The legal turns, not yet carried out, are held as ``(count, starts, blocks)``: the turns
+    # from ``starts[b]`` on come from ``blocks[b]``, which is one of
+    #   (spirit, plans, None)    a turn for each plan (see .spirit.options);
+    #   (spirit, (plan,), walk)  a Wind or Thunder that ended the game, ``walk`` after it;
+    #   (spirit, plan, spirits)  a Wind or Thunder, then a turn for each plan of each of the
+    #                            extra phase's spirits (a list).
+    # Solo: ``(count, None, [SoloOption, ...])``. A move, as :meth:`_child` takes it, is
+    # ``(spirit, plan, extra spirit, extra plan, walk or None)`` (solo: the SoloOption).
+    def _move_list(self) -> tuple:
+        moves = self._moves
+        if moves is None:
+            moves = (0, [], []) if self.is_over() else self._expand()
+            object.__setattr__(self, "_moves", moves)
+        return moves
+
+    def _expand(self) -> tuple:
         env, colour = self._env, self._to_move
-        ply, nxt = self._ply + 1, 1 - colour
         walk = self._walk()
-        village = env.protector is not None
-        out = []
         if env.solo:
-            from .solo import solo_phases
+            lookahead = self.rules.option("solo_lookahead")
+            found = solo_options(env, walk, self._bagua, self._flux, colour, lookahead)
+            return len(found), None, found
+        starts, blocks, count = [], [], 0
+        extra = env.extra_elements if env.extra_phases else ()
+        for spirit in options(env, walk, self._bagua, self._flux, colour):
+            ways = spirit.plans
+            if spirit.element not in extra or spirit.kind != EXEC:
+                starts.append(count)
+                blocks.append((spirit, ways, None))
+                count += len(ways)
+                continue
+            after = bagua_after(spirit)
+            for plan in ways:  # Wind or Thunder: an extra phase, unless the game is over
+                w1 = carry(env, spirit, plan, colour)
+                starts.append(count)
+                if len(w1[0][0][0]) > 1 and len(w1[0][1][0]) > 1:
+                    groups = options(env, w1, after, spirit.flow, colour)
+                    blocks.append((spirit, plan, groups))
+                    for second in groups:
+                        count += len(second.plans)
+                else:
+                    blocks.append((spirit, (plan,), w1))
+                    count += 1
+        return count, starts, blocks
 
-            for phase, w, b, c in solo_phases(env, walk, self._bagua, self._flux, colour):
-                if village:
-                    w = village_damage(env, w, colour)
-                out.append((Turn((phase,)), State._make(env, w, b, c, colour, ply)))
-            return out
-        for p1, w1, b1, c1, extra in phases(env, walk, self._bagua, self._flux, colour):
-            if extra and env.extra_phases and w1[0][0].alive and w1[0][1].alive:
-                for p2, w2, b2, c2, _ in phases(env, w1, b1, c1, colour):
-                    if village:
-                        w2 = village_damage(env, w2, colour)
-                    out.append((Turn((p1, p2)), State._make(env, w2, b2, c2, nxt, ply)))
+    def _move(self, index: int) -> tuple:
+        """The ``index``-th legal turn as a move (see :meth:`_move_list`)."""
+        _, starts, blocks = self._move_list()
+        if starts is None:
+            return blocks[index]
+        b = bisect.bisect_right(starts, index) - 1
+        spirit, ways, more = blocks[b]
+        j = index - starts[b]
+        if type(more) is not list:
+            return spirit, ways[j], None, None, more
+        for second in more:
+            if j < len(second.plans):
+                return spirit, ways, second, second.plans[j], None
+            j -= len(second.plans)
+        raise IndexError(index)
+
+    def _each_move(self):
+        """Every move, in turn order (see :meth:`_move_list`)."""
+        _, starts, blocks = self._move_list()
+        if starts is None:
+            yield from blocks
+            return
+        for spirit, ways, more in blocks:
+            if type(more) is not list:
+                for plan in ways:
+                    yield spirit, plan, None, None, more
             else:
-                if village:
-                    w1 = village_damage(env, w1, colour)
-                out.append((Turn((p1,)), State._make(env, w1, b1, c1, nxt, ply)))
-        return out
+                for second in more:
+                    for plan in second.plans:
+                        yield spirit, ways, second, plan, None
+
+    def _child(self, move) -> State:
+        """The position after ``move`` (see :meth:`_move_list`)."""
+        env, colour = self._env, self._to_move
+        if env.solo:
+            walk = option_end(env, move, colour)
+            if env.protector is not None:
+                walk = village_damage(env, walk, colour)
+            return State._make(env, walk, move.sowing.bagua, move.flow, colour, self._ply + 1)
+        spirit, plan, second, extra, walk = move
+        if second is not None:
+            spirit, walk = second, carry(env, second, extra, colour)
+        elif walk is None:
+            walk = carry(env, spirit, plan, colour)
+        if env.protector is not None:
+            walk = village_damage(env, walk, colour)
+        after = bagua_after(spirit)
+        return State._make(env, walk, after, spirit.flow, 1 - colour, self._ply + 1)
+
+    def _turn_phases(self, index: int) -> tuple[Phase, ...]:
+        move = self._move(index)
+        if self._env.solo:
+            return (solo_phase(self._env, move),)
+        spirit, plan, second, extra, _ = move
+        if second is None:
+            return (phase_of(self._env, spirit, plan),)
+        return (phase_of(self._env, spirit, plan), phase_of(self._env, second, extra))
 
     def parse_turn(self, text: str | Turn) -> Turn:
         """Read turn notation against this position; raise if it is not a legal turn, or if
@@ -258,17 +343,25 @@ class State:
 
     def play(self, turn: str | Turn) -> State:
         """The position after ``turn`` (a :class:`Turn` or its notation). ``self`` is unchanged."""
+        if type(turn) is _LazyTurn and turn[0] is self:  # one of this position's legal_turns()
+            if self._succ is not None:
+                return self._succ[turn[1]][1]
+            return self._child(self._move(turn[1]))
         wanted = _as_turn(turn)
-        successors = self.successors()
-        if self._index is None:
-            object.__setattr__(self, "_index", dict(successors))
-        after = self._index.get(wanted)
-        if after is not None:
-            return after
+        if self._succ is not None:
+            if self._index is None:
+                object.__setattr__(self, "_index", dict(self._succ))
+            after = self._index.get(wanted)
+            if after is not None:
+                return after
         return self._find(wanted)[1]
 
     def _find(self, wanted: Turn) -> tuple[Turn, State]:
-        found = [(t, s) for t, s in self.successors() if t.matches(wanted)]
+        found = [
+            (turn, self._child(self._move(i)))
+            for i, turn in enumerate(self.legal_turns())
+            if turn.matches(wanted)
+        ]
         if not found:
             raise IllegalTurnError(str(wanted), self.explain_illegal(wanted))
         if any(s != found[0][1] for _, s in found):
@@ -347,6 +440,14 @@ class State:
         if phase.penalty:
             return words + ": every action impossible, lose 1 life"
         return words + sep + _action_words(phase)
+
+
+class _Building(State):
+    """A State being built by :meth:`State._make`: the same slots, but settable (plain
+    attribute stores are much cheaper than ``object.__setattr__``); it then becomes a State."""
+
+    __slots__ = ()
+    __setattr__ = object.__setattr__
 
 
 def _action_words(phase: Phase) -> str:

@@ -28,6 +28,7 @@ A turn's notation is at most 1,000 characters long; it is read in linear time.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import NamedTuple
 
@@ -127,10 +128,38 @@ class Phase(NamedTuple):
         return self.space < 0
 
 
-class Turn(NamedTuple):
-    """A whole turn: a tuple of one or two phases."""
+class Turn(tuple):
+    """A whole turn: one or two :class:`Phase` values, ``phases``.
 
-    phases: tuple[Phase, ...]
+    ``Turn((phase,))`` builds one; :meth:`State.legal_turns` returns turns whose phases are
+    worked out only when first read (their notation is not needed to play them). Turns are
+    immutable, and equal when their phases are.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, phases: tuple[Phase, ...]):
+        return tuple.__new__(cls, (tuple(phases),))
+
+    @property
+    def phases(self) -> tuple[Phase, ...]:
+        return self[0]
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Turn):
+            return NotImplemented
+        return self.phases == other.phases
+
+    def __ne__(self, other) -> bool:
+        if not isinstance(other, Turn):
+            return NotImplemented
+        return self.phases != other.phases
+
+    def __hash__(self) -> int:
+        return hash(self.phases)
+
+    def __reduce__(self):
+        return (Turn, (self.phases,))
 
     def __str__(self) -> str:
         return " ; ".join(str(p) for p in self.phases)
@@ -144,9 +173,22 @@ class Turn(NamedTuple):
         return parse_turn(text)
 
     def matches(self, other: Turn) -> bool:
-        return len(self.phases) == len(other.phases) and all(
-            a.matches(b) for a, b in zip(self.phases, other.phases, strict=True)
+        mine, theirs = self.phases, other.phases
+        return len(mine) == len(theirs) and all(
+            a.matches(b) for a, b in zip(mine, theirs, strict=True)
         )
+
+
+class _LazyTurn(Turn):
+    """One of a position's legal turns, held as ``(position, index)``: its phases are worked
+    out (and kept) when first read."""
+
+    @functools.cached_property
+    def phases(self) -> tuple[Phase, ...]:
+        return self[0]._turn_phases(self[1])
+
+
+lazy_turn = functools.partial(tuple.__new__, _LazyTurn)  # lazy_turn((position, index))
 
 
 def _parse_action(body: str, text: str) -> Phase:

@@ -49,7 +49,9 @@ import time
 from dataclasses import dataclass
 
 from ..engine import State
+from ..engine.core import life, most_damage
 from ..engine.solo import solo_options
+from ..engine.spirit import EXEC
 from ..errors import TaoLongError
 from ..rules.data import game_data
 from ..rules.scenario import load_scenario
@@ -251,8 +253,18 @@ def may_win_now(state: State, params: BoundParams | None = None) -> bool:
 
     lookahead = state.rules.option("solo_lookahead")
     walk = state._walk()
-    options = solo_options(env, walk, state._bagua, state._flux, player, lookahead, keep)
-    return any(not option[-1][0][1 - player].alive for option in options)
+    other = 1 - player
+    judged = set()
+    for option in solo_options(env, walk, state._bagua, state._flux, player, lookahead, keep):
+        w, element = option.walk, option.sowing.element
+        have = life(env, w, other)
+        if have == 0:
+            return True
+        if option.kind == EXEC and (id(w), element) not in judged:
+            judged.add((id(w), element))  # the player's plans on w, judged at once
+            if most_damage(env, w, player, element) >= have:
+                return True
+    return False
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -295,11 +307,12 @@ def _start_of(puzzle_or_state) -> State:
 class _Search:
     """The A* search's state: everything a checkpoint keeps to resume it.
 
-    ``info[key] = (g, parent key, turn)`` for every position generated (the fewest turns it
-    was reached in); ``closed[key] = f`` when first expanded; ``buckets[f]`` the open list of
-    ``(g, position)``; no win exists in fewer than ``proved`` turns; ``found`` is the key of
-    the won position once generated. ``expanded``, ``generated`` and ``seconds`` add up every
-    run of a resumed search.
+    ``info[key] = (g, parent key, move)`` for every position generated (the fewest turns it
+    was reached in, and the number of its turn among the parent's legal turns);
+    ``closed[key] = f`` when first expanded; ``buckets[f]`` the open list of ``(g, position)``;
+    no win exists in fewer than ``proved`` turns; ``found`` is the key of the won position
+    once generated. ``expanded``, ``generated`` and ``seconds`` add up every run of a resumed
+    search.
     """
 
     def __init__(self, start: State, params: BoundParams):
@@ -324,13 +337,13 @@ class _Search:
 
     def snapshot(self, seconds: float) -> dict:
         """The search as plain JSON data: ``positions`` (TLN) in the order of ``info``, whose
-        rows are ``[g, parent index, turn]``; ``closed`` rows ``[index, f]``; ``open`` rows
+        rows are ``[g, parent index, move]``; ``closed`` rows ``[index, f]``; ``open`` rows
         ``[f, g, index]``, each bucket in its order; ``found`` an index or None."""
         index = {key: i for i, key in enumerate(self.info)}
         positions, rows = [], []
-        for key, (g, parent, turn) in self.info.items():
+        for key, (g, parent, move) in self.info.items():
             positions.append(_position(self.start, key, g).to_tln())
-            rows.append([g, index.get(parent), None if turn is None else str(turn)])
+            rows.append([g, index.get(parent), move])
         entries = ((f, g, state) for f, bucket in self.buckets.items() for g, state in bucket)
         return {
             "positions": positions,
@@ -398,7 +411,7 @@ class _Search:
                 self.current = None
                 continue
             found = None
-            for turn, after in state.iter_successors():
+            for move, (_, after) in enumerate(state.iter_successors()):
                 budget.generated += 1
                 self.generated += 1
                 k = after.key()
@@ -408,7 +421,7 @@ class _Search:
                 h = lower_bound(after, params)
                 if h == INF:
                     continue
-                info[k] = (g + 1, key, turn)
+                info[k] = (g + 1, key, move)
                 if h == 0:  # a win in g + 1 <= f turns, and none exists in fewer than f
                     found = k
                     break
@@ -522,11 +535,10 @@ class _SnapshotReader:
         if rows[0] != [0, None, None]:
             raise self.refuse("info[0]", "the start's row must be [0, null, null]")
         for i, row in enumerate(self.rows_of("info", rows, 3)[1:], 1):
-            g, parent, turn = row
+            g, parent, move = row
             self.number(f"info[{i}].g", g, low=1)
             self.number(f"info[{i}].parent", parent, high=n - 1)
-            if not isinstance(turn, str) or not 0 < len(turn) <= _MAX_TEXT:
-                raise self.refuse(f"info[{i}].turn", "must be a turn in notation")
+            self.number(f"info[{i}].move", move, high=_MAX_COUNT)
         return rows
 
     def _closed(self, rows) -> dict:
@@ -580,8 +592,8 @@ class _SnapshotReader:
     def info(self) -> dict:
         keys = self.keys
         return {
-            keys[i]: (g, None if parent is None else keys[parent], turn)
-            for i, (g, parent, turn) in enumerate(self.rows)
+            keys[i]: (g, None if parent is None else keys[parent], move)
+            for i, (g, parent, move) in enumerate(self.rows)
         }
 
 
@@ -703,7 +715,10 @@ def solve(
         if bar is not None:
             bar.close()
     if won:
-        line = _line(search.info, search.found)
+        try:
+            line = _line(start, search.info, search.found)
+        except LookupError as exc:  # only a resumed search can hold a move that is not there
+            raise CheckpointError(store.path, "info", str(exc)) from None
         if saved is not None:
             _check_line(line, start, store.path, "info")
         first, counted, count_s = None, 0, 0.0
@@ -773,7 +788,10 @@ def _saved_result(result, search: _Search, path) -> Solution:
         _check_line(line, start, path, "result.line")
         if len(line) != optimum:
             raise refuse("optimum", f"{optimum}, but result.line has {len(line)} turns")
-        want_line = _line(search.info, search.found)
+        try:
+            want_line = _line(start, search.info, search.found)
+        except LookupError as exc:
+            raise CheckpointError(path, "info", str(exc)) from None
         optimum = proved = len(want_line)
     if line != want_line:
         raise refuse("line", f"is not the line to the saved search's win ({optimum} turns)")
@@ -821,14 +839,23 @@ def _json_num(x):
     return None if x == INF else x
 
 
-def _line(info: dict, key) -> list[str]:
-    line = []
+def _line(start: State, info: dict, key) -> list[str]:
+    """The turns from ``start`` to the position ``key`` that the search's ``info`` records."""
+    moves = []
     while True:
-        _, parent, turn = info[key]
+        _, parent, move = info[key]
         if parent is None:
-            return line[::-1]
-        line.append(str(turn))
+            break
+        moves.append(move)
         key = parent
+    line, state = [], start
+    for move in reversed(moves):
+        turns = state.legal_turns()
+        if not 0 <= move < len(turns):
+            raise LookupError(f"turn {len(line) + 1}: its position has no turn number {move}")
+        line.append(str(turns[move]))
+        state = state.play(turns[move])
+    return line
 
 
 class OutOfBudget(Exception):
