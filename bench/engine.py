@@ -14,6 +14,8 @@ baseline.
 
 Workloads:
 
+- ``startup``: ``import taolong_lab`` and ``load_puzzles`` of puzzles/rulebook-solo.jsonl (its
+  solutions replayed), wall-clock seconds in a fresh process;
 - ``playouts-field``, ``playouts-maze``: seeded random games from ``new_game()`` (seeds
   0..G-1), ``random.Random(seed).choice(state.legal_turns())`` then ``state.play(turn)`` until
   the game ends (or 2,000 turns); turns / s;
@@ -41,6 +43,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 WORKLOADS = (
+    "startup",
     "playouts-field",
     "playouts-maze",
     "playouts-solo",
@@ -78,6 +81,12 @@ def _perft(state, depth: int) -> int:
 
 
 def worker(name: str) -> dict:
+    if name == "startup":  # wall time: the import is mostly reading files
+        t0 = time.perf_counter()
+        from taolong_lab import load_puzzles
+
+        count = len(load_puzzles(HERE.parent / "puzzles" / "rulebook-solo.jsonl"))
+        return {"items": count, "unit": "puzzles", "seconds": time.perf_counter() - t0}
     from taolong_lab import load_puzzles, new_game, solo_game
 
     if name == "playouts-field":
