@@ -8,7 +8,7 @@
 6
 """
 
-from .engine import ABSORB, EXPEL, Dragon, Phase, Result, State, Turn, parse_turn
+from .engine import ABSORB, EXPEL, Board, Dragon, Line, Phase, Result, State, Turn, parse_turn
 from .errors import (
     DataError,
     IllegalTurnError,
@@ -79,10 +79,12 @@ __all__ = [
     "ABSORB",
     "EXPEL",
     "OPTIONS",
+    "Board",
     "DataError",
     "Dragon",
     "IllegalTurnError",
     "InvariantError",
+    "Line",
     "NotationError",
     "Phase",
     "PositionError",

@@ -2,13 +2,16 @@
 
 from .core import Dragon
 from .geometry import cell_name, parse_cell
-from .state import Result, State
+from .line import Line
+from .state import Board, Result, State
 from .turns import ABSORB, EXPEL, Phase, Turn, parse_turn
 
 __all__ = [
     "ABSORB",
     "EXPEL",
+    "Board",
     "Dragon",
+    "Line",
     "Phase",
     "Result",
     "State",

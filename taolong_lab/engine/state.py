@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import functools
 from itertools import repeat
 from typing import NamedTuple
 
@@ -16,6 +17,18 @@ from .spirit import EXEC, bagua_after, carry, options, phase_of
 from .turns import Phase, Turn, _LazyTurn, lazy_turn, parse_turn
 
 _COLOUR_INDEX = {colour: i for i, colour in enumerate(COLOURS)}
+
+
+class Board(NamedTuple):
+    """The board part of a position (:attr:`State.board`)."""
+
+    dragons: tuple[Dragon, Dragon]
+    water: int  # water stones in the centre of the Ba Gua
+    fire: int  # fire stones in the centre
+    rocks: tuple[tuple[int, int], ...]  # breakable rocks left: (cell, hits)
+
+
+_board = functools.partial(tuple.__new__, Board)
 
 
 class Result(NamedTuple):
@@ -147,6 +160,43 @@ class State:
     def layout(self) -> tuple[str, ...]:
         """The fixed tiles, row by row: "." "#" "o" "V" or a portal colour letter."""
         return self._env.layout.rows
+
+    # ---- the engine's model, for solvers and pictures ------------------------------------
+    @property
+    def tables(self):
+        """The engine's precomputed tables for these rules on this layout (read-only): the
+        board geometry, neighbours, portals, the ruler's cells, what the rules functions of
+        :mod:`taolong_lab.engine` take as ``env``."""
+        return self._env
+
+    @property
+    def board(self) -> Board:
+        """The board part of the position: ``Board(dragons, water, fire, rocks)``, with the
+        dragons' cells as cell indices and the breakable rocks as ``(cell, hits)`` pairs; what
+        the rules functions of :mod:`taolong_lab.engine` take as ``walk``."""
+        return _board((self._dragons, self._water, self._fire, self._rocks))
+
+    @property
+    def dragons(self) -> tuple[Dragon, Dragon]:
+        """Both dragons, white first."""
+        return self._dragons
+
+    @property
+    def mover(self) -> int:
+        """The colour to move as an index of ``COLOURS``: 0 white, 1 black."""
+        return self._to_move
+
+    @property
+    def coin(self) -> int:
+        """The flux coin as the engine holds it (see :attr:`flux`)."""
+        return self._flux
+
+    @classmethod
+    def compose(cls, tables, board, bagua, coin: int, mover: int, ply: int) -> State:
+        """The position made of these parts, as a solver rebuilds one (the inverse of
+        :attr:`tables`, :attr:`board`, :attr:`bagua`, :attr:`coin`, :attr:`mover` and
+        :attr:`ply`). The parts are not checked: :meth:`validate` does that."""
+        return cls._make(tables, board, bagua, coin, mover, ply)
 
     # ---- identity ------------------------------------------------------------------------
     def _walk(self) -> tuple:

@@ -73,7 +73,7 @@ def draw(
 ):
     """Draw a position into the matplotlib axes ``ax`` (options as in :func:`figure`)."""
     drawn, traced, _ = resolve(position, turn, before, show)
-    env = drawn._env
+    env = drawn.tables
     width, height = env.layout.width, env.layout.height
     hidden = drawn.rules.mode == "chosen-one" and not reveal
     ax.set_aspect("equal")
@@ -155,7 +155,7 @@ def draw(
 
 
 def _board(ax, state, coordinates: bool):
-    env = state._env
+    env = state.tables
     width, height = env.layout.width, env.layout.height
     cells = [Rectangle((x, y), 1, 1) for y in range(height) for x in range(width)]
     colours = [
@@ -194,8 +194,8 @@ def _board(ax, state, coordinates: bool):
 
 def _features(ax, state):
     rows = board_rows(state)
-    env = state._env
-    hits = {env.geo.xy[c]: h for c, h in state._rocks}
+    env = state.tables
+    hits = {env.geo.xy[c]: h for c, h in state.board.rocks}
     occupied = {env.geo.xy[c]: who for c, who in views._occupied_portals(state).items()}
     for block in views._rectangles(rows, "#"):
         xs, ys = [c[0] for c in block], [c[1] for c in block]
@@ -606,8 +606,8 @@ def figure(position, *, size: float = 7.0, dpi: float = 100, **options) -> Figur
     ``reveal``, ``legal``, ``sow``, ``highlight``, ``coordinates``, ``title``.
     """
     state = as_state(position)
-    width = state._env.layout.width + (PANEL_W + 1 if options.get("panel", True) else 1)
-    height = max(state._env.layout.height, 9.3 if options.get("panel", True) else 0) + 0.8
+    width = state.tables.layout.width + (PANEL_W + 1 if options.get("panel", True) else 1)
+    height = max(state.tables.layout.height, 9.3 if options.get("panel", True) else 0) + 0.8
     fig = _new_figure(size, size * height / width)
     fig.set_dpi(dpi)
     ax = fig.add_axes((0, 0, 1, 1))
@@ -666,8 +666,8 @@ def film_strip(
         raise ValueError("columns must be at least 1")
     rows = math.ceil(len(shots) / columns)
     state = shots[0][0]
-    w = state._env.layout.width + (PANEL_W + 1 if panel else 1)
-    h = max(state._env.layout.height, 9.3 if panel else 0) + 1.3
+    w = state.tables.layout.width + (PANEL_W + 1 if panel else 1)
+    h = max(state.tables.layout.height, 9.3 if panel else 0) + 1.3
     fig = _new_figure(size * columns, size * rows * h / w)
     for i, (after, turn, before) in enumerate(shots):
         ax = fig.add_subplot(rows, columns, i + 1)

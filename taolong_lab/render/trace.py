@@ -110,7 +110,7 @@ def as_cell(value) -> Cell:
 
 def _options(state, walk, bagua, coin):
     """``(Phase, walk, bagua, flow)`` for every phase the engine generates from here."""
-    env, colour = state._env, state._to_move
+    env, colour = state.tables, state.mover
     if env.solo:
         from ..engine.solo import solo_phases
 
@@ -145,11 +145,11 @@ def trace(before, turn) -> TurnTrace:
     if not isinstance(before, State):
         raise TypeError(f"trace needs the State the turn was played from, not {before!r}")
     full = before.parse_turn(turn)
-    env = before._env
-    mover = before._to_move
+    env = before.tables
+    mover = before.mover
     xy = env.xy
-    heads = {c: xy[before._dragons[c].cells[0]] for c in (0, 1)}
-    walk, bagua, coin = before._walk(), before.bagua, before._flux
+    heads = {c: xy[before.dragons[c].cells[0]] for c in (0, 1)}
+    walk, bagua, coin = before.board, before.bagua, before.coin
     sowings, routes, attacks = [], [], []
 
     def route(index, colour, kind, element, action: Phase):
@@ -228,8 +228,8 @@ def preview_sowing(state, space, drops: str = "") -> Sowing:
     index = as_space(space)
     if not state.bagua[index]:
         raise NotationError(f"{game_data().abbrev[index]} is empty: there is nothing to sow")
-    env = state._env
-    flow = flow_for(state.bagua[index], state._flux, env.rules.mode)
+    env = state.tables
+    flow = flow_for(state.bagua[index], state.coin, env.rules.mode)
     if env.solo:
         from ..engine.solo import solo_sowings
 

@@ -210,13 +210,13 @@ def may_win_within(state: State, turns: int, params: BoundParams | None = None) 
         return result.winner == state.to_move
     if not params.exact_rules or turns > SHARP_TURNS:
         return lower_bound(state, params) <= turns
-    player = state._to_move
+    player = state.mover
     need = state.life("black" if player == 0 else "white")
     if params.tramples:
         need -= sum(state.rocks.values())
     if need <= 0:
         return True
-    fire = state._dragons[player].fire
+    fire = state.dragons[player].fire
     most = _most_damage(state.bagua, "WB"[1 - player], fire, turns, params.portal_per_turn > 0)
     return most >= need
 
@@ -240,10 +240,10 @@ def may_win_now(state: State, params: BoundParams | None = None) -> bool:
         return False
     if state.is_over() or not params.exact_rules:
         return True
-    env, player = state._env, state._to_move
+    env, player = state.tables, state.mover
     need = state.life("black" if player == 0 else "white")
     rocks = sorted(state.rocks.values(), reverse=True) if params.tramples else []
-    fire = state._dragons[player].fire
+    fire = state.dragons[player].fire
     portals = params.portal_per_turn > 0
     ring = game_data().ring
 
@@ -252,10 +252,10 @@ def may_win_now(state: State, params: BoundParams | None = None) -> bool:
         return hit + sum(rocks[: 2 * group]) >= need
 
     lookahead = state.rules.option("solo_lookahead")
-    walk = state._walk()
+    walk = state.board
     other = 1 - player
     judged = set()
-    for option in solo_options(env, walk, state._bagua, state._flux, player, lookahead, keep):
+    for option in solo_options(env, walk, state.bagua, state.coin, player, lookahead, keep):
         w, element = option.walk, option.sowing.element
         have = life(env, w, other)
         if have == 0:
@@ -452,8 +452,8 @@ def _position(start: State, key: tuple, g: int) -> State:
     """The position of ``key`` (the inverse of :meth:`State.key`), on its ``g``-th turn after
     ``start``."""
     dragons, bagua, water, fire, to_move, rocks, flux, _ = key
-    return State._make(
-        start._env, (dragons, water, fire, rocks), bagua, flux, to_move, start.ply + g
+    return State.compose(
+        start.tables, (dragons, water, fire, rocks), bagua, flux, to_move, start.ply + g
     )
 
 

@@ -242,9 +242,9 @@ def features(start: State, turns: list[tuple[Turn, State]]) -> Counter:
     found: Counter = Counter()
     before = start
     for turn, after in turns:
-        env = before._env
+        env = before.tables
         rows = before.layout
-        bagua, coin = before.bagua, before._flux
+        bagua, coin = before.bagua, before.coin
         heads = {c[0]: before.cells(c)[0] for c in ("white", "black")}
         mover = before.to_move
         stepped = set()

@@ -149,7 +149,7 @@ class _Grid:
     """Where the Board of Human sits in the picture: its origin, size in cells, wrapping."""
 
     def __init__(self, state, ox: float, oy: float, ids: str | None = None):
-        env = state._env
+        env = state.tables
         self.ids = ids  # a prefix for element ids, or None for no ids
         self.ox, self.oy = ox, oy
         self.width, self.height = env.layout.width, env.layout.height
@@ -636,12 +636,12 @@ def _village(grid: _Grid, block, protector: str | None) -> list[str]:
 
 
 def _portal_title(state, xy, sym: str, occupant: str | None) -> str:
-    rule = state._env.scenario.portal_rule(sym)
+    rule = state.tables.scenario.portal_rule(sym)
     colour = PORTAL[sym]["name"]
     if rule.destination == "twin":
         twins = [
             (x, y)
-            for y, row in enumerate(state._env.layout.rows)
+            for y, row in enumerate(state.tables.layout.rows)
             for x, s in enumerate(row)
             if s == sym and (x, y) != xy
         ]
@@ -745,8 +745,8 @@ def _occupied_portals(state) -> dict[int, str]:
 def _features(state, grid: _Grid) -> list[str]:
     """Every fixed tile and breakable rock, in the board's reading order by kind."""
     rows = board_rows(state)
-    env = state._env
-    rocks = state._rocks
+    env = state.tables
+    rocks = state.board.rocks
     hits = {env.geo.xy[c]: h for c, h in rocks}
     occupied = {env.geo.xy[c]: who for c, who in _occupied_portals(state).items()}
     out = ['<g class="features">']
@@ -922,7 +922,7 @@ def _dragon(state, colour_index: int, grid: _Grid) -> list[str]:
                     )
                 )
         occupied = _occupied_portals(state)
-        rows = state._env.layout.rows
+        rows = state.tables.layout.rows
         for cell, who in sorted(occupied.items()):
             if who == colour:
                 x, y = grid.geo.xy[cell]
@@ -1302,7 +1302,7 @@ def _caption_lines(state, width: float) -> list[tuple[str, bool]]:
 
 def _legend(state) -> list[str]:
     """What the board's special tiles do, in a few words."""
-    env = state._env
+    env = state.tables
     present = {sym for row in env.layout.rows for sym in row}
     twins, anywhere = [], []
     for sym, style in PORTAL.items():

@@ -24,15 +24,15 @@ def board_text(state, *, labels: bool = True, reveal: bool = False) -> str:
     >>> print(board_text(new_game()).splitlines()[2])
      2 ▽ ○ · · · · · ·
     """
-    env = state._env
+    env = state.tables
     geo = env.geo
     grid = [[TILES.get(sym, sym) for sym in row] for row in board_rows(state)]
-    for dragon in state._dragons:
+    for dragon in state.dragons:
         for _, q, e in dragon.links:
             for cell in (q, e):
                 x, y = geo.xy[cell]
                 grid[y][x] = grid[y][x].lower()  # an occupied portal
-    for colour, dragon in enumerate(state._dragons):
+    for colour, dragon in enumerate(state.dragons):
         for i, cell in enumerate(dragon.cells):
             x, y = geo.xy[cell]
             if i:
@@ -50,13 +50,13 @@ def board_text(state, *, labels: bool = True, reveal: bool = False) -> str:
     lines.extend(bagua_lines(state))
     lines.append("")
     data = game_data()
-    for colour, dragon in enumerate(state._dragons):
+    for colour, dragon in enumerate(state.dragons):
         name = data.dragon_names[colour]
         lines.append(
             f"{COLOURS[colour]:<5} {name:<9} segments {dragon.segments}  "
             f"water {dragon.water}/{data.capacity}  fire {dragon.fire}/{data.capacity}"
         )
-    lines.append(f"centre      water {state._water}  fire {state._fire}")
+    lines.append(f"centre      water {state.centre[0]}  fire {state.centre[1]}")
     if state.rules.mode in ("master", "chosen-one"):
         lines.append(f"flux coin   {state.flux}")
     result = state.outcome()
@@ -68,6 +68,6 @@ def bagua_lines(state) -> list[str]:
     data = game_data()
     cells = [
         f"{sym} {ab} {stack or '-':<4}"
-        for sym, ab, stack in zip(data.symbols, data.abbrev, state._bagua, strict=True)
+        for sym, ab, stack in zip(data.symbols, data.abbrev, state.bagua, strict=True)
     ]
     return ["Ba Gua " + "  ".join(cells[:4]), "       " + "  ".join(cells[4:])]

@@ -33,7 +33,7 @@ from .solver import eliminate as eliminate_layer
 
 
 def _key(state: State, walk, bagua):
-    return State._make(state._env, walk, bagua, state._flux, state._to_move, 0).key()
+    return State.compose(state.tables, walk, bagua, state.coin, state.mover, 0).key()
 
 
 def engine_successors(state: State) -> set:
@@ -91,10 +91,10 @@ def relaxed_group_ends(env, walk, colour: int, group, damage_hint: bool | None =
 
 
 def relaxed_successors(state: State, damage_hint: bool | None = None) -> set:
-    env = state._env
-    player = state._to_move
+    env = state.tables
+    player = state.mover
     opp = 1 - player
-    walk = state._walk()
+    walk = state.board
     out = set()
     table = sow_table(state.bagua, "WB"[opp])
     # the penalty's necessary conditions (Encoder._penalty_needs): no space gives a stay, no
@@ -150,7 +150,7 @@ class OneTurn:
             L0 = self.enc.layers[0]
             L0.stacks_of(self.g)
             L0.bagua = None
-        self.pin = self.enc.board.pin(self.enc.layers[0].state, state._walk()) if symbolic else []
+        self.pin = self.enc.board.pin(self.enc.layers[0].state, state.board) if symbolic else []
         n_choices = len(self.g.choices)
         n0v = self.g.pool.top
         self.layer = self.enc.add_layer()
@@ -163,7 +163,7 @@ class OneTurn:
         self.sat.append_formula(clauses)
         if exact:  # the CEGAR refinements for this position: every space, and the penalty
             search = SatSearch(state, encoder=self.enc, sat=self.sat)
-            walk = state._walk()
+            walk = state.board
             for space in self.enc.sowings(state.bagua):
                 ref = search.group_ref(walk, state.bagua, space)
                 if ref is not None:

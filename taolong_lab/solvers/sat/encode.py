@@ -780,7 +780,7 @@ class Encoder:
         factor_above: int | None = None,
         damage_hint: bool | None = None,
     ):
-        env = start._env
+        env = start.tables
         self.damage_hint = self.DAMAGE_HINT if damage_hint is None else damage_hint
         self.factor_above = self.FACTOR_ABOVE if factor_above is None else factor_above
         if sum(map(len, start.bagua)) > len(start.bagua):  # a stack could lap the ring twice
@@ -788,19 +788,19 @@ class Encoder:
         self.forbid_loss = forbid_loss
         self.env = env
         self.g = g or Gates()
-        self.player = start._to_move
+        self.player = start.mover
         self.opp = 1 - self.player
         self.lookahead = env.rules.option("solo_lookahead")
-        self.flux = start._flux
+        self.flux = start.coin
         self.params = bound_params(start)
-        self.rock_hits = sum(h for _, h in start._rocks) if self.params.tramples else 0
-        walk = start._walk()
+        self.rock_hits = sum(h for _, h in start.board.rocks) if self.params.tramples else 0
+        walk = start.board
         self.start_walk = walk
         totals = (
-            start._water + sum(d.water for d in start._dragons),
-            start._fire + sum(d.fire for d in start._dragons),
+            start.centre[0] + sum(d.water for d in start.dragons),
+            start.centre[1] + sum(d.fire for d in start.dragons),
         )
-        self.board = Board(env, self.g, self.player, totals, [c for c, _ in start._rocks])
+        self.board = Board(env, self.g, self.player, totals, [c for c, _ in start.board.rocks])
         self.opp_stone = "WB"[self.opp]
         S0 = self.board.free() if symbolic_start else self.board.concrete(walk)
         self.layers: list[Layer] = []

@@ -170,7 +170,7 @@ class SatSearch:
         ``factor_above``: see :class:`~.encode.Encoder` (the Ba Gua layer turns factored once
         the explicit one has more configurations)."""
         self.start = start
-        self.env = start._env
+        self.env = start.tables
         self.enc = (
             encoder if encoder is not None else Encoder(start, Gates(), factor_above=factor_above)
         )
@@ -184,7 +184,7 @@ class SatSearch:
         self.refinements: list[tuple] = []  # (kind, data)
         self._keys: set = set()
         self.lookahead = start.rules.option("solo_lookahead")
-        self.player = start._to_move
+        self.player = start.mover
         self.ply0 = start.ply
         self.encode_seconds = 0.0
         self.sat_seconds = 0.0
@@ -344,7 +344,7 @@ class SatSearch:
 
     def seed(self, state: State) -> None:
         """Refinements for every space from ``state`` (the start): its groups are known."""
-        walk = state._walk()
+        walk = state.board
         for space in self.enc.sowings(state.bagua):
             ref = self.group_ref(walk, state.bagua, space)
             if ref is not None and self.refine(ref):
@@ -406,7 +406,7 @@ class SatSearch:
                 break
             if found is not None:
                 return added, (i, found)
-            new = self.dead_end(st._walk(), st.bagua, depth)
+            new = self.dead_end(st.board, st.bagua, depth)
             self.lifted += new
             added += new
         return added, None
@@ -484,7 +484,7 @@ class SatSearch:
         act = g.var()
 
         def block(after: State) -> None:
-            walk = after._walk()
+            walk = after.board
             eq = g.AND(enc.eq_walk(L1.state, walk), L1.bagua_is(g, after.bagua))
             g.clause([-act, neg(eq)])
             self.append(g.take())
@@ -516,7 +516,7 @@ class SatSearch:
         return sum(len(turns_to[key]) for key in winning if key in turns_to)
 
     def state_of(self, walk, bagua, ply) -> State:
-        return State._make(self.env, walk, bagua, self.enc.flux, self.player, ply)
+        return State.compose(self.env, walk, bagua, self.enc.flux, self.player, ply)
 
     def check(self, value, k: int):
         """Check the candidate line of ``k`` turns. Returns ``(line, refined)``: the turns in
