@@ -22,7 +22,7 @@ class Line:
     (2, 'white', '1. Wa>He a3,a4  2. Ea>Wa f8x')
     >>> line[:1] == Line(new_game(), ["Wa>He a3,a4"])
     True
-    >>> Line(new_game(), ["He>Fi a3x", "Wa>He a3"])
+    >>> Line(new_game(), ["He>Fi a3x", "Wa>He a3"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
       ...
     taolong_lab.errors.IllegalTurnError: illegal turn 'Wa>He a3': turn 2: ...
