@@ -1,0 +1,250 @@
+"""The solo atlas: the proved optimum of every shuffled solo start.
+
+A shuffled start has the eight Ba Gua stones in stacks of two on the four main spaces (Heaven,
+Fire, Earth and Water); with four white and four black stones there are C(8, 4) = 70
+arrangements. For each scenario and each dragon, with full-strength dragons and the default rules
+(Grasshopper, the ``"matter"`` lookahead), the atlas holds each arrangement's optimum, one optimal
+line and the certificate, as puzzles in ``puzzles/atlas/<scenario>.jsonl`` (the puzzle format).
+
+:func:`run` proves them, on the process pool or a Dask cluster
+(:func:`~taolong_lab.puzzles.runner.ordered_map`). It is resumable: a puzzle already in its file
+is not proved again, and a challenge whose budget ran out is kept in ``<scenario>.pending.json``
+with the bound proved so far, to be tried again by the next run.
+
+>>> len(arrangements()), arrangements()[0]
+(70, ('BB', 'BB', 'WW', 'WW'))
+>>> atlas_start("field", "white", ("WW", "BW", "BB", "WB")) == solo_game_standard()
+True
+"""
+
+from __future__ import annotations
+
+import datetime
+import itertools
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from .. import __version__
+from ..engine import State
+from ..engine.codec import solo_start
+from ..errors import TaoLongError
+from ..files import read_bounded, write_atomic
+from ..rules import COLOURS, Rules, game_data, scenario_names
+from .format import Puzzle, append_puzzle, read_puzzles
+from .runner import ordered_map
+
+GENERATOR = "taolong_lab.puzzles.atlas"
+STACK = 2  # stones a main space holds in a shuffled start
+
+
+class AtlasError(TaoLongError):
+    """Bad input to the atlas run (an unknown scenario, a file that is not the run's)."""
+
+
+def arrangements() -> list[tuple[str, ...]]:
+    """Every shuffled Ba Gua: the stacks of the main spaces in ring order, each base first,
+    sorted."""
+    data = game_data()
+    stones = "".join(data.setup_stacks)
+    whites = stones.count("W")
+    slots = len(stones)
+    out = set()
+    for places in itertools.combinations(range(slots), whites):
+        pattern = "".join("W" if i in places else "B" for i in range(slots))
+        out.add(tuple(pattern[i : i + STACK] for i in range(0, slots, STACK)))
+    return sorted(out)
+
+
+def main_spaces() -> list[int]:
+    data = game_data()
+    return [i for i, name in enumerate(data.ring) if name in data.main]
+
+
+def atlas_start(scenario: str, player: str, stacks: tuple[str, ...]) -> State:
+    """The solo start of ``scenario`` for ``player`` with the main spaces holding ``stacks``."""
+    rules = Rules(scenario, "grasshopper", "current", True)
+    start = solo_start(rules, player)
+    bagua = [""] * len(start.bagua)
+    for space, stack in zip(main_spaces(), stacks, strict=True):
+        bagua[space] = stack
+    return State.compose(
+        start.tables, start.board, tuple(bagua), start.coin, start.mover, start.ply
+    )
+
+
+def solo_game_standard() -> State:
+    """The standard solo start of The Field for white (the doctest's reference)."""
+    return solo_start(Rules("field", "grasshopper", "current", True), "white")
+
+
+def atlas_id(scenario: str, player: str, stacks: tuple[str, ...]) -> str:
+    """``field-white-WW.BW.BB.WB``: the scenario, the player and the stacks."""
+    return f"{scenario}-{player}-{'.'.join(stacks)}"
+
+
+def challenges(scenario: str) -> Iterator[tuple[str, State]]:
+    """``(id, start)`` of the scenario's 140 challenges, white's first."""
+    for player in COLOURS:
+        for stacks in arrangements():
+            yield atlas_id(scenario, player, stacks), atlas_start(scenario, player, stacks)
+
+
+def prove(job: dict) -> dict:
+    """Solve one challenge (a job of :func:`run`): the solution as JSON, or the error."""
+    from ..solvers import solve
+
+    start = State.from_tln(job["start"])
+    solution = solve(start, method=job["method"], time_limit=job["time_limit"], progress=False)
+    return solution.to_json()
+
+
+def _puzzle(ident: str, start: State, result: dict) -> Puzzle:
+    scenario = start.rules.scenario
+    stacks = ".".join(start.bagua[i] for i in main_spaces())
+    return Puzzle.from_state(
+        ident,
+        f"{scenario.title()} atlas: {start.to_move} with the main stacks {stacks}",
+        start,
+        optimum=result["optimum"],
+        solution=tuple(result["line"]),
+        certificate=result["certificate"],
+        provenance={
+            "generator": GENERATOR,
+            "version": __version__,
+            "date": datetime.date.today().isoformat(),
+        },
+    )
+
+
+def atlas_file(folder: Path, scenario: str) -> Path:
+    return Path(folder) / f"{scenario}.jsonl"
+
+
+def _done(path: Path) -> set[str]:
+    if not path.exists():
+        return set()
+    data = read_bounded(path)
+    if data and not data.endswith(b"\n"):
+        raise AtlasError(f"{path}: the last line has no end; mend or remove it, then run again")
+    puzzles, problems = read_puzzles(path, check_solutions=False)
+    if problems:
+        line, field, reason = problems[0]
+        raise AtlasError(f"{path}:{line}: {field}: {reason}")
+    return {p.id for p in puzzles}
+
+
+def run(
+    folder,
+    scenarios: Iterable[str] | None = None,
+    *,
+    method: str = "auto",
+    time_limit: float | None = 3600.0,
+    workers: int = 1,
+    scheduler=None,
+    progress: bool = True,
+) -> dict:
+    """Prove every challenge of ``scenarios`` (default: all) not yet in ``folder``, appending
+    each optimum to ``folder/<scenario>.jsonl`` as it is proved.
+
+    Parameters
+    ----------
+    folder : path
+        Where the atlas files are (created if missing).
+    scenarios : iterable of str, optional
+        Scenario names; all of them by default.
+    method, time_limit :
+        The solver and its budget per challenge (see :func:`taolong_lab.solve`).
+    workers, scheduler :
+        As :func:`~taolong_lab.puzzles.runner.ordered_map` takes them.
+    progress : bool
+        A progress bar on stderr.
+
+    Returns
+    -------
+    dict
+        For each scenario: ``{"proved": n, "pending": m}`` after the run.
+
+    Raises
+    ------
+    AtlasError
+        For an unknown scenario or an atlas file that does not read as the atlas's puzzles.
+    """
+    known = scenario_names()
+    names = list(known if scenarios is None else scenarios)
+    for name in names:
+        if name not in known:
+            raise AtlasError(f"unknown scenario {name!r}; available: {', '.join(known)}")
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    summary = {}
+    for scenario in names:
+        path = atlas_file(folder, scenario)
+        done = _done(path)
+        pending_path = folder / f"{scenario}.pending.json"
+        pending = _read_pending(pending_path)
+        todo = [(ident, start) for ident, start in challenges(scenario) if ident not in done]
+        jobs = (
+            {"id": ident, "start": start.to_tln(), "method": method, "time_limit": time_limit}
+            for ident, start in todo
+        )
+        bar = _bar(progress, scenario, len(done), len(todo) + len(done))
+        starts = dict(todo)
+        try:
+            for job, result in ordered_map(prove, jobs, workers=workers, scheduler=scheduler):
+                ident = job["id"]
+                if "error" in result:
+                    pending[ident] = {"error": result["error"]}
+                elif result["status"] == "optimal":
+                    append_puzzle(path, _puzzle(ident, starts[ident], result))
+                    pending.pop(ident, None)
+                    done.add(ident)
+                else:
+                    pending[ident] = {
+                        "status": result["status"],
+                        "proved_no_win_below": result["proved_no_win_below"],
+                        "seconds": result["stats"].get("seconds"),
+                    }
+                write_atomic(pending_path, (json.dumps(pending, indent=1) + "\n").encode())
+                if bar is not None:
+                    bar.update(1)
+        finally:
+            if bar is not None:
+                bar.close()
+        summary[scenario] = {"proved": len(done), "pending": len(pending)}
+    return summary
+
+
+def _read_pending(path: Path) -> dict:
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(read_bounded(path))
+    except ValueError as exc:
+        raise AtlasError(f"{path}: not the atlas's pending list ({exc})") from None
+    if not isinstance(data, dict):
+        raise AtlasError(f"{path}: not the atlas's pending list")
+    return data
+
+
+def _bar(enabled: bool, scenario: str, initial: int, total: int):
+    if not enabled:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, initial=initial, desc=scenario, unit="start", file=sys.stderr)
+
+
+__all__ = [
+    "GENERATOR",
+    "AtlasError",
+    "arrangements",
+    "atlas_file",
+    "atlas_id",
+    "atlas_start",
+    "challenges",
+    "main_spaces",
+    "prove",
+    "run",
+]
