@@ -23,7 +23,6 @@ import itertools
 import json
 import os
 import random
-import time
 from pathlib import Path
 
 import pytest
@@ -38,7 +37,7 @@ PUZZLES = ROOT / "puzzles"
 RULEBOOK = "rulebook-solo.jsonl"
 TIERS = ("novice", "intermediate", "advanced", "expert")
 SEED = int(os.environ.get("TAOLONG_SAMPLE_SEED", "20261121"))
-SAMPLE_SIZE, SAMPLE_MAX_OPTIMUM, SAMPLE_SECONDS = 6, 4, 20.0
+SAMPLE_SIZE, SAMPLE_MAX_OPTIMUM = 6, 4  # the sample's budget: puzzles, and turns each
 SLOW_MAX_OPTIMUM = 6
 LONG_SAMPLE_SEED = int(
     os.environ.get("TAOLONG_LONG_SAMPLE_SEED", datetime.date.today().toordinal())
@@ -100,13 +99,11 @@ def pick_sample(paths: list[Path], seed: int, size=SAMPLE_SIZE, max_optimum=SAMP
     return random.Random(seed).sample(pool, min(size, len(pool)))
 
 
-def reprove(puzzles, tmp_path: Path, capsys) -> tuple[int, str, str, float]:
+def reprove(puzzles, tmp_path: Path, capsys) -> tuple[int, str, str]:
     """``taolong verify --full --method other`` on the puzzles (one temporary file)."""
     path = tmp_path / "sample.jsonl"
     save_puzzles(path, puzzles)
-    t0 = time.perf_counter()
-    code, out, err = verify_cli(path, "--full", "--method", "other", capsys=capsys)
-    return code, out, err, time.perf_counter() - t0
+    return verify_cli(path, "--full", "--method", "other", capsys=capsys)
 
 
 # ---- the bundled files ----------------------------------------------------------------------
@@ -137,10 +134,9 @@ def test_a_seeded_sample_is_fully_reproved(seed, tmp_path, capsys):
     print(f"TAOLONG_SAMPLE_SEED={seed}: {[p.id for p in sample]}")
     if not sample:
         return  # no short puzzle bundled yet: nothing to re-prove
-    code, out, err, seconds = reprove(sample, tmp_path, capsys)
+    code, out, err = reprove(sample, tmp_path, capsys)
     assert code == 0, f"seed {seed}: {err}"
     assert out.count("optimum re-proved") == len(sample)
-    assert seconds < SAMPLE_SECONDS, f"seed {seed}: the sample took {seconds:.1f} s"
 
 
 @pytest.mark.slow
@@ -149,7 +145,7 @@ def test_every_short_bundled_puzzle_is_reproved(path, tmp_path, capsys):
     short = pick_sample([path], 0, size=10**9, max_optimum=SLOW_MAX_OPTIMUM)
     if not short:
         return
-    code, out, err, _ = reprove(short, tmp_path, capsys)
+    code, out, err = reprove(short, tmp_path, capsys)
     assert code == 0, err
     assert out.count("optimum re-proved") == len(short)
 
@@ -251,7 +247,7 @@ def test_checks_on_temporary_files(generated_like, tmp_path, capsys):
     sample = pick_sample(files, SEED, size=3)
     assert len(sample) == 3 and all(p.optimum <= 2 for p in sample)
     assert [p.id for p in pick_sample(files, SEED, size=3)] == [p.id for p in sample]
-    code, out, _, _ = reprove(sample, tmp_path, capsys)
+    code, out, _ = reprove(sample, tmp_path, capsys)
     assert code == 0 and out.count("optimum re-proved") == 3
 
 

@@ -64,6 +64,14 @@ def slow(job):
     return {"job": job}
 
 
+def slow_then_mark(job):
+    """``slow``, then a file named after the job in the folder the job names."""
+    number, folder = job
+    slow(number)
+    (Path(folder) / str(number)).touch()
+    return {"job": number}
+
+
 def expected(jobs=JOBS):
     return [(job, {"job": job, "square": job * job}) for job in jobs]
 
@@ -155,14 +163,13 @@ def test_stop_ends_early_and_leaves_no_child_process(workers):
     assert children() <= before
 
 
-def test_closing_early_kills_running_jobs_without_waiting():
+def test_closing_early_kills_running_jobs_without_waiting(tmp_path):
     before = children()
-    t0 = time.perf_counter()
-    it = ordered_map(slow, itertools.count(), workers=2)
-    assert next(it) == (0, {"job": 0})
-    it.close()  # job 2 and 3 would sleep 30 s
-    assert time.perf_counter() - t0 < 10
+    it = ordered_map(slow_then_mark, ((n, str(tmp_path)) for n in itertools.count()), workers=2)
+    assert next(it) == ((0, str(tmp_path)), {"job": 0})
+    it.close()  # jobs 2 and 3 would sleep 30 s, then leave their mark
     assert children() <= before
+    assert not (tmp_path / "2").exists() and not (tmp_path / "3").exists()
 
 
 # --- argument errors -------------------------------------------------------------------------
