@@ -1,0 +1,117 @@
+"""The solo atlas (taolong_lab.puzzles.atlas, puzzles/atlas/): every shuffled start, its
+optimum proved. The stored files are checked whole (ids, starts, lines and certificates, as plain
+``taolong verify`` does); ``make test`` re-proves a sample that changes every day, ``make
+test-full`` every stored optimum of at most six turns."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from taolong_lab import load_puzzles, solo_game
+from taolong_lab.cli_solve import verify_puzzle
+from taolong_lab.puzzles.atlas import (
+    AtlasError,
+    arrangements,
+    atlas_id,
+    atlas_start,
+    challenges,
+    main_spaces,
+    run,
+)
+from taolong_lab.rules import COLOURS, game_data, scenario_names
+
+FOLDER = Path(__file__).resolve().parents[1] / "puzzles" / "atlas"
+FILES = sorted(FOLDER.glob("*.jsonl"))
+SEED = int(os.environ.get("TAOLONG_ATLAS_SEED", datetime.date.today().toordinal()))
+
+
+def test_the_arrangements_are_every_shuffle():
+    """Stacks of two on the four main spaces, four white and four black stones: C(8, 4)."""
+    found = arrangements()
+    assert len(found) == len(set(found)) == 70
+    for stacks in found:
+        assert all(len(stack) == 2 for stack in stacks)
+        assert "".join(stacks).count("W") == 4
+    data = game_data()
+    assert [data.ring[i] for i in main_spaces()] == ["heaven", "fire", "earth", "water"]
+    standard = tuple(data.setup_stacks[i] for i in main_spaces())
+    assert standard in found
+
+
+def test_an_atlas_start_is_the_solo_start_with_its_stacks():
+    for stacks in (arrangements()[0], arrangements()[-1]):
+        start = atlas_start("maze", "black", stacks)
+        plain = solo_game("maze", player="black")
+        assert start.board == plain.board and start.to_move == "black"
+        assert [start.bagua[i] for i in main_spaces()] == list(stacks)
+        assert "".join(start.bagua[i] for i in range(8) if i not in main_spaces()) == ""
+        start.validate()
+    ids = [ident for ident, _ in challenges("field")]
+    assert len(ids) == len(set(ids)) == 140
+    assert ids[0] == atlas_id("field", "white", arrangements()[0])
+
+
+def test_an_unknown_scenario_is_refused(tmp_path):
+    with pytest.raises(AtlasError, match="unknown scenario 'nowhere'"):
+        run(tmp_path, ["nowhere"], progress=False)
+
+
+def test_a_run_resumes_and_keeps_what_is_proved(tmp_path, monkeypatch):
+    """Two challenges proved, the run cut short; the next run skips them."""
+    import taolong_lab.puzzles.atlas as atlas
+
+    few = list(challenges("torus"))[:2]
+    monkeypatch.setattr(atlas, "challenges", lambda scenario: iter(few))
+    assert run(tmp_path, ["torus"], progress=False) == {"torus": {"proved": 2, "pending": 0}}
+    first = (tmp_path / "torus.jsonl").read_bytes()
+    calls = []
+    monkeypatch.setattr(atlas, "prove", lambda job: calls.append(job) or {})
+    assert run(tmp_path, ["torus"], progress=False)["torus"]["proved"] == 2
+    assert calls == [] and (tmp_path / "torus.jsonl").read_bytes() == first
+
+
+def test_a_torn_file_is_refused_untouched(tmp_path):
+    path = tmp_path / "torus.jsonl"
+    path.write_bytes(b'{"format": "taolong-puzzle"')
+    with pytest.raises(AtlasError, match="the last line has no end"):
+        run(tmp_path, ["torus"], progress=False)
+    assert path.read_bytes() == b'{"format": "taolong-puzzle"'
+
+
+# ---- the stored atlas ---------------------------------------------------------------------------
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_a_stored_atlas_file_verifies(path):
+    scenario = path.stem
+    assert scenario in scenario_names()
+    expected = dict(challenges(scenario))
+    puzzles = load_puzzles(path)
+    assert puzzles, path
+    for puzzle in puzzles:
+        assert puzzle.id in expected, puzzle.id
+        assert puzzle.start == expected[puzzle.id], puzzle.id
+        assert puzzle.player in COLOURS and puzzle.rules.mode == "grasshopper"
+        assert verify_puzzle(puzzle) == [], puzzle.id
+
+
+def _sample(seed: int, size: int = 2, max_optimum: int = 6) -> list:
+    pool = [p for path in FILES for p in load_puzzles(path) if p.optimum <= max_optimum]
+    return random.Random(seed).sample(pool, min(size, len(pool)))
+
+
+@pytest.mark.parametrize("seed", [SEED], ids=[f"TAOLONG_ATLAS_SEED={SEED}"])
+def test_a_sample_of_the_atlas_is_reproved(seed):
+    for puzzle in _sample(seed):
+        assert verify_puzzle(puzzle, full=True, method="explicit") == [], (seed, puzzle.id)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_every_short_atlas_optimum_is_reproved(path):
+    for puzzle in load_puzzles(path):
+        if puzzle.optimum <= 6:
+            assert verify_puzzle(puzzle, full=True, method="explicit") == [], puzzle.id
