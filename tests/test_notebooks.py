@@ -25,6 +25,7 @@ EXPECTED = [
     "02-solo-challenges.ipynb",
     "03-state-graph.ipynb",
     "04-puzzle-sets.ipynb",
+    "06-atlas.ipynb",
 ]
 
 

@@ -25,6 +25,7 @@ import json
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 from .. import __version__
 from ..engine import State
@@ -216,6 +217,60 @@ def run(
     return summary
 
 
+class Row(NamedTuple):
+    """The atlas of one scenario and dragon (:func:`summary`)."""
+
+    scenario: str
+    player: str
+    proved: int  # challenges proved, of len(arrangements())
+    optima: dict  # optimum -> how many starts
+    hardest: tuple  # the ids of the starts with the largest optimum
+    standard: int | None  # the optimum of the standard Ba Gua, if proved
+    rank: float | None  # the share of starts at least as hard as the standard one
+
+
+def summary(folder) -> list[Row]:
+    """What the atlas in ``folder`` holds, a :class:`Row` per scenario and dragon.
+
+    Parameters
+    ----------
+    folder : path
+        The atlas folder (``puzzles/atlas``).
+
+    Returns
+    -------
+    list of Row
+        In scenario order, white first.
+    """
+    data = game_data()
+    standard = tuple(data.setup_stacks[i] for i in main_spaces())
+    rows = []
+    for path in sorted(Path(folder).glob("*.jsonl")):
+        puzzles = read_puzzles(path, check_solutions=False)[0]
+        for player in COLOURS:
+            mine = {p.id: p.optimum for p in puzzles if p.player == player}
+            if not mine:
+                continue
+            optima: dict = {}
+            for value in mine.values():
+                optima[value] = optima.get(value, 0) + 1
+            top = max(mine.values())
+            own = mine.get(atlas_id(path.stem, player, standard))
+            rank = None if own is None else sum(v >= own for v in mine.values()) / len(mine)
+            rows.append(
+                Row(
+                    path.stem,
+                    player,
+                    len(mine),
+                    dict(sorted(optima.items())),
+                    tuple(sorted(i for i, v in mine.items() if v == top)),
+                    own,
+                    rank,
+                )
+            )
+    return rows
+
+
 def _read_pending(path: Path) -> dict:
     if not path.exists():
         return {}
@@ -239,6 +294,7 @@ def _bar(enabled: bool, scenario: str, initial: int, total: int):
 __all__ = [
     "GENERATOR",
     "AtlasError",
+    "Row",
     "arrangements",
     "atlas_file",
     "atlas_id",
@@ -247,4 +303,5 @@ __all__ = [
     "main_spaces",
     "prove",
     "run",
+    "summary",
 ]
