@@ -8,6 +8,7 @@
 6
 """
 
+from .agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent, analyse, match
 from .engine import ABSORB, EXPEL, Board, Dragon, Line, Phase, Result, State, Turn, parse_turn
 from .errors import (
     DataError,
@@ -77,18 +78,22 @@ def __getattr__(name: str):
 
 __all__ = [
     "ABSORB",
+    "AlphaBetaAgent",
     "EXPEL",
     "OPTIONS",
     "Board",
     "DataError",
     "Dragon",
+    "GreedyAgent",
     "IllegalTurnError",
     "InvariantError",
     "Line",
+    "MCTSAgent",
     "NotationError",
     "Phase",
     "PositionError",
     "Puzzle",
+    "RandomAgent",
     "PuzzleError",
     "Result",
     "Rules",
@@ -98,7 +103,9 @@ __all__ = [
     "TaoLongError",
     "Turn",
     "__version__",
+    "analyse",
     "load_puzzles",
+    "match",
     "new_game",
     "parse_turn",
     "save_puzzles",
