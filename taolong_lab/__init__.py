@@ -78,9 +78,9 @@ def __getattr__(name: str):
 
 __all__ = [
     "ABSORB",
-    "AlphaBetaAgent",
     "EXPEL",
     "OPTIONS",
+    "AlphaBetaAgent",
     "Board",
     "DataError",
     "Dragon",
@@ -93,8 +93,8 @@ __all__ = [
     "Phase",
     "PositionError",
     "Puzzle",
-    "RandomAgent",
     "PuzzleError",
+    "RandomAgent",
     "Result",
     "Rules",
     "RulesError",

@@ -176,8 +176,8 @@ class Search:
                 return
             self.completed_depth = depth
             yield depth, scores
-            if abs(scores[0][1]) > MATE_BOUND and not every:
-                return  # the shortest win (or the longest loss) is found
+            if abs(scores[0][1]) > MATE_BOUND:
+                return  # the shortest win, or every turn loses: deeper cannot change it
 
     def principal_variation(self, state: State, limit: int) -> list[Turn]:
         """The best turns stored from ``state`` on, while the table has them."""
