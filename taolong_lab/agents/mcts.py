@@ -88,6 +88,10 @@ class MCTSAgent:
         self.weights = weights or default_weights()
         self.last_root: Node | None = None
 
+    def __repr__(self) -> str:
+        budget = f"nodes={self.nodes}" if self.time_limit is None else f"time={self.time_limit}"
+        return f"MCTSAgent({budget}, seed={self.seed})"
+
     def search(self, state: State) -> Node:
         """Grow the tree from ``state`` within the budget and return its root."""
         legal_or_raise(state)
