@@ -91,7 +91,7 @@ def _named(result, first, second):
 
 def speed(args) -> dict:
     positions = [
-        State(line.split("#")[0].strip())
+        State(line.strip())
         for line in (HERE / "positions-scenarios.txt").read_text().splitlines()
         if line.strip() and not line.startswith("#")
     ][: args.speed_positions]
