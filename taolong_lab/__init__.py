@@ -8,6 +8,7 @@
 6
 """
 
+from .agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent, analyse, match
 from .engine import ABSORB, EXPEL, Board, Dragon, Line, Phase, Result, State, Turn, parse_turn
 from .errors import (
     DataError,
@@ -79,17 +80,21 @@ __all__ = [
     "ABSORB",
     "EXPEL",
     "OPTIONS",
+    "AlphaBetaAgent",
     "Board",
     "DataError",
     "Dragon",
+    "GreedyAgent",
     "IllegalTurnError",
     "InvariantError",
     "Line",
+    "MCTSAgent",
     "NotationError",
     "Phase",
     "PositionError",
     "Puzzle",
     "PuzzleError",
+    "RandomAgent",
     "Result",
     "Rules",
     "RulesError",
@@ -98,7 +103,9 @@ __all__ = [
     "TaoLongError",
     "Turn",
     "__version__",
+    "analyse",
     "load_puzzles",
+    "match",
     "new_game",
     "parse_turn",
     "save_puzzles",

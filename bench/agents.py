@@ -1,0 +1,172 @@
+"""Strength and speed of the agents, and the balance card (docs/agents.md, "Figures").
+
+    .venv/bin/python bench/agents.py                        # the full run: hours on one core
+    .venv/bin/python bench/agents.py --games 20 --time 0.1 --card-games 10 --card-nodes 300
+
+Sections (``--only strength,speed,card``):
+
+- ``strength``: matches of ``--games`` games, colours alternated, 4 random opening plies,
+  ``--time`` seconds a move for the search agents: AlphaBeta against Greedy (goal: at least
+  80 %) and against Random (goal: at least 99 %), then the round robin of Random, Greedy,
+  AlphaBeta and MCTS with Bradley–Terry ratings and 95 % intervals;
+- ``speed``: positions a second of AlphaBeta and MCTS, each searching ``--time`` seconds
+  (at least 0.5) from the positions of bench/positions-scenarios.txt;
+- ``card``: the balance card for every scenario × mode of the current edition, Greedy and
+  AlphaBeta at ``--card-nodes`` positions a move, ``--card-games`` games a cell.
+
+Results go to ``--out`` (JSON, atomically, after each section; the match records and the
+card beside it, so a rerun resumes them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from taolong_lab import State
+from taolong_lab.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent, match
+from taolong_lab.agents.balance import balance_card, table
+from taolong_lab.agents.matches import ratings
+from taolong_lab.files import write_atomic
+
+HERE = Path(__file__).resolve().parent
+
+
+def strength(args, folder: Path) -> dict:
+    agents = {
+        "random": RandomAgent(),
+        "greedy": GreedyAgent(),
+        "alphabeta": AlphaBetaAgent(time_limit=args.time),
+        "mcts": MCTSAgent(time_limit=args.time),
+    }
+    names = list(agents)
+    results = []
+    for i, first in enumerate(names):
+        for second in names[i + 1 :]:
+            result = match(
+                agents[first],
+                agents[second],
+                games=args.games,
+                seed=args.seed,
+                out=folder / f"{first}-vs-{second}.jsonl",
+                progress=True,
+            )
+            results.append(result)
+            print(f"{first} vs {second}: {result}", flush=True)
+    named = [_named(r, f, s) for r, (f, s) in zip(results, _pairs(names), strict=True)]
+    ladder = ratings(named, seed=args.seed)
+    for rating in ladder:
+        print(rating, flush=True)
+    return {
+        "matches": [
+            {
+                "first": r.first,
+                "second": r.second,
+                "wins": r.wins,
+                "losses": r.losses,
+                "draws": r.draws,
+                "score": r.score,
+                "interval": list(r.interval),
+            }
+            for r in named
+        ],
+        "ratings": [r.__dict__ for r in ladder],
+    }
+
+
+def _pairs(names):
+    return [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+
+
+def _named(result, first, second):
+    import dataclasses
+
+    return dataclasses.replace(result, first=first, second=second)
+
+
+def speed(args) -> dict:
+    positions = [
+        State(line.strip())
+        for line in (HERE / "positions-scenarios.txt").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ][: args.speed_positions]
+    seconds = max(args.time, 0.5)
+    out = {}
+    for name, agent in (
+        ("alphabeta", AlphaBetaAgent(time_limit=seconds)),
+        ("mcts", MCTSAgent(time_limit=seconds)),
+    ):
+        nodes = elapsed = 0.0
+        for state in positions:
+            start = time.perf_counter()
+            agent.choose(state)
+            elapsed += time.perf_counter() - start
+            if name == "alphabeta":
+                nodes += agent.last_search.budget.used
+            else:
+                nodes += _tree_positions(agent.last_root)
+        out[name] = {"positions": len(positions), "nodes_per_second": nodes / elapsed}
+        print(f"{name}: {nodes / elapsed:,.0f} positions a second", flush=True)
+    return out
+
+
+def _tree_positions(root) -> int:
+    count, stack = 0, [root]
+    while stack:
+        node = stack.pop()
+        count += len(node.children) + len(node.untried or ())
+        stack.extend(node.children)
+    return count
+
+
+def card(args, folder: Path) -> dict:
+    levels = {"greedy": GreedyAgent(), "alphabeta": AlphaBetaAgent(nodes=args.card_nodes)}
+    result = balance_card(
+        levels,
+        games=args.card_games,
+        editions=["current"],
+        seed=args.seed,
+        out=folder / "balance-card.json",
+        progress=True,
+    )
+    rows = table(result)
+    for row in rows:
+        print(row, flush=True)
+    return {"file": str(folder / "balance-card.json"), "rows": rows}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--time", type=float, default=1.0)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--card-games", type=int, default=100)
+    parser.add_argument("--card-nodes", type=int, default=2000)
+    parser.add_argument("--speed-positions", type=int, default=16)
+    parser.add_argument("--only", default="strength,speed,card")
+    parser.add_argument("--out", default=str(HERE / "results" / "agents.json"))
+    args = parser.parse_args(argv)
+    out = Path(args.out)
+    folder = out.with_suffix("")
+    folder.mkdir(parents=True, exist_ok=True)
+    report = {"settings": vars(args)}
+    sections = {
+        "strength": lambda: strength(args, folder),
+        "speed": lambda: speed(args),
+        "card": lambda: card(args, folder),
+    }
+    for name in args.only.split(","):
+        started = time.perf_counter()
+        report[name] = sections[name]()
+        report[name]["seconds"] = time.perf_counter() - started
+        write_atomic(out, (json.dumps(report, indent=1) + "\n").encode())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

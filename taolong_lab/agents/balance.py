@@ -1,0 +1,372 @@
+"""The balance report card: how fair and how lively each scenario, mode and edition is.
+
+For every scenario × mode × edition (the earlier edition only where its components build the
+scenario) and every agent level, the card plays seeded self-play games (the level's agent on
+both sides, after a few random opening plies) and reports, each rate with a 95 % interval:
+
+``advantage_p1``
+    white's win rate (Ludii's AdvantageP1; white moves first), Wilson interval;
+``balance``
+    ``1 - |white's win rate - black's|`` (Ludii's Balance), bootstrap interval;
+``capped``
+    the games that hit the turn cap, Wilson interval;
+``length``
+    turns a game: mean (with its interval), median and the 10/25/75/90 % quantiles;
+``branching``
+    legal turns a position, averaged over each game's positions, then over the games;
+``lead_change``, ``drama``, ``decisiveness_moves``
+    as Ludii's metrics define them, with each player's state evaluation taken from
+    :func:`~taolong_lab.agents.evaluation.evaluate`, squashed to [-1, 1]
+    (``tanh(score / 40)``, white's value, black's its negation; Ludii runs a short UCT search
+    for it). Over the positions before each turn: *lead change* counts the turns where the
+    set of players with the highest evaluation differs from the one before (the first counts),
+    divided by the turns; *drama* averages how far the eventual winner's evaluation is below
+    the highest; *decisiveness moves* is the share of the game played before the winner's
+    evaluation first exceeds the highest the loser ever reaches (1 when it never does). Drama
+    and decisiveness use the decided games only.
+
+Results go to a JSON file, written atomically after each game; a rerun with the same file and
+settings resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import statistics
+from pathlib import Path
+
+from ..engine import State
+from ..errors import TaoLongError
+from ..files import read_bounded, write_atomic
+from ..rules import EDITIONS, MODES, Rules, scenario_names
+from ..rules.data import decode_json, json_decoder
+from .base import AgentError, check_seed
+from .evaluation import default_weights, evaluate
+from .matches import DEFAULT_MAX_TURNS, describe, game_seed, play_game, score_interval
+from .records import GameRecord
+
+EVAL_SCALE = 40.0
+QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
+BOOTSTRAP_SAMPLES = 500
+CARD_FORMAT = "taolong-balance"
+MAX_CARD_BYTES = 64 * 2**20
+
+
+def cells(scenarios=None, modes=None, editions=None) -> list[Rules]:
+    """Every valid two-player rules of the given scenarios × modes × editions (default all)."""
+    out = []
+    for scenario in scenarios or scenario_names():
+        for mode in modes or MODES:
+            for edition in editions or EDITIONS:
+                try:
+                    out.append(Rules.make(scenario, mode, False, edition))
+                except TaoLongError:
+                    continue  # that edition's components do not build the scenario
+    return out
+
+
+def game_metrics(record: GameRecord, capped: bool) -> dict:
+    """The per-game figures of the card from a game's record (see the module docstring)."""
+    states = record.line().states()
+    moves = states[:-1]
+    values = [math.tanh(evaluate(s) / EVAL_SCALE) for s in moves]  # white's
+    branching = [len(s.legal_turns()) for s in moves]
+    changes, before = 0, None
+    for v in values:
+        leaders = "white" if v > 0 else "black" if v < 0 else "both"
+        changes += leaders != before
+        before = leaders
+    figures = {
+        "turns": len(moves),
+        "winner": record.winner,
+        "capped": capped,
+        "branching": statistics.fmean(branching) if branching else 0.0,
+        "lead_change": changes / len(moves) if moves else 0.0,
+        "drama": None,
+        "decisiveness_moves": None,
+    }
+    if record.winner is not None and moves:
+        sign = 1.0 if record.winner == "white" else -1.0
+        winner = [sign * v for v in values]
+        figures["drama"] = statistics.fmean(abs(v) - w for v, w in zip(values, winner, strict=True))
+        threshold = max(-w for w in winner)  # the loser's best
+        first = next((i for i, w in enumerate(winner) if w > threshold), len(moves))
+        figures["decisiveness_moves"] = first / len(moves)
+    return figures
+
+
+def _game_job(job) -> dict:
+    tln, agent, max_turns, opening, seed = job
+    start = State.from_tln(tln)
+    record = play_game(agent, agent, start, max_turns=max_turns, opening=opening, seed=seed)
+    return game_metrics(record, capped=record.winner is None)
+
+
+def summarise_cell(games: list[dict], seed: int = 0) -> dict:
+    """The card's figures for one cell from its games' figures."""
+    n = len(games)
+    white = [1.0 if g["winner"] == "white" else 0.0 for g in games]
+    black = [1.0 if g["winner"] == "black" else 0.0 for g in games]
+    capped = [1.0 if g["capped"] else 0.0 for g in games]
+    lengths = sorted(g["turns"] for g in games)
+    rng = random.Random(f"balance:{seed}")
+    balances = []
+    for _ in range(BOOTSTRAP_SAMPLES if n else 0):
+        pick = [rng.randrange(n) for _ in range(n)]
+        balances.append(1.0 - abs(sum(white[i] for i in pick) - sum(black[i] for i in pick)) / n)
+    balances.sort()
+    decided = [g for g in games if g["drama"] is not None]
+    card = {
+        "games": n,
+        "advantage_p1": _rate(white),
+        "black_wins": _rate(black),
+        "balance": {
+            "value": 1.0 - abs(sum(white) - sum(black)) / n if n else None,
+            "interval": _percentiles(balances),
+        },
+        "capped": _rate(capped),
+        "length": {
+            "mean": _mean(lengths),
+            **{f"q{int(q * 100)}": _quantile(lengths, q) for q in QUANTILES},
+        },
+        "branching": _mean([g["branching"] for g in games]),
+        "lead_change": _mean([g["lead_change"] for g in games]),
+        "drama": _mean([g["drama"] for g in decided]),
+        "decisiveness_moves": _mean([g["decisiveness_moves"] for g in decided]),
+    }
+    return card
+
+
+def _percentiles(ordered: list[float]) -> list[float] | None:
+    """The 2.5 % and 97.5 % points of a sorted bootstrap sample."""
+    if not ordered:
+        return None
+    cut = int(0.025 * (len(ordered) - 1))
+    return [ordered[cut], ordered[-1 - cut]]
+
+
+def _rate(points: list[float]) -> dict:
+    if not points:
+        return {"value": None, "interval": None}
+    return {"value": sum(points) / len(points), "interval": list(score_interval(points))}
+
+
+def _mean(values: list[float]) -> dict:
+    if not values:
+        return {"value": None, "interval": None}
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return {"value": mean, "interval": None}
+    half = 1.959963984540054 * statistics.stdev(values) / math.sqrt(len(values))
+    return {"value": mean, "interval": [mean - half, mean + half]}
+
+
+def _quantile(ordered: list[float], q: float):
+    if not ordered:
+        return None
+    position = q * (len(ordered) - 1)
+    low = math.floor(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+def balance_card(
+    levels: dict,
+    *,
+    games: int = 10,
+    scenarios=None,
+    modes=None,
+    editions=None,
+    seed: int = 0,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    opening: int = 4,
+    out=None,
+    workers: int = 1,
+    scheduler=None,
+    progress: bool = False,
+) -> dict:
+    """Play the card's games and return the card (and write it to ``out``).
+
+    Parameters
+    ----------
+    levels
+        Agent levels by name, e.g. ``{"greedy": GreedyAgent(), "alphabeta": AlphaBetaAgent(
+        nodes=2000)}``: each plays itself.
+    games
+        Games per cell and level.
+    scenarios, modes, editions
+        Which cells (default: all; see :func:`cells`).
+    seed, max_turns, opening
+        The card's seed, the turn cap and the random opening plies of each game.
+    out
+        A JSON file: written atomically after each game; a rerun with the same settings resumes.
+    workers, scheduler
+        Parallel games (see :func:`taolong_lab.puzzles.runner.ordered_map`).
+    progress
+        Show a progress bar.
+
+    Returns
+    -------
+    dict
+        ``{"format", "settings", "cells": [{"rules", "level", "summary", "games"}...]}``.
+
+    Raises
+    ------
+    AgentError
+        Bad settings, or a game that failed on a worker.
+    TaoLongError
+        ``out`` holds a card of other settings, or does not read.
+    """
+    from ..puzzles.runner import ordered_map
+
+    if not isinstance(levels, dict) or not levels:
+        raise AgentError("levels must be a dict of agents by name")
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= 100_000:
+        raise AgentError(f"games must be a whole number from 1 to 100,000, not {games!r}")
+    check_seed(seed)
+    rules = cells(scenarios, modes, editions)
+    if not rules:
+        raise AgentError("no scenario, mode and edition to play")
+    settings = {
+        "levels": {name: describe(agent) for name, agent in levels.items()},
+        "games": games,
+        "seed": seed,
+        "max_turns": max_turns,
+        "opening": opening,
+        "weights": default_weights().__dict__,
+    }
+    card = _resume(out, settings) or {"format": CARD_FORMAT, "settings": settings, "cells": []}
+    by_key = {(c["rules"], c["level"]): c for c in card["cells"]}
+    jobs = []
+    for r in rules:
+        start = _start(r)
+        for name, agent in levels.items():
+            cell = by_key.get((r.token(), name))
+            if cell is None:
+                cell = {"rules": r.token(), "level": name, "summary": None, "games": []}
+                card["cells"].append(cell)
+                by_key[(r.token(), name)] = cell
+            for index in range(len(cell["games"]), games):
+                job = (start.to_tln(), agent, max_turns, opening, game_seed(seed, index))
+                jobs.append(((r.token(), name), job))
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        total = len(rules) * len(levels) * games
+        bar = tqdm(total=total, initial=total - len(jobs), desc="games", unit="game", leave=False)
+    keys = [key for key, _ in jobs]
+    try:
+        todo = [job for _, job in jobs]
+        runs = ordered_map(_game_job, todo, workers=workers, scheduler=scheduler)
+        for key, (_, result) in zip(keys, runs, strict=False):
+            if "error" in result:
+                raise AgentError(f"{key[0]} {key[1]}: {result['error']}")
+            cell = by_key[key]
+            cell["games"].append(result)
+            cell["summary"] = summarise_cell(cell["games"], seed)
+            if out is not None:
+                _write(out, card)
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    for cell in card["cells"]:
+        cell["summary"] = summarise_cell(cell["games"], seed)
+    if out is not None:
+        _write(out, card)
+    return card
+
+
+def _start(rules: Rules) -> State:
+    from .. import new_game
+
+    return new_game(rules.scenario, rules.mode, False, rules.edition)
+
+
+def _write(out, card: dict) -> None:
+    text = json.dumps(card, ensure_ascii=False, allow_nan=False, indent=1) + "\n"
+    write_atomic(Path(out), text.encode("utf-8"))
+
+
+def _resume(out, settings: dict) -> dict | None:
+    if out is None or not Path(out).exists():
+        return None
+    try:
+        card = decode_json(json_decoder(), read_bounded(out, limit=MAX_CARD_BYTES).decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise TaoLongError(f"{out}: not a balance card: {exc}") from None
+    if not isinstance(card, dict) or card.get("format") != CARD_FORMAT:
+        raise TaoLongError(f"{out}: format: not a balance card")
+    if card.get("settings") != json.loads(json.dumps(settings)):
+        raise TaoLongError(f"{out}: settings: a card of other settings; use another file")
+    if not isinstance(card.get("cells"), list) or not all(
+        isinstance(c, dict) and isinstance(c.get("games"), list) for c in card["cells"]
+    ):
+        raise TaoLongError(f"{out}: cells: malformed")
+    return card
+
+
+def table(card: dict) -> list[dict]:
+    """One flat row per cell and level, for a table or a DataFrame."""
+    rows = []
+    for cell in card["cells"]:
+        s = cell["summary"]
+        rows.append(
+            {
+                "rules": cell["rules"],
+                "level": cell["level"],
+                "games": s["games"],
+                "white wins": s["advantage_p1"]["value"],
+                "white 95%": s["advantage_p1"]["interval"],
+                "balance": s["balance"]["value"],
+                "capped": s["capped"]["value"],
+                "length mean": s["length"]["mean"]["value"],
+                "length median": s["length"]["q50"],
+                "branching": s["branching"]["value"],
+                "lead change": s["lead_change"]["value"],
+                "drama": s["drama"]["value"],
+                "decisiveness moves": s["decisiveness_moves"]["value"],
+            }
+        )
+    return rows
+
+
+def plot(card: dict):
+    """A matplotlib figure: white's win rate with its 95 % interval, the capped games and the
+    mean length, per cell and level."""
+    import matplotlib.pyplot as plt
+
+    levels = list(dict.fromkeys(c["level"] for c in card["cells"]))
+    names = list(dict.fromkeys(c["rules"] for c in card["cells"]))
+    fig, axes = plt.subplots(1, 3, figsize=(15, 0.35 * len(names) + 2), sharey=True)
+    height = 0.8 / len(levels)
+    for k, level in enumerate(levels):
+        rows = {c["rules"]: c["summary"] for c in card["cells"] if c["level"] == level}
+        ys = [i + k * height for i, n in enumerate(names) if n in rows]
+        got = [rows[n] for n in names if n in rows]
+        rate = [s["advantage_p1"]["value"] for s in got]
+        err = [
+            [v - s["advantage_p1"]["interval"][0] for v, s in zip(rate, got, strict=True)],
+            [s["advantage_p1"]["interval"][1] - v for v, s in zip(rate, got, strict=True)],
+        ]
+        axes[0].barh(ys, rate, height, xerr=err, label=level)
+        axes[1].barh(ys, [s["capped"]["value"] for s in got], height, label=level)
+        axes[2].barh(ys, [s["length"]["mean"]["value"] for s in got], height, label=level)
+    axes[0].axvline(0.5, color="grey", linewidth=0.8)
+    axes[0].set_xlim(0, 1)
+    axes[0].set_title("white's win rate (95 %)")
+    axes[1].set_xlim(0, 1)
+    axes[1].set_title("games at the turn cap")
+    axes[2].set_title("turns a game (mean)")
+    axes[0].set_yticks([i + 0.4 - height / 2 for i in range(len(names))], names)
+    axes[0].invert_yaxis()
+    axes[2].legend(loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+__all__ = ["balance_card", "cells", "game_metrics", "plot", "summarise_cell", "table"]

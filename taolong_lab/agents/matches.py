@@ -1,0 +1,428 @@
+"""Games between agents: one game, a match, a round-robin tournament, and ratings.
+
+A match plays ``games`` games from one start position, the colours alternating: game ``2k`` has
+the first agent as white, game ``2k + 1`` as black, and both games of a pair open with the same
+``opening`` random plies (seeded), so the agents meet in varied positions on equal terms. Games
+stopped at ``max_turns`` turns count as draws. With ``out=`` every finished game's record is
+written to that file (the whole file, atomically, after each game), and a rerun with the same
+file resumes: the games already recorded there are read back, not played again.
+
+Games run on the process pool (``workers=``) or a Dask cluster (``scheduler=``) through
+:func:`taolong_lab.puzzles.runner.ordered_map`; the agents and the positions cross to the
+workers as pickles, so they must be importable (the agents of this package are).
+
+Ratings are Bradley–Terry strengths fitted by minorisation–maximisation (a draw counts half
+a win to each side), on the Elo scale (400 points for odds of 10 to 1, the mean rating 0),
+with 95 % intervals from a seeded bootstrap over the games.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import math
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..engine import Line, State
+from ..errors import TaoLongError
+from ..files import write_atomic
+from .base import AgentError, check_seed, legal_or_raise
+from .records import TURN_CAP, GameRecord, load_records, records_text
+
+MAX_GAMES = 1_000_000
+MAX_TURNS = 5000
+DEFAULT_MAX_TURNS = 300
+Z95 = 1.959963984540054
+BOOTSTRAP_SAMPLES = 200
+
+
+def with_seed(agent, seed: int):
+    """A copy of ``agent`` that plays with ``seed``."""
+    twin = copy.copy(agent)
+    twin.seed = check_seed(seed)
+    return twin
+
+
+def describe(agent) -> str:
+    """A short name for records: ``repr(agent)`` without its seed."""
+    text = repr(agent)
+    return text.replace(f", seed={agent.seed}", "").replace(f"seed={agent.seed}", "")
+
+
+def play_game(
+    white,
+    black,
+    start: State,
+    *,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    opening: int = 0,
+    seed: int = 0,
+    opening_seed: int | None = None,
+    id: str | None = None,
+) -> GameRecord:
+    """Play one game from ``start`` and return its record.
+
+    Parameters
+    ----------
+    white, black
+        The agents of each colour (in the solo variant only the player's is asked).
+    start
+        The start position.
+    max_turns
+        The turn cap: a game still going after this many turns stops as a draw.
+    opening
+        Plies played at random (from ``opening_seed``, default ``seed``) before the agents.
+    seed
+        The agents' seed for this game.
+    id
+        The record's id.
+
+    Returns
+    -------
+    GameRecord
+    """
+    _check_count("max_turns", max_turns, MAX_TURNS)
+    _check_count("opening", opening, MAX_TURNS, least=0)
+    agents = (with_seed(white, seed), with_seed(black, seed))
+    rng = random.Random(f"opening:{seed if opening_seed is None else opening_seed}")
+    state, turns = start, []
+    while not state.is_over() and len(turns) < max_turns:
+        legal = legal_or_raise(state)
+        turn = rng.choice(legal) if len(turns) < opening else agents[state.mover].choose(state)
+        turns.append(turn)
+        state = state.play(turn)
+    line = Line(start, turns)
+    players = (describe(white), "solo opponent") if start.rules.solo else None
+    if start.rules.solo and start.mover == 1:
+        players = ("solo opponent", describe(black))
+    players = players or (describe(white), describe(black))
+    return GameRecord.from_line(line, players, seed=seed, id=id, reason=TURN_CAP)
+
+
+def _check_count(name: str, value, most: int, least: int = 1) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
+        raise AgentError(f"{name} must be a whole number from {least} to {most:,}, not {value!r}")
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a match seeded ``seed`` (the same in any process)."""
+    return random.Random(f"game:{seed}:{index}").getrandbits(62)
+
+
+def _play_job(job) -> dict:
+    """One game for the runner: plays it and returns its record as JSON."""
+    white, black, start_tln, max_turns, opening, seed, opening_seed, ident = job
+    start = State.from_tln(start_tln)
+    record = play_game(
+        white,
+        black,
+        start,
+        max_turns=max_turns,
+        opening=opening,
+        seed=seed,
+        opening_seed=opening_seed,
+        id=ident,
+    )
+    return record.to_json()
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """The games of a match between ``first`` and ``second`` (names), from ``first``'s side:
+    ``wins``, ``losses``, ``draws``; ``score`` = (wins + draws / 2) / games with its 95 %
+    ``interval``; ``records`` every game."""
+
+    first: str
+    second: str
+    wins: int
+    losses: int
+    draws: int
+    score: float
+    interval: tuple[float, float]
+    records: tuple[GameRecord, ...] = field(repr=False)
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses + self.draws
+
+    def __str__(self) -> str:
+        low, high = self.interval
+        return (
+            f"{self.first} vs {self.second}: +{self.wins} -{self.losses} ={self.draws}, "
+            f"score {self.score:.1%} (95 % {low:.1%}-{high:.1%})"
+        )
+
+
+def score_interval(points: list[float]) -> tuple[float, float]:
+    """A 95 % interval of the mean of per-game points (1, 0.5 or 0): Wilson's score interval
+    on the mean (draws count half).
+
+    >>> low, high = score_interval([1.0] * 10)
+    >>> round(low, 3), round(high, 3)
+    (0.722, 1.0)
+    """
+    n = len(points)
+    if n == 0:
+        return 0.0, 1.0
+    p = sum(points) / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def match(
+    a,
+    b,
+    *,
+    games: int = 2,
+    seed: int = 0,
+    start: State | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    opening: int = 4,
+    workers: int = 1,
+    scheduler=None,
+    out=None,
+    progress: bool = False,
+) -> MatchResult:
+    """Play ``games`` games between agents ``a`` and ``b``, colours alternating.
+
+    Parameters
+    ----------
+    a, b
+        The agents.
+    games
+        How many games (an even number gives each agent each colour equally often).
+    seed
+        The match's seed: each game's seed and opening are drawn from it.
+    start
+        The start position (default: :func:`taolong_lab.new_game`).
+    max_turns, opening
+        The turn cap and the random opening plies (see :func:`play_game`).
+    workers, scheduler
+        Parallel games (see :func:`taolong_lab.puzzles.runner.ordered_map`).
+    out
+        A ``.jsonl`` file for the records: written after each game, atomically; a rerun
+        resumes from it.
+    progress
+        Show a progress bar.
+
+    Returns
+    -------
+    MatchResult
+        From ``a``'s side.
+
+    Raises
+    ------
+    AgentError
+        On a bad count, seed or agent, or a game that failed on a worker.
+    RecordError
+        When ``out`` holds a record that does not read, or one of another match.
+    """
+    from ..puzzles.runner import ordered_map
+
+    _check_count("games", games, MAX_GAMES)
+    check_seed(seed)
+    if start is None:
+        from .. import new_game
+
+        start = new_game()
+    done = _resume(out, start)
+    jobs = []
+    for index in range(games):
+        ident = f"game-{index}"
+        if ident in done:
+            continue
+        first_white = index % 2 == 0
+        white, black = (a, b) if first_white else (b, a)
+        pair_seed = game_seed(seed, index // 2)
+        own_seed = game_seed(seed, index)
+        jobs.append((white, black, start.to_tln(), max_turns, opening, own_seed, pair_seed, ident))
+    bar = _bar(games, len(done), progress)
+    try:
+        for job, result in ordered_map(_play_job, jobs, workers=workers, scheduler=scheduler):
+            if "error" in result and "format" not in result:
+                raise AgentError(f"{job[-1]}: {result['error']}")
+            done[job[-1]] = GameRecord.from_json(result)
+            if out is not None:
+                write_atomic(Path(out), records_text(_in_order(done)).encode("utf-8"))
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    records = [done[f"game-{i}"] for i in range(games)]
+    return summarise(describe(a), describe(b), records)
+
+
+def _bar(total: int, initial: int, progress: bool):
+    if not progress:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, initial=initial, desc="games", unit="game", leave=False)
+
+
+def _in_order(done: dict) -> list[GameRecord]:
+    return [done[key] for key in sorted(done, key=lambda k: int(k.rsplit("-", 1)[1]))]
+
+
+def _resume(out, start: State) -> dict:
+    """The records already in ``out`` by id (none when it does not exist)."""
+    if out is None or not Path(out).exists():
+        return {}
+    from .records import RecordError
+
+    done = {}
+    for record in load_records(out):
+        if record.start != start or record.id is None or not record.id.startswith("game-"):
+            raise RecordError(
+                str(out), [(None, "start", "a record of another match: use another file")]
+            )
+        done[record.id] = record
+    return done
+
+
+def summarise(first: str, second: str, records: list[GameRecord]) -> MatchResult:
+    """A :class:`MatchResult` from a match's records (``first`` white in the even games)."""
+    points = []
+    wins = losses = draws = 0
+    for index, record in enumerate(records):
+        mine = "white" if index % 2 == 0 else "black"
+        if record.winner is None:
+            draws += 1
+            points.append(0.5)
+        elif record.winner == mine:
+            wins += 1
+            points.append(1.0)
+        else:
+            losses += 1
+            points.append(0.0)
+    score = sum(points) / len(points) if points else 0.0
+    return MatchResult(
+        first, second, wins, losses, draws, score, score_interval(points), tuple(records)
+    )
+
+
+# ---- tournaments and ratings ----------------------------------------------------------------
+@dataclass(frozen=True)
+class Rating:
+    """An agent's rating on the Elo scale with its 95 % interval."""
+
+    name: str
+    elo: float
+    low: float
+    high: float
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.elo:+.0f} (95 % {self.low:+.0f} to {self.high:+.0f})"
+
+
+def tournament(agents: dict, *, games: int = 2, seed: int = 0, out_dir=None, **options):
+    """A round robin: a :func:`match` of ``games`` games between each pair of ``agents``
+    (a dict of name to agent), then :func:`ratings`.
+
+    ``out_dir``: a folder for each match's records (``A-vs-B.jsonl``), so a rerun resumes.
+    The other options go to :func:`match`. Returns ``(results, ratings)``.
+    """
+    if not isinstance(agents, dict) or len(agents) < 2:
+        raise AgentError("a tournament needs a dict of at least two agents by name")
+    names = list(agents)
+    results = []
+    for i, first in enumerate(names):
+        for j in range(i + 1, len(names)):
+            second = names[j]
+            out = None if out_dir is None else Path(out_dir) / f"{first}-vs-{second}.jsonl"
+            result = match(
+                agents[first],
+                agents[second],
+                games=games,
+                seed=seed + 1000 * i + j,
+                out=out,
+                **options,
+            )
+            results.append(dataclasses.replace(result, first=first, second=second))
+    return results, ratings(results, seed=seed)
+
+
+def ratings(results, *, seed: int = 0, samples: int = BOOTSTRAP_SAMPLES) -> list[Rating]:
+    """Bradley–Terry ratings, on the Elo scale, of the players of ``results`` (a list of
+    :class:`MatchResult`), best first, each with a 95 % bootstrap interval.
+
+    >>> r = MatchResult("a", "b", 3, 1, 0, 0.75, (0.3, 0.95), ())  # 3.5 to 1.5 with the draw
+    >>> [round(x.elo) for x in ratings([r])]
+    [74, -74]
+    """
+    names = sorted({n for r in results for n in (r.first, r.second)})
+    if len(names) < 2:
+        raise TaoLongError("ratings need the results of at least two players")
+    games = [
+        (r.first, r.second, point)
+        for r in results
+        for point in [1.0] * r.wins + [0.0] * r.losses + [0.5] * r.draws
+    ]
+    best = _bradley_terry(names, games)
+    rng = random.Random(f"ratings:{seed}")
+    draws = {name: [] for name in names}
+    for _ in range(samples):
+        sample = [games[rng.randrange(len(games))] for _ in games]
+        fitted = _bradley_terry(names, sample)
+        for name in names:
+            draws[name].append(fitted[name])
+    out = []
+    for name in names:
+        values = sorted(draws[name])
+        low = values[int(0.025 * (len(values) - 1))]
+        high = values[math.ceil(0.975 * (len(values) - 1))]
+        out.append(Rating(name, best[name], min(low, best[name]), max(high, best[name])))
+    return sorted(out, key=lambda r: -r.elo)
+
+
+def _bradley_terry(names: list[str], games: list[tuple[str, str, float]]) -> dict:
+    """Elo-scale Bradley–Terry ratings by minorisation–maximisation; every pair that met also
+    gets one virtual draw, so an unbeaten player keeps a finite rating."""
+    wins = {n: 0.0 for n in names}
+    meetings: dict = {}
+    for first, second, point in games:
+        wins[first] += point
+        wins[second] += 1.0 - point
+        pair = (first, second) if first < second else (second, first)
+        meetings[pair] = meetings.get(pair, 0) + 1
+    for pair in meetings:
+        for n in pair:
+            wins[n] += 0.5
+        meetings[pair] += 1
+    strength = {n: 1.0 for n in names}
+    for _ in range(200):
+        new = {}
+        for n in names:
+            total = sum(
+                count / (strength[a] + strength[b])
+                for (a, b), count in meetings.items()
+                if n in (a, b)
+            )
+            new[n] = wins[n] / total if total else strength[n]
+        mean = math.exp(sum(math.log(v) for v in new.values()) / len(new))
+        new = {n: v / mean for n, v in new.items()}
+        done = max(abs(math.log(new[n] / strength[n])) for n in names) < 1e-9
+        strength = new
+        if done:
+            break
+    return {n: 400.0 * math.log10(strength[n]) for n in names}
+
+
+__all__ = [
+    "MatchResult",
+    "Rating",
+    "describe",
+    "game_seed",
+    "match",
+    "play_game",
+    "ratings",
+    "score_interval",
+    "summarise",
+    "tournament",
+    "with_seed",
+]
