@@ -301,13 +301,15 @@ def test_the_earlier_introductory_scenario_is_the_field_by_inference():
     lost. The Introductory scenario is taken to be The Field, by inference: the earlier box
     holds one rock and four portals, the Valley uses them all, and The Field (no tiles, the
     current rulebook's first scenario) is the only one that needs none. The earlier edition
-    builds The Field with the same layout as the current one, and the layout is labelled
-    inferred in its file.
+    builds The Field with the same layout as the current one; its file labels the layout and the
+    Introductory reading inferred.
 
     > [earlier] Introductory
     > [earlier] 1 Rock tile
     """
     field = load_scenario("field")
+    text = ROOT.joinpath("data", "scenarios", "field.toml").read_text(encoding="utf-8")
+    assert '"Introductory" scenario is taken to be this one, by inference' in text
     assert field.editions == ("current", "earlier")
     assert field.status.startswith("inferred")
     earlier, current = new_game("field", edition="earlier"), new_game("field")
