@@ -11,6 +11,7 @@ written once.
   ``play()`` never mutates;
 - :func:`combinations`: every allowed (scenario, mode, edition, village) of the game, read from
   the scenario files (``load_scenario(key).editions`` / ``.village``), not written by hand;
+  :func:`solo_combinations` those whose edition has the solo variant (``SOLO_EDITIONS``);
 - :func:`playout`: the positions of a seeded random game;
 - :func:`solo_start` and :func:`solo_playout`: the same for the solo variant, from a setup drawn
   from a seed (the player's colour, segments, water, Ba Gua), the player choosing at random or
@@ -31,7 +32,7 @@ import random
 from dataclasses import dataclass
 
 from taolong_lab import IllegalTurnError, State, Turn, new_game, solo_game
-from taolong_lab.rules import EDITIONS, MODES, scenario_names
+from taolong_lab.rules import EDITIONS, MODES, SOLO_EDITIONS, scenario_names
 from taolong_lab.rules.data import COLOURS, game_data
 from taolong_lab.rules.scenario import PORTAL_COLOURS, load_scenario
 
@@ -83,6 +84,12 @@ def combinations() -> list[Combo]:
             for protector in (None, "white", "black") if village else (None,):
                 out.append(Combo(key, mode, edition, protector))
     return out
+
+
+def solo_combinations() -> list[Combo]:
+    """The combinations the solo variant is played in: those of an edition whose rulebook has
+    it (the earlier one has none)."""
+    return [c for c in combinations() if c.edition in SOLO_EDITIONS]
 
 
 # ---- playouts --------------------------------------------------------------------------------

@@ -6,8 +6,11 @@
 - Every quote, in the tests and in docs/rules.md (its ``>`` block quotes), appears verbatim in
   the rulebook (whitespace normalised; ``...`` separates fragments that must appear in order;
   a quote of several sentences may be cut at line ends into runs that each appear).
-  This part needs the rulebooks beside the project (``../shared/seeds``) and is skipped when
-  they are not there.
+  The rulebooks' text is not part of the repository: this part reads it from the workplace's
+  shared folder beside the project and is skipped when it is not there.
+
+And the other docs: no page points at a file outside the repository, and every section of
+docs/performance.md that the code, the tests or the docs cite by name is still there.
 """
 
 from __future__ import annotations
@@ -213,3 +216,39 @@ def test_quote_parser():
         ("earlier", ("five",)),
         ("current", ("six",)),
     ]
+
+
+# ---- the other docs -------------------------------------------------------------------------
+OUTSIDE_RE = re.compile(r"\.\./shared|\bshared/(?:seeds|research|design)\b")
+CITATION_RE = re.compile(r'performance\.md\)?,\s*(?:#\s*)?"([^"]+)"')
+
+
+def test_the_docs_point_at_nothing_outside_the_repository():
+    """The docs and the README say what the project's sources say, in its own words."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    found = [
+        f"{page.relative_to(ROOT)}:{n}: {line.strip()}"
+        for page in pages
+        for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), start=1)
+        if OUTSIDE_RE.search(line)
+    ]
+    assert not found, found
+
+
+def test_the_performance_sections_cited_by_name_exist():
+    """A citation such as ``docs/performance.md, "What auto should pick"`` (in the code, the
+    tests, the benchmarks or the docs) names the start of one of the page's headings."""
+    headings = re.findall(
+        r"^#+\s+(.*)$", (ROOT / "docs" / "performance.md").read_text("utf-8"), re.M
+    )
+    files = [*ROOT.glob("taolong_lab/**/*.py"), *ROOT.glob("tests/*.py"), *ROOT.glob("bench/*")]
+    files += [ROOT / "README.md", *ROOT.glob("docs/*.md")]
+    cited = {}
+    for path in files:
+        if path.is_file() and path.suffix in (".py", ".md"):
+            for name in CITATION_RE.findall(path.read_text(encoding="utf-8")):
+                cited.setdefault(" ".join(name.split()), path.relative_to(ROOT))
+    assert cited
+    headings = [h.replace("`", "") for h in headings]
+    missing = {n: str(p) for n, p in cited.items() if not any(h.startswith(n) for h in headings)}
+    assert not missing, missing

@@ -182,7 +182,7 @@ def test_round_trip_of_each_field(name, value, tmp_path):
 
 RULES_CASES = [
     ("field", "grasshopper", "current", {}),
-    ("valley", "grasshopper", "earlier", {}),
+    ("valley", "grasshopper", "current", {}),
     ("field", "grasshopper", "current", {"solo_lookahead": "next-turn"}),
     ("field", "monk", "current", {"village": "black", "bite_on_stay": False}),
     ("torus", "master", "current", {"solo_focus_replaces_action": True}),

@@ -1,16 +1,32 @@
 """Rules: the two editions of the rulebook, the named options, and what is not implemented.
 
-Quotes on ``> [earlier]`` lines are from the earlier rulebook
-(``../shared/seeds/001_fc32f23315b5fd86.txt``); the others from the current one.
+Quotes on ``> [earlier]`` lines are from the earlier rulebook; the others from the current one.
 """
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from positions import EARLIER, RULES, D, fields, only_on, position, turns
 
-from taolong_lab import OPTIONS, IllegalTurnError, RulesError, new_game
+from taolong_lab import (
+    OPTIONS,
+    IllegalTurnError,
+    PositionError,
+    PuzzleError,
+    Rules,
+    RulesError,
+    State,
+    load_puzzles,
+    new_game,
+    solo_game,
+)
+from taolong_lab.rules import SOLO_EDITIONS
+from taolong_lab.rules.scenario import load_scenario
 
+ROOT = Path(__file__).resolve().parents[1]
 START_TURNS = ["He>Fi a3+", "He>Fi a3x", "Ea>Wa a3+", "Ea>Wa a3x", "Wa>He a3", "Wa>He a3,a4"]
 EARLIER_START_TURNS = [
     "He>Fi b2+",
@@ -212,3 +228,89 @@ def test_impossible_variants_are_refused(kwargs, error):
     """
     with pytest.raises(error):
         new_game(**kwargs)
+
+
+def test_the_earlier_rulebook_has_no_solo_variant(tmp_path):
+    """The solo variant came with the current rulebook; the earlier one has none, so asking for
+    it with the earlier edition is refused, wherever it is asked: the rules value, a game, a
+    rules token, a position and a puzzle file.
+
+    > The solo variant plays exactly like the 2-player game with the
+    > following exceptions:
+    """
+    assert SOLO_EDITIONS == ("current",)
+    message = "the earlier rulebook has no solo variant; it needs the current edition"
+    with pytest.raises(RulesError, match=message):
+        Rules(solo=True, edition="earlier")
+    for refused in (
+        lambda: solo_game(edition="earlier"),
+        lambda: solo_game("valley", "monk", edition="earlier"),
+        lambda: new_game(solo=True, edition="earlier"),
+        lambda: Rules.from_token("field/grasshopper/earlier/solo"),
+    ):
+        with pytest.raises(RulesError, match=message):
+            refused()
+    assert new_game(edition="earlier").rules.edition == "earlier"  # two players: fine
+    tln = solo_game().to_tln().replace("/current/solo", "/earlier/solo", 1)
+    with pytest.raises(PositionError) as info:
+        State.from_tln(tln)
+    assert info.value.field == "rules"
+    lines = ROOT.joinpath("puzzles", "rulebook-solo.jsonl").read_text(encoding="utf-8")
+    doc = next(d for d in map(json.loads, lines.splitlines()) if d["id"] == "field-white")
+    doc["rules"]["edition"] = "earlier"
+    doc["start"] = doc["start"].replace("/current/solo", "/earlier/solo", 1)
+    path = tmp_path / "earlier.jsonl"
+    path.write_text(json.dumps(doc) + "\n", encoding="utf-8")
+    with pytest.raises(PuzzleError, match=r"earlier\.jsonl:1: rules: the earlier rulebook"):
+        load_puzzles(path)
+
+
+@pytest.mark.parametrize("mode", ["monk", "master"])
+def test_the_earlier_edition_uses_the_current_drop_priorities(mode):
+    """The earlier rulebook's Monk mode gives no rule for which colour is dropped where; the
+    engine applies the current edition's drop priorities in both editions (A26). White's tail
+    is far from its head, so the two editions' movement agrees and the turns are the same.
+
+    > [earlier] This mode adds to the game the dynamics between white and black stones and
+    > their respective dragons.
+    > [current] 1) If Focus and Balance effects can be triggered, they must be.
+    > 2) If Focus and Balance effects can be made imminent (3 stones of a color in a single
+    > space and 3 main spaces with exactly 1 stone of a color), they must be.
+    Decision: A26
+    """
+    black = "g8 h8 h7 g7"
+    for stacks, sown in (
+        ("BW/WWW/-/-/BB/-/B/-", {"He/WB>Fi"}),  # W on Lake: four whites, a Focus
+        ("BW/WW/-/-/BB/-/BW/-", {"He/WB>Fi"}),  # W on Lake: three whites, imminent
+        ("WB/-/-/-/BB/W/WB/W", {"He/BW>Fi", "He/WB>Fi"}),  # neither: the player chooses
+    ):
+        ring = ("He", "La", "Fi", "Th", "Ea", "Mo", "Wa", "Wi")
+        bagua = {k: v for k, v in zip(ring, stacks.split("/"), strict=True) if v != "-"}
+        by_edition = {}
+        for edition in ("current", "earlier"):
+            flux = "ccw" if mode == "master" else None
+            rules = f"field/{mode}/{edition}"
+            s = position("d4 d3 d2 d1", black, bagua=bagua, rules=rules, flux=flux)
+            by_edition[edition] = turns(s)
+            assert {t.split()[0] for t in by_edition[edition] if t.startswith("He")} == sown
+        assert by_edition["earlier"] == by_edition["current"]
+
+
+def test_the_earlier_introductory_scenario_is_the_field_by_inference():
+    """The earlier rulebook names an "Introductory" scenario and The Valley, its pictures
+    lost. The Introductory scenario is taken to be The Field, by inference: the earlier box
+    holds one rock and four portals, the Valley uses them all, and The Field (no tiles, the
+    current rulebook's first scenario) is the only one that needs none. The earlier edition
+    builds The Field with the same layout as the current one; its file labels the layout and the
+    Introductory reading inferred.
+
+    > [earlier] Introductory
+    > [earlier] 1 Rock tile
+    """
+    field = load_scenario("field")
+    text = ROOT.joinpath("data", "scenarios", "field.toml").read_text(encoding="utf-8")
+    assert '"Introductory" scenario is taken to be this one, by inference' in text
+    assert field.editions == ("current", "earlier")
+    assert field.status.startswith("inferred")
+    earlier, current = new_game("field", edition="earlier"), new_game("field")
+    assert fields(earlier)["board"] == fields(current)["board"] == "8/8/8/8/8/8/8/8"

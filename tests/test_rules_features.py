@@ -510,6 +510,34 @@ def test_possibility_is_judged_after_the_focus():
     assert "Wa>Wi e4 ; He>Fi e3+" in grasshopper and len(grasshopper) == 46
 
 
+def test_the_other_dragons_focus_leaves_the_movers_action_possible():
+    """A decision: the other dragon's Focus executions are limited to those after which the
+    mover's Matter action is possible (unless no option of the phase is). The turn is one
+    choice, judged after the whole Spirit phase (A10), and a turn whose action is impossible
+    is forbidden while another is possible; letting the Focus pick freely would let the other
+    player force the mover's penalty, which the rule allows only when nothing else is possible.
+
+    White (a5 facing S) sows Heaven: its black stone completes four blacks on Lake, so black's
+    Focus Lake comes first, then white's Lake. Black (b6 facing S) may step to a6 or b7; on a6
+    it takes white's one free cell and white's Lake would be impossible, so only b7 is offered.
+
+    > The dragon of the same color of those four stones must perform that space's action,
+    > even if it isn't its turn.
+    > It is forbidden to collect stones from a space that would result in an action that is
+    > impossible to complete in the Matter phase, unless there is no other possible option.
+    Decision: A10, A24
+    """
+    white, black = "a5 a4 a3 a2", "b6 b5 c5 c6"
+    s = position(white, black, turn=9, rules=MONK, bagua={"He": "B", "La": "BBB", "Wi": "WWWW"})
+    assert turns(s) == ["He>La {b:b7} a6"]
+    # the same moves in Grasshopper: black's Lake alone can go to a6 or b7 (its tail blocks
+    # c6); after black's a6, white's Lake has nowhere to go
+    alone = position(white, black, side="b", bagua={"La": "WWWWBBBB"})
+    assert sorted(turns(alone)) == ["La>La a6", "La>La b7"]
+    blocked = position(white, "a6 b6 b5 c5", bagua={"La": "WWWWBBBB"})
+    assert turns(blocked) == ["La>La -"]
+
+
 def test_effects_trigger_only_when_a_drop_creates_them():
     """White already holds one stone on each main space (a Balance standing since before this
     turn): sowing Lake's four blacks keeps it, but creates nothing, so white's meters stay. A

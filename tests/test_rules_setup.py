@@ -1,8 +1,8 @@
 """Rules: the setup, the board and its pieces.
 
-Every test quotes the rulebook sentence it checks on its ``>`` lines (current edition,
-``../shared/seeds/000_b25ffcede7904604.txt``, unless marked ``[earlier]``) and names the
-decision (A1-A32) when one applies; ``tests/test_docs_rules.py`` checks the quotes.
+Every test quotes the rulebook sentence it checks on its ``>`` lines (the current rulebook,
+unless marked ``[earlier]``) and names the decision (A1-A32) when one applies;
+``tests/test_docs_rules.py`` checks the quotes.
 """
 
 from __future__ import annotations

@@ -14,10 +14,12 @@ from solo_positions import (
     SOLO_MONK,
     after_sowing,
     all_four,
+    matter_ends,
     p1_decides,
     p2_matter,
     p2_next_turn,
     p3_decides,
+    risk_matter,
     risk_next_turn,
     sow_base_first,
 )
@@ -589,6 +591,93 @@ def test_priority_3_shortest_approach():
     assert notations(opponent_choices(post, group, element)) == ["(Ea:f8,e8)"]
 
 
+def test_priority_1_counts_the_life_the_player_actually_loses():
+    """Priority 1 measures life (4 per segment beyond the first, plus water), so it counts the
+    life the player loses, capped at what it has; the raw damage of a hit is not an option.
+
+    White (one segment, 1 water: 1 life) sows Lake: black acts on Fire then Water. Fire a5
+    expelling at a3 (+2f, no fire stone: 1 damage) defeats white; so does Fire a5 absorbing
+    then Water a4 expelling at a3 (+f: 2, plus 3 water in the centre: 5 damage). Both take
+    white's 1 life: tied at priority 1 (the raw values 1 and 5 would keep the second alone),
+    then at 2 (the player's Matter never comes) and 3 (the player is dead), so both are turns.
+
+    > 1) The way that deals the most damage to the player's dragon.
+    Decision: A30
+    """
+    s = position(
+        D("a3 a2", water=1), "a6 b6 c6 c7", rules=SOLO, bagua={"He": "W", "La": "BWWWB", "Wi": "BB"}
+    )
+    assert s.life("white") == 1 and s.centre[0] == 3
+    post, group, element = after_sowing(s, "La")
+    dealt = {o.notation(): o.dealt for o in opponent_options(post, group, element)}
+    assert dealt["(Fi:a5x)"] == dealt["(Fi:a5+ Wa:a4x)"] == 1
+    assert max(dealt.values()) == 1
+    kept = notations(opponent_choices(post, group, element, priorities=(1,)))
+    assert sorted(kept) == ["(Fi:a5+ Wa:a4x)", "(Fi:a5x)"]
+    assert groups(s, "La") == ["(Fi:a5+ Wa:a4x)", "(Fi:a5x)"]
+
+
+def test_priority_2_counts_the_life_lost_net_of_water_absorbed():
+    """Priority 2 measures life too: the opponent's risk is the life it could lose, net of the
+    water it absorbs on the way, so an absorb beats an equal alternative that takes no water;
+    counting the damage taken without the water is not an option.
+
+    Black (3 water) acts on Water and may go to c4 or c6, absorbing or expelling (a miss: nothing
+    in range). At c6 white's pending Water reaches nothing: expelling risks 0, absorbing -1
+    (black ends with one more life). Without the water both would risk 0, tied at priority 3
+    (the same cell and facing), and the player would choose; net of the water only c6+ is left.
+
+    > 2) The way that the enemy dragon could take the least amount of
+    > damage until the end of the next turn.
+    Decision: A30
+    """
+    s = position(
+        D("d6 d5 d4", water=2, fire=1),
+        D("c5 b5 a5 a6", water=3),
+        turn=21,
+        rules=SOLO,
+        bagua={"La": "B", "Fi": "WWBB", "Mo": "B", "Wa": "WW"},
+    )
+    post, group, element = after_sowing(s, "Mo")
+    options = {o.notation(): o for o in opponent_options(post, group, element)}
+    assert {n: o.dealt for n, o in options.items()} == dict.fromkeys(options, 0)
+    assert options["(Wa:c6+)"].position.life("black") == s.life("black") + 1
+    assert (options["(Wa:c6+)"].risk, options["(Wa:c6x)"].risk) == (-1, 0)
+    assert options["(Wa:c6+)"].distance == options["(Wa:c6x)"].distance
+    assert {o.risk for o in options.values()} == {
+        risk_matter(post, o.position, element) for o in options.values()
+    }
+    assert notations(opponent_choices(post, group, element)) == ["(Wa:c6+)"]
+    assert groups(s, "Mo") == ["(Wa:c6+)"]
+
+
+def test_priority_3_distance_is_0_once_the_player_is_dead():
+    """Once the group has defeated the player, priority 3's approach distance is 0 for every
+    option: there is no dragon left to approach.
+
+    After Fire a5 expelling at a3 white is defeated, black's head on a5 facing N: one step
+    (a4) from facing white's flipped head, yet its distance is 0, as after Fire a5, Water a4.
+    The options that leave white alive keep their real distances: 0 only where black ends on
+    a4 facing white's head.
+
+    > 3) The way that is the shortest path to become adjacently facing some
+    > part of the player's dragon.
+    Decision: A30
+    """
+    s = position(
+        D("a3 a2", water=1), "a6 b6 c6 c7", rules=SOLO, bagua={"He": "W", "La": "BWWWB", "Wi": "BB"}
+    )
+    post, group, element = after_sowing(s, "La")
+    options = {o.notation(): o for o in opponent_options(post, group, element)}
+    dead = {n for n, o in options.items() if o.position.is_over()}
+    assert dead == {"(Fi:a5x)", "(Fi:a5+ Wa:a4x)"}
+    assert fields(options["(Fi:a5x)"].position)["black"].startswith("a5-")
+    assert {options[n].distance for n in dead} == {0}
+    alive = {n: o.distance for n, o in options.items() if n not in dead}
+    assert alive.pop("(Fi:a5+ Wa:a4+)") == 0  # black on a4 facing N faces a3 for real
+    assert min(alive.values()) > 0
+
+
 @pytest.mark.parametrize("look", ["matter", "next-turn"])
 def test_all_four_priorities_one_after_the_other(look):
     """Black sows Earth; white acts on Mountain, Water, Fire (black's Matter is Fire too).
@@ -839,6 +928,40 @@ def test_every_choice_impossible_after_the_group_gives_the_penalty():
     ]
     after = s.play("He>La (La:c7) -")
     assert pieces(after) == ("a8-a7-a6:2:2", "c7-b7-b8-c8:1:3", "5:3")
+
+
+def test_a_sowing_whose_group_defeats_the_player_rules_out_the_penalty():
+    """A sowing after which the opponent's group defeats the player is a legal turn (the
+    player loses, ``#``) and counts as a possible choice, so the penalty is not offered.
+
+    White at a8 facing S (one segment, 1 water) is boxed in by its neck and black's head at
+    b8, which faces it. Thunder, Heaven, Water and Lake are impossible for white whatever
+    black does; only Heaven's stone lands black on Lake, where black stays and bites a8:
+    white is defeated. That is the one legal turn: without it every choice would take the
+    penalty.
+
+    > It is forbidden to collect stones from a space that would result in an action that is
+    > impossible to complete in the Matter phase, unless there is no other possible option.
+    > As soon as one of the dragons has lost its third segment, the winner
+    > flips the opposing dragon's head, thus ending the game.
+    Decision: A10, A14, A29
+    """
+    s = position(
+        D("a8 a7", water=1),
+        "b8 c8 c7 c6",
+        turn=9,
+        rules=SOLO,
+        bagua={"He": "B", "Fi": "W", "Ea": "WW", "Wa": "BB", "Wi": "BW"},
+    )
+    assert turns(s) == ["He>La (La:=) #"]
+    after = s.play("He>La (La:=) #")
+    assert after.outcome() == Result("black", "white lost its last segment")
+    for space in ("Fi", "Ea", "Wa", "Wi"):
+        post, group, element = after_sowing(s, space)
+        ends = [o.position for o in opponent_choices(post, group, element)] if group else [post]
+        for end in ends:  # white alive, its Matter action impossible: only the penalty
+            assert not end.is_over()
+            assert all(penalty for _, penalty in matter_ends(end, element))
 
 
 def test_the_turn_count_is_the_players_turns():

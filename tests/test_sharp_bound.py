@@ -8,7 +8,7 @@ import itertools
 import random
 
 import pytest
-from conformance import combinations, solo_playout
+from conformance import solo_combinations, solo_playout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,7 +23,7 @@ from taolong_lab.solvers.explicit import (
     win_within,
 )
 
-GRASSHOPPER = [c for c in combinations() if c.mode == "grasshopper"]
+GRASSHOPPER = [c for c in solo_combinations() if c.mode == "grasshopper"]
 OTHER = {"white": "black", "black": "white"}
 
 
@@ -218,8 +218,8 @@ def test_only_sowings_that_can_deal_the_damage_are_played_out(monkeypatch):
     Heaven's end on Fire (an expel from an empty meter: 2), Fire's on Earth and Water's on
     Heaven (bites: 1). So only Earth (space 4) is played out, and no turn wins."""
     tln = (
-        "field/grasshopper/earlier/solo 8/8/8/8/8/8/8/8 a2-a1-b1-b2:4:0 g8-h8-h7:1:0 "
-        "BW/-/BB/-/WW/-/BW/- 3:8 w 1"
+        "field/grasshopper/current/solo+tail_vacates_first=true 8/8/8/8/8/8/8/8 "
+        "a2-a1-b1-b2:4:0 g8-h8-h7:1:0 BW/-/BB/-/WW/-/BW/- 3:8 w 1"
     )
     played = []
     real = explicit.solo_options

@@ -1,7 +1,7 @@
 """Rules as data: the constants of the game and the variants' options."""
 
 from .data import COLOURS, ELEMENTS, GameData, data_dir, game_data, scenario_names
-from .options import EDITIONS, MODES, OPTIONS, Option, Rules
+from .options import EDITIONS, MODES, OPTIONS, SOLO_EDITIONS, Option, Rules
 
 __all__ = [
     "COLOURS",
@@ -9,6 +9,7 @@ __all__ = [
     "ELEMENTS",
     "MODES",
     "OPTIONS",
+    "SOLO_EDITIONS",
     "GameData",
     "Option",
     "Rules",

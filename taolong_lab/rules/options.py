@@ -17,6 +17,7 @@ from .scenario import EDITIONS, load_scenario
 
 _INT_RE = re.compile(r"(0|-?[1-9][0-9]{0,8})\Z")  # longer numbers stay words: no option takes one
 MODES = ("grasshopper", "monk", "master", "chosen-one")
+SOLO_EDITIONS = ("current",)  # the earlier rulebook has no solo variant
 
 
 @dataclass(frozen=True)
@@ -140,6 +141,11 @@ class Rules:
                 raise RulesError(f"the Village variant is not played on {scenario.name}")
             if self.edition == "earlier":
                 raise RulesError("the earlier edition has no village tile and no Village variant")
+        if self.solo and self.edition not in SOLO_EDITIONS:
+            raise RulesError(
+                f"the {self.edition} rulebook has no solo variant; "
+                f"it needs the {' or '.join(SOLO_EDITIONS)} edition"
+            )
         canonical = tuple(sorted((n, v) for n, v in self.options if v != OPTIONS[n].default))
         object.__setattr__(self, "options", canonical)
 

@@ -1,0 +1,365 @@
+"""The module map (docs/architecture.md) as a test: imports point one way, down the layers.
+
+Every module of ``taolong_lab`` is parsed with ``ast`` (nothing is imported) and checked for:
+
+(a) an import from a higher layer, at module level or inside a function; the one exception is
+    a function-level import in a value type's notebook hook, listed by name in ``HOOKS``;
+(b) an import of a private name (a leading underscore) from another package;
+(c) a private attribute of ``State`` (``._env``, ``._walk``, ...) read outside
+    ``taolong_lab/engine/``.
+
+The layer table is ``LAYERS``, one dict. ``ALLOWLIST`` holds today's violations while the
+packages move to the target layout: a violation not in it fails, and so does one in it that
+is gone, so the list only shrinks. It must end empty.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "taolong_lab"
+DOC = ROOT / "docs" / "architecture.md"
+
+PICTURES = "pictures"  # the one picture package: its name is set here only
+
+# Each top-level module or package of taolong_lab -> its layer. A module may import from its
+# own package, from the other packages of its layer and from every layer below; "" is the
+# package root (taolong_lab/__init__.py), the facade above everything.
+LAYERS = {
+    "errors": 0,
+    "files": 0,
+    "processes": 0,
+    "rules": 1,
+    "engine": 2,
+    "solvers": 3,
+    "graph": 3,  # taolong_lab.graph re-exports solvers.graph
+    "agents": 4,
+    "puzzles": 5,
+    PICTURES: 6,
+    "cli": 7,
+    "widgets": 7,  # the Explorer
+    "": 8,
+    # today's names, leaving with the rework: the two picture packages (into PICTURES), the
+    # CLI's modules (into the cli package), the maintenance tools (out of the package)
+    "views": 6,
+    "render": 6,
+    "cli_solve": 7,
+    "cli_generate": 7,
+    "tools": 7,
+}
+# Imports allowed in any direction: a value type's notebook hooks draw it with the pictures
+# ("module:qualified name" of the function).
+HOOKS = {
+    "engine.state:State.__str__",
+    "engine.state:State._repr_svg_",
+    "engine.line:Line._repr_svg_",
+}
+# Today's violations (see the module docstring). Each says what to change.
+ALLOWLIST = {
+    # set-up from the package root: the engine's public set-up (engine/setup.py) instead
+    "upward: cli imports the package root",
+    "upward: puzzles.generate imports the package root",
+    "upward: puzzles.rulebook imports the package root",
+    "upward: tools.golden imports the package root",
+    "upward: widgets imports the package root",
+    # the explicit solver replays a line with the puzzle reader's helper: a Line instead
+    "upward: solvers.explicit imports puzzles.format",
+    "private: solvers.explicit imports puzzles.format._replay",
+    # the CLI's verifier reads other packages' helpers: puzzles/verify.py, public names
+    "private: cli_solve imports puzzles.format._show",
+    "private: cli_solve imports solvers.explicit._json_num",
+    # the puzzle reader checks option values with the rules' private checker: a public name
+    "private: puzzles.format imports rules.options._check_option",
+    # SAT's checker reads whether both dragons live: a public name in the engine
+    "private: solvers.sat.check imports engine.core._alive",
+    # the two picture packages share SVG primitives and layout privately: one package
+    "private: render.figures imports views.svg._Grid",
+    "private: render.figures imports views.svg._body_runs",
+    "private: render.figures imports views.svg._occupied_portals",
+    "private: render.figures imports views.svg._rectangles",
+    "private: render.figures imports views.svg._status",
+    "private: render.overlay imports views.svg._attrs",
+    "private: render.overlay imports views.svg._el",
+    "private: render.overlay imports views.svg._n",
+    "private: render.overlay imports views.svg._polar",
+    "private: render.overlay imports views.svg._text",
+}
+
+
+@dataclass(frozen=True)
+class Module:
+    """One module of the package: its dotted name below taolong_lab, its package's and its
+    path."""
+
+    name: str  # "solvers.sat.encode", "errors", "" for the root
+    package: str  # the innermost package: "solvers.sat"; a top-level module is its own
+    path: Path
+
+    @property
+    def top(self) -> str:
+        return self.name.split(".")[0]
+
+
+def modules(base: Path = PACKAGE) -> list[Module]:
+    found = []
+    for path in sorted(base.rglob("*.py")):
+        parts = list(path.relative_to(base).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+            package = ".".join(parts)
+        elif len(parts) == 1:
+            package = parts[0]
+        else:
+            package = ".".join(parts[:-1])
+        found.append(Module(".".join(parts), package, path))
+    return found
+
+
+def _is_package(name: str, base: Path) -> bool:
+    return (base.joinpath(*name.split(".")) / "__init__.py").is_file() if name else True
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _targets(node, module: Module, base: Path):
+    """``(bound name, target module, imported name or None)`` for each name an import statement
+    brings in from the package; the target is a dotted name below taolong_lab ("" for the
+    root), the bound name what the module calls it (None for a plain ``import a.b``)."""
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            if alias.name == "taolong_lab" or alias.name.startswith("taolong_lab."):
+                yield alias.asname, alias.name.removeprefix("taolong_lab").lstrip("."), None
+        return
+    if node.level:
+        here = module.name.split(".") if module.name else []
+        if not _is_package(module.name, base):
+            here = here[:-1]
+        if node.level > 1:
+            here = here[: len(here) - (node.level - 1)]
+        target = ".".join(here + ([node.module] if node.module else []))
+    elif node.module and (node.module == "taolong_lab" or node.module.startswith("taolong_lab.")):
+        target = node.module.removeprefix("taolong_lab").lstrip(".")
+    else:
+        return
+    for alias in node.names:
+        sub = f"{target}.{alias.name}" if target else alias.name
+        if _is_package(target, base) and (
+            _is_package(sub, base) or base.joinpath(*sub.split(".")).with_suffix(".py").is_file()
+        ):
+            yield alias.asname or alias.name, sub, None  # a submodule
+        else:
+            yield alias.asname or alias.name, target, alias.name
+
+
+def _package_of(target: str, base: Path) -> str:
+    if _is_package(target, base):
+        return target
+    parts = target.split(".")
+    return parts[0] if len(parts) == 1 else ".".join(parts[:-1])
+
+
+def state_privates(base: Path = PACKAGE) -> set[str]:
+    """The private attributes of ``State``: its slots and its own methods whose names start
+    with one underscore."""
+    tree = ast.parse((base / "engine" / "state.py").read_text(encoding="utf-8"))
+    state = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "State")
+    names = set()
+    for node in state.body:
+        if isinstance(node, ast.FunctionDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__slots__" for t in node.targets
+        ):
+            names |= {e.value for e in node.value.elts if isinstance(e, ast.Constant)}
+    return {n for n in names if _private(n) and not n.endswith("_")}
+
+
+def _walk(tree):
+    """Every node with the qualified name of the function or class it sits in ("" at module
+    level)."""
+    stack = [(tree, "")]
+    while stack:
+        node, where = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            inner = where
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                inner = f"{where}.{child.name}" if where else child.name
+            yield child, where
+            stack.append((child, inner))
+
+
+def violations(base: Path = PACKAGE, layers=None, hooks=None) -> set[str]:
+    """Every violation of (a), (b) and (c) in the package at ``base``, one line each."""
+    layers = LAYERS if layers is None else layers
+    hooks = HOOKS if hooks is None else hooks
+    privates = state_privates(base)
+    found = set()
+    for module in modules(base):
+        tree = ast.parse(module.path.read_text(encoding="utf-8"), str(module.path))
+        mine = layers[module.top]
+        foreign = {}  # a name bound to another package's module -> that module
+        for node, where in _walk(tree):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                for bound, target, name in _targets(node, module, base):
+                    if bound and name is None and _package_of(target, base) != module.package:
+                        foreign[bound] = target
+                    top = target.split(".")[0]
+                    shown = target or "the package root"
+                    hook = bool(where) and f"{module.name}:{where}" in hooks
+                    if top != module.top and layers[top] > mine and not hook:
+                        found.add(f"upward: {module.name} imports {shown}")
+                    private = (name is not None and _private(name)) or any(
+                        _private(part) for part in target.split(".")
+                    )
+                    if private and _package_of(target, base) != module.package:
+                        found.add(f"private: {module.name} imports {target}.{name}")
+            elif (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in foreign
+                and _private(node.attr)
+            ):
+                found.add(f"private: {module.name} imports {foreign[node.value.id]}.{node.attr}")
+            elif (
+                isinstance(node, ast.Attribute)
+                and node.attr in privates
+                and module.top != "engine"
+                and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+            ):
+                found.add(f"state-private: {module.name} reads .{node.attr}")
+    return found
+
+
+# ---- the package ---------------------------------------------------------------------------
+def test_every_module_has_a_layer():
+    """A new top-level module or package must be placed in LAYERS (and docs/architecture.md)."""
+    missing = sorted({m.top for m in modules()} - set(LAYERS))
+    assert not missing, f"add to LAYERS in tests/test_architecture.py: {missing}"
+
+
+def test_no_new_violation():
+    """Nothing imports upwards, imports another package's private names or reads a State
+    private outside the engine, but what ALLOWLIST lists."""
+    new = sorted(violations() - ALLOWLIST)
+    assert not new, "\n".join(["new violations of the module map:", *new])
+
+
+def test_the_allowlist_only_shrinks():
+    """Every allowed violation still exists: a fixed one must leave ALLOWLIST."""
+    fixed = sorted(ALLOWLIST - violations())
+    assert not fixed, "\n".join(["fixed, remove from ALLOWLIST:", *fixed])
+
+
+def test_the_hooks_exist():
+    """Each hook allowed to import upwards is a function of the package."""
+    defined = set()
+    for module in modules():
+        tree = ast.parse(module.path.read_text(encoding="utf-8"))
+        for node, where in _walk(tree):
+            if isinstance(node, ast.FunctionDef):
+                qualified = f"{where}.{node.name}" if where else node.name
+                defined.add(f"{module.name}:{qualified}")
+    assert defined >= HOOKS, sorted(HOOKS - defined)
+
+
+def test_the_doc_names_every_package_of_the_map():
+    """docs/architecture.md names each package and module of the target layout."""
+    text = DOC.read_text(encoding="utf-8")
+    leaving = {"views", "render", "cli_solve", "cli_generate", "tools", ""}
+    for name in set(LAYERS) - leaving:
+        assert re.search(rf"`{name}[/`.]", text), name
+
+
+# ---- the checker on small packages -----------------------------------------------------------
+STATE = """
+class State:
+    __slots__ = ("_env", "rules")
+    def _walk(self):
+        return self._env
+    def _repr_svg_(self):
+        from ..pictures import svg
+        return svg(self)
+"""
+
+
+def _package(tmp_path: Path, files: dict[str, str]) -> Path:
+    base = tmp_path / "taolong_lab"
+    files = {"engine/state.py": STATE, "views/svg.py": "class _Grid:\n    pass\n", **files}
+    for name, text in files.items():
+        path = base / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    for folder in {p.parent for p in base.rglob("*.py")}:
+        (folder / "__init__.py").touch()
+    return base
+
+
+CASES = [
+    ("rules/data.py", "from ..engine import State\n", "upward: rules.data imports engine"),
+    (
+        "solvers/x.py",
+        "def f():\n    from ..puzzles.format import load\n",
+        "upward: solvers.x imports puzzles.format",
+    ),
+    ("puzzles/y.py", "from .. import solo_game\n", "upward: puzzles.y imports the package root"),
+    (
+        "solvers/x.py",
+        "import taolong_lab.pictures.svg\n",
+        "upward: solvers.x imports pictures.svg",
+    ),
+    (
+        f"{PICTURES}/p.py",
+        "from ..solvers.explicit import _start_of\n",
+        "private: pictures.p imports solvers.explicit._start_of",
+    ),
+    (
+        "solvers/sat/encode.py",
+        "from ..common import _sow_one\n",
+        "private: solvers.sat.encode imports solvers.common._sow_one",
+    ),
+    (
+        f"{PICTURES}/f.py",
+        "from ..views import svg as views\n\nclass G(views._Grid):\n    pass\n",
+        "private: pictures.f imports views.svg._Grid",
+    ),
+    (
+        "solvers/x.py",
+        "def f(state):\n    return state._walk(), state._env\n",
+        "state-private: solvers.x reads ._env",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "expected"), CASES, ids=[c[2] for c in CASES])
+def test_the_checker_finds_each_kind(tmp_path, name, text, expected):
+    base = _package(tmp_path, {name: text})
+    assert expected in violations(base)
+
+
+def test_the_checker_allows_what_the_map_allows(tmp_path):
+    """Downward and same-package imports, a package's own privates, a listed hook, and the
+    engine reading its own State privates are all fine."""
+    base = _package(
+        tmp_path,
+        {
+            "solvers/x.py": "from ..engine import State\nfrom ..errors import TaoLongError\n",
+            "solvers/y.py": "from .x import _helper\nfrom . import x\n",
+            "engine/solo.py": "def f(state):\n    return state._walk()\n",
+            "puzzles/z.py": "from ..solvers import solve\nfrom ..files import write_atomic\n",
+            "cli/main.py": "from ..engine import Line\nfrom ..puzzles import z\n",
+            "errors.py": "",
+            "files.py": "from .errors import TaoLongError\n",
+        },
+    )
+    assert violations(base) == set()
+    hooks = {"engine.state:State._repr_svg_"}
+    assert violations(base, hooks=set()) == {"upward: engine.state imports pictures"}
+    assert violations(base, hooks=hooks) == set()
