@@ -532,6 +532,22 @@ def test_random_positions_of_every_variant_render(scenario, mode, options):
         assert bool(with_class(plain, "flux-coin")) == (mode in ("master", "chosen-one"))
 
 
+def test_the_command_line_prints_the_picture(capsys):
+    from taolong_lab.cli import main as taolong
+
+    assert taolong(["show", "--svg"]) == 0
+    assert capsys.readouterr().out == pictures.svg(new_game())
+    assert taolong(["play", "--svg", "Wa>He a3,a4", "Ea>Wa f8+"]) == 0
+    after = new_game().play("Wa>He a3,a4").play("Ea>Wa f8+")
+    assert capsys.readouterr().out == pictures.svg(after)
+    assert taolong(["show", "--svg", "--scenario", "cave", "--mode", "chosen-one"]) == 0
+    hidden = capsys.readouterr().out
+    assert hidden == pictures.svg(new_game("cave", "chosen-one")) and "hidden" in hidden
+    assert taolong(["show", "--svg", "--json"]) == 2
+    out, err = capsys.readouterr()
+    assert not out and err.count("\n") == 1 and err.startswith("taolong: error: ")
+
+
 def test_module_main_reveal(capsys):
     tln = new_game("cave", "chosen-one").to_tln()
     assert main(["--reveal", *tln.split()]) == 0
