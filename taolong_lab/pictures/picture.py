@@ -7,7 +7,6 @@ builds the overlays the options ask for, and puts the picture together from the 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from xml.sax.saxutils import escape, quoteattr
 
@@ -15,6 +14,7 @@ from ..engine import Line, State, Turn
 from ..engine.geometry import cell_name, parse_cell
 from ..errors import NotationError
 from ..puzzles import Puzzle
+from ..rules.data import shown
 from . import artwork
 from .errors import PictureError
 from .layout import (
@@ -70,7 +70,7 @@ def as_state(position, argument: str = "position") -> State:
 def check_flag(argument: str, value) -> bool:
     """``value`` if it is True or False; a :class:`PictureError` naming ``argument`` if not."""
     if not isinstance(value, bool):
-        raise PictureError(argument, f"must be True or False, not {value!r}")
+        raise PictureError(argument, f"must be True or False, not {shown(value)}")
     return value
 
 
@@ -79,8 +79,10 @@ def check_number(argument: str, value, low: float, high: float) -> float:
     ``argument`` if not."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise PictureError(argument, f"must be a number, not {type(value).__name__}")
-    if not (math.isfinite(value) and low < value <= high):
-        raise PictureError(argument, f"must be above {low:g} and at most {high:g}, not {value!r}")
+    if not low < value <= high:  # also refuses nan and the infinities
+        raise PictureError(
+            argument, f"must be above {low:g} and at most {high:g}, not {shown(value)}"
+        )
     return value
 
 
@@ -93,7 +95,7 @@ def as_cells(state: State, values, argument: str) -> list[Cell]:
         Naming ``argument`` and the cell at fault: not a cell, or off the board.
     """
     if isinstance(values, str) or not isinstance(values, Iterable):
-        raise PictureError(argument, f"expected a list of cells, not {values!r}")
+        raise PictureError(argument, f"expected a list of cells, not {shown(values)}")
     width, height = state.tables.layout.width, state.tables.layout.height
     cells = []
     for value in values:
@@ -111,9 +113,11 @@ def as_cells(state: State, values, argument: str) -> list[Cell]:
         ):
             xy = (value[0], value[1])
         else:
-            raise PictureError(argument, f"{value!r} is not a cell (a name like 'c3' or (x, y))")
+            raise PictureError(
+                argument, f"{shown(value)} is not a cell (a name like 'c3' or (x, y))"
+            )
         if not (0 <= xy[0] < width and 0 <= xy[1] < height):
-            raise PictureError(argument, f"{value!r} is off the {width}x{height} board")
+            raise PictureError(argument, f"{shown(value)} is off the {width}x{height} board")
         cells.append(xy)
     return cells
 
@@ -143,7 +147,7 @@ def resolve(position, turn=None, before=None, show: str = "after"):
         A turn that does not read or is not legal.
     """
     if show not in SHOW:
-        raise PictureError("show", f"must be one of {SHOW}, not {show!r}")
+        raise PictureError("show", f"must be one of {SHOW}, not {shown(show)}")
     if isinstance(position, Line):
         if turn is not None or before is not None:
             name = "turn" if turn is not None else "before"
@@ -269,7 +273,7 @@ def svg(
     if ids is not None and not isinstance(ids, str):
         raise PictureError("ids", f"expected a string, not {type(ids).__name__}")
     if isinstance(overlays, Overlay | str) or not isinstance(overlays, Iterable):
-        raise PictureError("overlays", f"expected a list of overlays, not {overlays!r}")
+        raise PictureError("overlays", f"expected a list of overlays, not {shown(overlays)}")
     extra = list(overlays)
     for item in extra:
         if not isinstance(item, Overlay):

@@ -20,7 +20,7 @@ from ..engine.solo import solo_phases, solo_sowings
 from ..engine.spirit import flow_for, phases, sowings
 from ..engine.turns import space_index
 from ..errors import NotationError
-from ..rules.data import COLOURS, game_data
+from ..rules.data import COLOURS, game_data, shown
 from .errors import PictureError
 
 Cell = tuple[int, int]
@@ -282,7 +282,7 @@ def preview_sowing(state, space, drops: str = "") -> Sowing:
     """
     _check_state(state)
     if not isinstance(drops, str):
-        raise PictureError("drops", f"expected stones like 'WB', not {drops!r}")
+        raise PictureError("drops", f"expected stones like 'WB', not {shown(drops)}")
     index = as_space(space)
     if not state.bagua[index]:
         raise NotationError(f"{game_data().abbrev[index]} is empty: there is nothing to sow")
