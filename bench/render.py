@@ -8,13 +8,13 @@ For each fixed position of bench/positions.txt, positions-scenarios.txt and
 positions-solo.txt (one core, best of ``--repeat`` runs per position, each run on a fresh
 ``State(tln)`` built outside the timer, so no cached legal turns carry over):
 
-- ``svg``: ``render.svg(state)``, the plain picture (what ``State._repr_svg_`` draws);
-- ``svg legal``: ``render.svg(state, legal=True)``: the side to move's destinations, so the
+- ``svg``: ``svg(state)``, the plain picture (what ``State._repr_svg_`` draws);
+- ``svg legal``: ``svg(state, legal=True)``: the side to move's destinations, so the
   time includes generating the legal turns;
-- ``svg turn``: ``render.svg(state, turn=t, legal=True)`` with ``t`` the position's first
+- ``svg turn``: ``svg(state, turn=t, legal=True)`` with ``t`` the position's first
   legal turn: the turn is replayed (trace) and the picture is the position after it, with its
   own destinations;
-- ``figure``: ``render.figure(state, legal=True)`` drawn to an Agg canvas (``--skip-figures``
+- ``figure``: ``figure(state, legal=True)`` drawn to an Agg canvas (``--skip-figures``
   leaves it out; it runs on every fifth position only).
 
 Reported per workload: mean, median, 95th percentile and worst of the per-position best
@@ -34,7 +34,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # run from a checkout without installing
 
 from taolong_lab import State  # noqa: E402
-from taolong_lab.render import svg  # noqa: E402
+from taolong_lab.pictures import svg  # noqa: E402
 
 FILES = ("positions.txt", "positions-scenarios.txt", "positions-solo.txt")
 GOAL_MS = 20.0
@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         import matplotlib
 
         matplotlib.use("Agg")
-        from taolong_lab.render import figure
+        from taolong_lab.pictures import figure
 
         def draw(state):
             figure(state, legal=True).canvas.draw()

@@ -3,6 +3,7 @@
     taolong show                         the start position of the default game
     taolong show --edition earlier --tln the start of the earlier edition, with its TLN line
     taolong show --position TLN --json   any position, as JSON
+    taolong show --svg > start.svg       the picture of a position (SVG)
     taolong turns [--position TLN]       the legal turns, numbered, with what each one does
     taolong play [--position TLN] TURN.. play turns (each quoted: 'Wa>He a3,a4') and show the board
     taolong show --puzzle FILE[:ID]      a puzzle's start (default: the file's first puzzle)
@@ -31,6 +32,7 @@ from .cli_solve import puzzle_spec
 from .engine import State
 from .errors import RulesError, TaoLongError
 from .files import InputFileError
+from .pictures import svg
 from .puzzles import Puzzle, read_puzzles
 from .rules import EDITIONS, MODES, Rules, scenario_names
 from .rules.data import load_toml, shown
@@ -140,6 +142,9 @@ def _print_state(state: State, args, out) -> None:
     if args.json:
         print(json.dumps(state.to_json(), indent=2), file=out)
         return
+    if args.svg:
+        out.write(svg(state))
+        return
     print(state, file=out)
     if args.tln:
         print(file=out)
@@ -161,7 +166,7 @@ def _goal(puzzle: Puzzle) -> str:
 
 def _cmd_show(args, out) -> int:
     puzzle, state = _setup(args)
-    if puzzle is not None and not args.json:
+    if puzzle is not None and not (args.json or args.svg):
         print(_puzzle_header(puzzle), file=out)
         print(file=out)
     _print_state(state, args, out)
@@ -209,7 +214,7 @@ def _cmd_play(args, out) -> int:
             raise _TurnError(number, text, exc) from None
         state = state.play(turn)
         played.append(f"{number}. {mover} {turn}")
-    if not args.json:
+    if not (args.json or args.svg):
         for line in played:
             print(line, file=out)
         print(file=out)
@@ -396,6 +401,7 @@ def _add_output_arguments(parser: argparse.ArgumentParser) -> None:
     form = parser.add_mutually_exclusive_group()
     form.add_argument("--tln", action="store_true", help="also print the TLN line")
     form.add_argument("--json", action="store_true", help="print the JSON form instead")
+    form.add_argument("--svg", action="store_true", help="print the SVG picture instead")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -33,7 +33,6 @@ In a static view (nbconvert, GitHub) the widget falls back to the SVG of its cur
 from __future__ import annotations
 
 import html
-import inspect
 import json
 import time
 import traceback
@@ -47,6 +46,7 @@ from .engine import State, Turn
 from .engine.geometry import VECTORS, cell_name
 from .engine.turns import Phase, space_abbrev, space_index
 from .errors import TaoLongError
+from .pictures import svg
 from .rules.data import game_data
 
 __all__ = ["Choice", "Explorer", "ExplorerError", "bundled_puzzles", "render_svg"]
@@ -79,38 +79,9 @@ class Choice(NamedTuple):
 
 
 # ---- rendering -------------------------------------------------------------------------------
-_RENDER: dict[str, Any] = {}
-
-
-def _renderer():
-    """``(svg function, accepted keyword names or None for any)``: ``taolong_lab.render.svg``
-    when that package exists, else ``views.svg.board_svg``."""
-    if "fn" not in _RENDER:
-        try:
-            from . import render  # type: ignore[attr-defined]
-
-            fn = render.svg
-        except (ImportError, AttributeError):
-            from .views.svg import board_svg as fn
-        try:
-            params = inspect.signature(fn).parameters
-            names = (
-                None
-                if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
-                else frozenset(params)
-            )
-        except (TypeError, ValueError):  # pragma: no cover - builtins
-            names = frozenset()
-        _RENDER.update(fn=fn, names=names)
-    return _RENDER["fn"], _RENDER["names"]
-
-
 def render_svg(state: State, **options) -> str:
-    """The SVG of ``state`` with the overlay options the renderer supports (the others and
-    ``None`` values are dropped, so a renderer without overlays still draws the board)."""
-    fn, names = _renderer()
-    kwargs = {k: v for k, v in options.items() if v is not None and (names is None or k in names)}
-    return fn(state, **kwargs)
+    """The SVG of ``state`` (:func:`taolong_lab.pictures.svg`); ``None`` options are left out."""
+    return svg(state, **{k: v for k, v in options.items() if v is not None})
 
 
 # ---- puzzles ---------------------------------------------------------------------------------
@@ -879,10 +850,8 @@ class Explorer(w.VBox):
         try:
             return render_svg(state, **opts)
         except Exception as exc:  # an overlay failed: say so, and still show the board
-            from .views.svg import board_svg
-
             self.say(f"the picture's overlay failed ({type(exc).__name__}: {exc})", "error")
-            return board_svg(state, size=self.size, reveal=self.reveal)
+            return svg(state, size=self.size, reveal=self.reveal)
 
     def _neighbours(self) -> list[tuple[int, int]]:
         state = self.position

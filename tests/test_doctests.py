@@ -33,7 +33,7 @@ def test_the_examples_are_found():
         )
         for name in (
             "taolong_lab.files",
-            "taolong_lab.render",
+            "taolong_lab.pictures",
             "taolong_lab.solvers.explicit",
             "taolong_lab.solvers.sat",
         )

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from taolong_lab import State, new_game, solo_game
+from taolong_lab.pictures.text import board_text
 from taolong_lab.rules import Rules
 from taolong_lab.tools import golden
-from taolong_lab.views.text import board_text
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 TURN_RE = re.compile(r"(\d+) (white|black) (\S.*)\Z")

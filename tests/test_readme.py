@@ -11,7 +11,7 @@ import pytest
 
 from taolong_lab import new_game
 from taolong_lab.cli import main
-from taolong_lab.views.svg import board_svg
+from taolong_lab.pictures import svg
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -73,8 +73,8 @@ def test_readme_console_example(capsys, command, shown, tmp_path, monkeypatch):
 def test_readme_picture_is_current():
     """docs/img/start.svg is what the renderer draws today."""
     picture = ROOT / "docs" / "img" / "start.svg"
-    assert picture.read_text("utf-8") == board_svg(new_game()), (
-        "regenerate it: .venv/bin/python -m taolong_lab.views.svg > docs/img/start.svg"
+    assert picture.read_text("utf-8") == svg(new_game()), (
+        "regenerate it: .venv/bin/python -m taolong_lab.pictures > docs/img/start.svg"
     )
 
 

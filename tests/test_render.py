@@ -1,5 +1,6 @@
-"""taolong_lab.render: SVG snapshots, overlays (routes, sowing, ruler attacks, destinations),
-ids, options, errors, and the lazy import (the engine never imports render or matplotlib)."""
+"""taolong_lab.pictures.svg: SVG snapshots, overlays (routes, sowing, ruler attacks,
+destinations, the Overlay protocol), lines, ids, options, errors, and the lazy imports (the
+engine imports the pictures only to draw, and they import matplotlib only for figures)."""
 
 from __future__ import annotations
 
@@ -11,15 +12,37 @@ from pathlib import Path
 
 import pytest
 
-from taolong_lab import IllegalTurnError, NotationError, State, new_game, solo_game
+from taolong_lab import (
+    IllegalTurnError,
+    Line,
+    NotationError,
+    State,
+    TaoLongError,
+    load_puzzles,
+    new_game,
+    solo_game,
+)
 from taolong_lab.engine.geometry import cell_name
-from taolong_lab.render import destinations, svg, trace
-from taolong_lab.render.__main__ import SNAPSHOTS, main, snapshot, stale_snapshots
+from taolong_lab.pictures import (
+    Overlay,
+    PictureError,
+    destinations,
+    preview_sowing,
+    svg,
+    trace,
+)
+from taolong_lab.pictures.__main__ import main
+from taolong_lab.pictures.primitives import element
 from taolong_lab.rules.data import game_data
-from taolong_lab.views.svg import board_svg
 
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+from svg_snapshots import SNAPSHOTS, snapshot, stale_snapshots  # noqa: E402
+from svg_snapshots import main as snapshots_main  # noqa: E402
+
+sys.path.pop(0)
 SNAPSHOT_DIR = Path(__file__).parent / "snapshots"
-REGENERATE = ".venv/bin/python -m taolong_lab.render --snapshots"
+REGENERATE = ".venv/bin/python tools/svg_snapshots.py"
 BUSY_BEFORE = SNAPSHOTS["midgame"][0]
 BUSY_TURN = SNAPSHOTS["midgame"][1]["turn"]
 SOLO_BEFORE = SNAPSHOTS["solo-turn"][0]
@@ -67,16 +90,17 @@ def test_snapshot_matches(name):
 
 
 def test_snapshot_of_the_start_is_the_plain_board():
-    assert snapshot("start") == board_svg(new_game()) == new_game()._repr_svg_()
+    assert snapshot("start") == svg(new_game()) == new_game()._repr_svg_()
 
 
 def test_snapshot_check_notices_a_stale_file(tmp_path):
-    assert main(["--snapshots", str(tmp_path)]) == 0
+    assert snapshots_main([str(tmp_path)]) == 0
     assert stale_snapshots(tmp_path) == []
+    assert snapshots_main(["--check", str(tmp_path)]) == 0
     (tmp_path / "midgame.svg").write_text("<svg/>", "utf-8")
     (tmp_path / "start.svg").unlink()
     assert stale_snapshots(tmp_path) == ["start", "midgame"]
-    assert main(["--check", str(tmp_path)]) == 1
+    assert snapshots_main(["--check", str(tmp_path)]) == 1
 
 
 # ---- ids and classes ------------------------------------------------------------------------
@@ -399,11 +423,99 @@ def test_chosen_one_overlays_do_not_reveal_the_board():
 def test_positions_as_tln_and_puzzles():
     tln = new_game().to_tln()
     assert svg(tln) == svg(new_game())
+    puzzle = load_puzzles(ROOT / "puzzles" / "rulebook-solo.jsonl")[0]
+    assert svg(puzzle) == svg(puzzle.start) != svg(new_game())
 
-    class Puzzle:
-        start = new_game()
 
-    assert svg(Puzzle()) == svg(new_game())
+# ---- lines --------------------------------------------------------------------------------------
+LINE_TURNS = ["Wa>He a3,a4", "Ea>Wa f8+", "Wa>Wi b4 ; Fi>Ea c4,d4"]
+
+
+def test_a_line_is_drawn_as_its_end_with_its_last_turn():
+    line = Line(new_game(), LINE_TURNS)
+    states = line.states()
+    picture = svg(line, legal=True)
+    assert picture == svg(states[-1], turn=LINE_TURNS[-1], before=states[-2], legal=True)
+    (turn,) = with_class(parse(picture), "turn")
+    assert turn.get("data-turn") == str(line.turns[-1])
+    assert line._repr_svg_() == svg(line)
+    before = svg(line, show="before")
+    assert before == svg(states[-2], turn=LINE_TURNS[-1], show="before")
+    assert svg(line[:0]) == svg(new_game()) == Line(new_game())._repr_svg_()
+    assert svg(line[:1]) == svg(new_game(), turn=LINE_TURNS[0])
+
+
+def test_a_line_brings_its_own_turns():
+    line = Line(new_game(), LINE_TURNS[:1])
+    with pytest.raises(PictureError, match=r"^turn: a Line brings its own turns"):
+        svg(line, turn="Ea>Wa f8+")
+    with pytest.raises(PictureError, match=r"^before: "):
+        svg(line, before=new_game())
+
+
+# ---- the Overlay protocol -------------------------------------------------------------------
+class Marks(Overlay):
+    """A test overlay: one element in each layer, naming the layer and its geometry."""
+
+    def under(self, grid):
+        x, y = grid.centre((2, 2))
+        return [element("rect", class_="mark-under", x=x, y=y, width=grid.cell, height=1)]
+
+    def over(self, grid):
+        x, y = grid.corner((7, 7))
+        return [element("circle", class_="mark-over", cx=x, cy=y, r=grid.cell / 4)]
+
+    def wheel(self, wheel):
+        x, y = wheel.point(0)
+        return [element("circle", class_="mark-wheel", cx=x, cy=y, r=wheel.cup)]
+
+
+def test_an_overlay_draws_in_its_three_layers():
+    picture = svg(new_game(), overlays=[Marks()])
+    order = [
+        cls
+        for el in parse(picture).iter()
+        for cls in (el.get("class") or "").split()[:1]
+        if cls in ("cell", "mark-under", "features", "dragon", "mark-over", "bagua", "mark-wheel")
+    ]
+    first = {name: order.index(name) for name in set(order)}
+    assert first["cell"] < first["mark-under"] < first["dragon"] < first["mark-over"]
+    assert first["bagua"] < first["mark-wheel"]
+    (under,) = with_class(parse(picture), "mark-under")
+    assert [under.get("x"), under.get("y"), under.get("width")] == [
+        *centre("c3").split(","),
+        "44",
+    ]
+    (wheel,) = with_class(parse(picture), "mark-wheel")
+    (heaven,) = [el for el in with_class(parse(picture), "space") if el.get("data-space") == "He"]
+    cup = next(el for el in heaven if el.tag.endswith("circle"))
+    assert (wheel.get("cx"), wheel.get("cy"), wheel.get("r")) == (
+        cup.get("cx"),
+        cup.get("cy"),
+        cup.get("r"),
+    )
+    # the given overlays come after the ones the options ask for
+    both = parse(svg(new_game(), highlight=["a1"], overlays=[Marks()]))
+    kinds = [
+        el.get("class") for el in both.iter() if el.get("class") in ("highlight", "mark-under")
+    ]
+    assert kinds == ["highlight", "mark-under"]
+
+
+def test_a_hidden_board_keeps_only_the_wheel_layer():
+    state = new_game("field", "chosen-one")
+    root = parse(svg(state, overlays=[Marks()]))
+    assert not with_class(root, "mark-under") and not with_class(root, "mark-over")
+    assert len(with_class(root, "mark-wheel")) == 1
+    assert len(with_class(parse(svg(state, overlays=[Marks()], reveal=True)), "mark-over")) == 1
+    assert not with_class(parse(svg(state, overlays=[Marks()], panel=False)), "mark-wheel")
+
+
+def test_the_default_layers_draw_nothing():
+    class Empty(Overlay):
+        pass
+
+    assert svg(new_game(), overlays=[Empty()]) == svg(new_game())
 
 
 def test_options_pass_through():
@@ -416,16 +528,78 @@ def test_errors_are_clear():
     start = new_game()
     with pytest.raises(IllegalTurnError):
         svg(start, turn="He>Fi h8+")
-    with pytest.raises(ValueError, match="does not lead to this position"):
+    with pytest.raises(PictureError, match=r"^before: .* does not lead to this position"):
         svg(start, turn="Wa>He a3,a4", before=start)
     with pytest.raises(NotationError, match="nothing to sow"):
         svg(start, sow="La")
     with pytest.raises(NotationError):
         svg(start, sow="Xx")
-    with pytest.raises(ValueError, match="show"):
+    with pytest.raises(PictureError, match=r"^show: "):
         svg(start, turn="Wa>He a3,a4", show="later")
-    with pytest.raises(TypeError):
-        svg(42)
+
+
+@pytest.mark.parametrize(
+    ("options", "argument"),
+    [
+        ({"position": 42}, "position"),
+        ({"position": None}, "position"),
+        ({"size": 0}, "size"),
+        ({"size": -300}, "size"),
+        ({"size": float("nan")}, "size"),
+        ({"size": float("inf")}, "size"),
+        ({"size": 10**9}, "size"),
+        ({"size": 10**5000}, "size"),
+        ({"size": "300"}, "size"),
+        ({"size": True}, "size"),
+        ({"panel": "no"}, "panel"),
+        ({"coordinates": None}, "coordinates"),
+        ({"reveal": 1}, "reveal"),
+        ({"legal": "yes"}, "legal"),
+        ({"ids": 7}, "ids"),
+        ({"show": "later", "turn": "Wa>He a3,a4"}, "show"),
+        ({"before": new_game()}, "before"),
+        ({"before": 42, "turn": "Wa>He a3,a4"}, "before"),
+        ({"turn": 42}, "turn"),
+        ({"highlight": ["z9"]}, "highlight"),
+        ({"highlight": [(8, 0)]}, "highlight"),
+        ({"highlight": [(1, 2, 3)]}, "highlight"),
+        ({"highlight": [("a", 1)]}, "highlight"),
+        ({"highlight": ["a" * 10**6]}, "highlight"),
+        ({"highlight": "a1"}, "highlight"),
+        ({"highlight": ["not a cell"]}, "highlight"),
+        ({"highlight": 5}, "highlight"),
+        ({"destinations": [(-1, 0)]}, "destinations"),
+        ({"destinations": [3.5]}, "destinations"),
+        ({"overlays": [object()]}, "overlays"),
+        ({"overlays": ["<circle/>"]}, "overlays"),
+        ({"overlays": Marks()}, "overlays"),
+        ({"overlays": None}, "overlays"),
+    ],
+    ids=lambda v: v if isinstance(v, str) else None,
+)
+def test_a_bad_argument_is_named(options, argument):
+    options = dict(options)
+    position = options.pop("position", new_game())
+    with pytest.raises(TaoLongError, match=f"^{argument}: ") as raised:
+        svg(position, **options)
+    if isinstance(raised.value, PictureError):
+        assert raised.value.argument == argument
+
+
+def test_cells_off_a_smaller_board_are_refused():
+    torus = new_game("torus")
+    assert with_class(parse(svg(torus, highlight=["f6"])), "highlight")
+    with pytest.raises(PictureError, match=r"^highlight: 'g1' is off the 6x6 board"):
+        svg(torus, highlight=["g1"])
+
+
+def test_helpers_name_their_arguments():
+    with pytest.raises(PictureError, match=r"^before: expected a State"):
+        trace("Wa>He a3,a4", "Wa>He a3,a4")
+    with pytest.raises(PictureError, match=r"^state: "):
+        destinations(new_game().to_tln())
+    with pytest.raises(PictureError, match=r"^drops: "):
+        preview_sowing(new_game(), "Wa", drops=2)
 
 
 def test_deterministic():
@@ -445,7 +619,7 @@ def test_every_variant_with_overlays_is_well_formed():
 
 
 # ---- laziness ---------------------------------------------------------------------------------
-def test_engine_never_imports_render_or_matplotlib():
+def test_pictures_are_imported_only_to_draw_and_matplotlib_only_for_figures():
     code = """
 import random, sys
 import taolong_lab
@@ -453,14 +627,15 @@ from taolong_lab import new_game
 state, rng = new_game("valley", "master"), random.Random(1)
 while not state.is_over():
     state = state.play(rng.choice(state.legal_turns()))
+assert "taolong_lab.pictures" not in sys.modules, "playing a game imported the pictures"
 state._repr_svg_()
 print(str(state)[:1])
-assert "taolong_lab.render" not in sys.modules, "the engine imported render"
-assert "matplotlib" not in sys.modules, "the engine imported matplotlib"
-import taolong_lab.render as render
-render.svg(state, legal=True)
-assert "matplotlib" not in sys.modules, "importing render imported matplotlib"
-render.figure
+assert "taolong_lab.pictures" in sys.modules
+assert "matplotlib" not in sys.modules, "drawing an SVG imported matplotlib"
+import taolong_lab.pictures as pictures
+pictures.svg(state, legal=True)
+assert "matplotlib" not in sys.modules, "importing the pictures imported matplotlib"
+pictures.figure
 assert "matplotlib" in sys.modules
 print("ok")
 """
@@ -474,6 +649,14 @@ print("ok")
 def test_module_main_prints_a_picture(capsys):
     assert main(["--turn", "Wa>He a3,a4", "--legal"]) == 0
     assert capsys.readouterr().out == svg(new_game(), turn="Wa>He a3,a4", legal=True)
+
+
+def test_module_main_names_a_bad_argument(capsys):
+    assert main(["--size", "0"]) == 2
+    out, err = capsys.readouterr()
+    assert not out and err == "error: size: must be above 0 and at most 20000, not 0\n"
+    assert main(["--highlight", "a1,z9"]) == 2
+    assert capsys.readouterr().err.startswith("error: ")
 
 
 def test_bench_script_runs(tmp_path):

@@ -1,4 +1,4 @@
-"""taolong_lab.render's matplotlib figures: one position, film strips, animations (Agg)."""
+"""taolong_lab.pictures' matplotlib figures: one position, film strips, animations (Agg)."""
 
 from __future__ import annotations
 
@@ -9,16 +9,30 @@ import pytest
 
 matplotlib.use("Agg")
 
-from taolong_lab import Solution, State, new_game
-from taolong_lab.render import WriterUnavailable, animate, figure, film_strip, trace
-from taolong_lab.render import figures as figures_module
-from taolong_lab.render.__main__ import SNAPSHOTS
-from taolong_lab.render.figures import frames
+from taolong_lab import Line, State, new_game
+from taolong_lab.pictures import (
+    PictureError,
+    WriterUnavailable,
+    animate,
+    figure,
+    film_strip,
+    frames,
+    trace,
+)
+from taolong_lab.pictures import figures as figures_module
 from taolong_lab.rules.data import game_data
 
-BUSY_BEFORE = SNAPSHOTS["midgame"][0]
-BUSY_TURN = SNAPSHOTS["midgame"][1]["turn"]
-LINE = ["Wa>He a3,a4", "Ea>Wa f8+", "Wa>Wi b4 ; Fi>Ea c4,d4"]
+BUSY_BEFORE = (
+    "valley/master/current 8/3R2G1/8/3##3/3##1B1/8/1G6/8 e8-d8-c8-b8:4:0 f6-e6-d6-d7:4:1 "
+    "-/-/WW/-/W/-/BBB/BW@cw 0:7 b 14"
+)
+BUSY_TURN = "Ea>Th f5 ; Th>Fi [g5b7]c7x"
+WALL_DAMAGED = (
+    "wall/master/current 7d/6d1/8/8/8/2o5/1o6/o7 h2-h3-h4-h5:2:1 e1-d1-d2-d3:2:0 "
+    "B/-/-/WWB/-/WB/B/W@ccw 4:7 b 22"
+)
+TURNS = ["Wa>He a3,a4", "Ea>Wa f8+", "Wa>Wi b4 ; Fi>Ea c4,d4"]
+LINE = Line(new_game(), TURNS)
 
 
 def gids(fig) -> list[str]:
@@ -82,7 +96,7 @@ def test_turn_overlay_artists_match_the_trace():
 
 
 def test_features_and_hidden_board():
-    wall = State(SNAPSHOTS["wall-damaged"][0])
+    wall = State(WALL_DAMAGED)
     assert len(with_prefix(figure(wall), "rock-")) == 5
     assert "village" in gids(figure(new_game(village="white")))
     assert "torus" in gids(figure(new_game("torus")))
@@ -101,46 +115,113 @@ def test_defeated_dragon_is_crossed():
     assert not with_prefix(fig, "body-white-")
 
 
-def test_film_strip_of_turns_states_and_a_solution():
-    start = new_game()
-    fig = film_strip(LINE, start=start, columns=3)
+def test_film_strip_of_a_line():
+    fig = film_strip(LINE, columns=3)
     axes = [ax for ax in fig.axes if (ax.get_gid() or "").startswith("frame-")]
     assert [ax.get_title() for ax in axes] == [
         "start",
-        *[f"{i}. {t}" for i, t in enumerate(LINE, 1)],
+        *[f"{i}. {t}" for i, t in enumerate(TURNS, 1)],
     ]
     assert len(fig.axes) == 6  # 4 frames on a 2 x 3 grid
-    states = [start]
-    for text in LINE:
-        states.append(states[-1].play(text))
-    shots = frames(states)
-    assert [str(t) for _, t, _ in shots[1:]] == LINE
-    solution = Solution("optimal", 3, tuple(LINE), 1, {}, {}, 3, start.to_tln())
-    assert [s for s, _, _ in frames(solution)] == states
-    assert len(film_strip(solution, columns=2).axes) == 4
-    with pytest.raises(TypeError, match="start="):
-        frames(LINE)
+    shots = frames(LINE)
+    assert [s for s, _, _ in shots] == LINE.states()
+    assert [str(t) for _, t, _ in shots[1:]] == TURNS
+    assert [b for _, _, b in shots[1:]] == LINE.states()[:-1]
+    assert len(film_strip(LINE[:1], columns=2).axes) == 2
+
+
+def test_figure_of_a_line_draws_its_last_turn():
+    last = figure(LINE)
+    assert with_prefix(last, "route-matter-")
+    assert gids(last) == gids(figure(LINE.end, turn=TURNS[-1], before=LINE.states()[-2]))
+    assert not with_prefix(figure(LINE[:0]), "route-")
+
+
+def test_a_line_is_the_one_way_to_give_the_positions(monkeypatch):
+    for value in (TURNS, LINE.states(), new_game(), None):
+        with pytest.raises(PictureError, match=r"^line: expected a taolong_lab\.Line"):
+            frames(value)
+    monkeypatch.setattr(figures_module, "MAX_FRAMES", len(TURNS))
+    with pytest.raises(PictureError, match=r"^line: 4 positions; at most 3"):
+        film_strip(LINE)
+    assert len(frames(LINE[:2])) == 3
+
+
+@pytest.mark.parametrize(
+    ("call", "argument"),
+    [
+        (lambda: film_strip(LINE, columns=0), "columns"),
+        (lambda: film_strip(LINE, columns=2.5), "columns"),
+        (lambda: film_strip(LINE, columns=10**6), "columns"),
+        (lambda: film_strip(LINE, size=-1), "size"),
+        (lambda: film_strip(LINE, turns="yes"), "turns"),
+        (lambda: figure(new_game(), size=float("nan")), "size"),
+        (lambda: figure(new_game(), dpi=0), "dpi"),
+        (lambda: figure(new_game(), panel="no"), "panel"),
+        (lambda: figure(new_game(), highlight=["i9"]), "highlight"),
+        (lambda: figure(new_game(), title=3), "title"),
+        (lambda: figure(42), "position"),
+        (lambda: figure(new_game(), show="later", turn=TURNS[0]), "show"),
+        (lambda: animate(LINE, "x.gif", fps=0), "fps"),
+        (lambda: animate(LINE, "x.gif", fps=float("inf")), "fps"),
+        (lambda: animate(LINE, "x.avi"), "path"),
+        (lambda: animate(TURNS, "x.gif"), "line"),
+    ],
+)
+def test_a_bad_argument_is_named(call, argument, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(PictureError, match=f"^{argument}: ") as raised:
+        call()
+    assert raised.value.argument == argument
+    assert not list(tmp_path.iterdir())
+
+
+def test_sow_by_index_as_in_the_svg():
+    by_name, by_index = (
+        figure(new_game(), sow="Wa", legal=True),
+        figure(new_game(), sow=6, legal=True),
+    )
+    assert with_prefix(by_index, "sow-") == with_prefix(by_name, "sow-") == {"sow-0-1", "sow-0-2"}
+    assert with_prefix(by_index, "destination-") == with_prefix(by_name, "destination-")
 
 
 def test_animation_writes_a_gif(tmp_path):
-    path = animate(LINE[:2], tmp_path / "line.gif", start=new_game(), size=3, dpi=40)
+    path = animate(LINE[:2], tmp_path / "line.gif", size=3, dpi=40)
     data = path.read_bytes()
     assert data[:6] in (b"GIF89a", b"GIF87a")
     from PIL import Image
 
     with Image.open(path) as image:
         assert image.n_frames == 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["line.gif"]
+
+
+def test_a_failed_animation_leaves_the_file_as_it_was(tmp_path, monkeypatch):
+    target = tmp_path / "line.gif"
+    target.write_bytes(b"the user's file")
+    calls = []
+    real_draw = figures_module.draw
+
+    def failing_draw(ax, position, **options):
+        calls.append(position)
+        if len(calls) == 5:  # the figure, the first frame twice, then the second and third
+            raise RuntimeError("the third frame fails")
+        return real_draw(ax, position, **options)
+
+    monkeypatch.setattr(figures_module, "draw", failing_draw)
+    with pytest.raises(RuntimeError, match="third frame"):
+        animate(LINE, target, size=3, dpi=40)
+    assert target.read_bytes() == b"the user's file"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["line.gif"]
 
 
 def test_missing_writer_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setattr(figures_module.writers, "is_available", lambda name: False)
     with pytest.raises(WriterUnavailable, match="'ffmpeg' animation writer is not available"):
-        animate(LINE, tmp_path / "line.mp4", start=new_game())
+        animate(LINE, tmp_path / "line.mp4")
     with pytest.raises(WriterUnavailable, match="'pillow'"):
-        animate(LINE, tmp_path / "line.gif", start=new_game())
+        animate(LINE, tmp_path / "line.gif")
     assert not list(tmp_path.iterdir())
-    with pytest.raises(ValueError, match=r"\.gif or \.mp4"):
-        animate(LINE, tmp_path / "line.avi", start=new_game())
 
 
 def test_random_positions_draw():

@@ -11,7 +11,7 @@ import pytest
 from positions import MASTER, MONK, D, board_of, fields, position, turns
 
 from taolong_lab import RulesError, State, new_game
-from taolong_lab.views.text import board_text
+from taolong_lab.pictures.text import board_text
 
 FAR = "g8 h8 h7 g7"  # a black dragon out of the way
 FIRE_ONLY = {"Fi": "WWWWBBBB"}  # sowing Fire lands back on Fire: the only Spirit choice

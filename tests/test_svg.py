@@ -1,4 +1,4 @@
-"""The SVG picture of a position (views/svg.py): valid, deterministic, faithful."""
+"""The SVG picture of a position (taolong_lab.pictures.svg): valid, deterministic, faithful."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from taolong_lab import State, new_game
+from taolong_lab import State, new_game, pictures
+from taolong_lab.pictures.__main__ import main
 from taolong_lab.rules.data import game_data
-from taolong_lab.views.svg import board_svg, main
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 TEXT = "{http://www.w3.org/2000/svg}text"
@@ -55,7 +55,7 @@ def random_states(seed: int, limit: int = 400) -> list[State]:
 
 
 def test_start_is_valid_svg_with_title():
-    svg = board_svg(new_game())
+    svg = pictures.svg(new_game())
     root = parse(svg)
     title = root.find("svg:title", NS)
     assert title is not None and new_game().to_tln() in title.text
@@ -63,7 +63,7 @@ def test_start_is_valid_svg_with_title():
 
 
 def test_one_head_per_dragon_facing_its_way():
-    root = parse(board_svg(new_game()))
+    root = parse(pictures.svg(new_game()))
     heads = with_class(root, "head")
     assert len(heads) == 2
     white, black = with_class(root, "head", "white"), with_class(root, "head", "black")
@@ -81,7 +81,7 @@ def test_one_head_per_dragon_facing_its_way():
 
 
 def test_start_stones_and_fills():
-    root = parse(board_svg(new_game()))
+    root = parse(pictures.svg(new_game()))
     circles = with_class(root, "stone")
     assert len(circles) == 8
     assert len(with_class(root, "stone", "white")) == 4
@@ -94,7 +94,7 @@ def test_start_stones_and_fills():
 
 
 def test_spaces_in_ring_order_heaven_on_top_sowing_to_the_left():
-    root = parse(board_svg(new_game()))
+    root = parse(pictures.svg(new_game()))
     spaces = [el for el in root.iter() if el.get("class") == "space"]
     assert [el.get("data-space") for el in spaces] == list(game_data().abbrev)
     assert [el.get("data-element") for el in spaces] == list(game_data().ring)
@@ -115,7 +115,7 @@ def test_spaces_in_ring_order_heaven_on_top_sowing_to_the_left():
 
 def test_meters_and_centre():
     state = State(FINAL_TLN)
-    root = parse(board_svg(state))
+    root = parse(pictures.svg(state))
     white = with_class(root, "card", "white")[0]
     black = with_class(root, "card", "black")[0]
     assert len(with_class(white, "meter-water", "full")) == 0
@@ -130,7 +130,7 @@ def test_meters_and_centre():
 
 
 def test_defeated_head_is_marked():
-    root = parse(board_svg(State(FINAL_TLN)))
+    root = parse(pictures.svg(State(FINAL_TLN)))
     defeated = with_class(root, "head", "defeated")
     assert len(defeated) == 1 and "white" in defeated[0].get("class").split()
     assert len(with_class(root, "defeated-mark")) == 1
@@ -142,16 +142,16 @@ def texts(root: ET.Element) -> list[str]:
 
 
 def test_whose_turn():
-    assert "Turn 1: white (Tianlong) to move" in texts(parse(board_svg(new_game())))
+    assert "Turn 1: white (Tianlong) to move" in texts(parse(pictures.svg(new_game())))
     assert "Turn 2: black (Dilong) to move" in texts(
-        parse(board_svg(new_game().play("Wa>He a3,a4")))
+        parse(pictures.svg(new_game().play("Wa>He a3,a4")))
     )
 
 
 def test_changes_after_a_move():
     start = new_game()
     after = start.play("Wa>He a3,a4")
-    before_svg, after_svg = board_svg(start), board_svg(after)
+    before_svg, after_svg = pictures.svg(start), pictures.svg(after)
     assert before_svg != after_svg
     root = parse(after_svg)
     assert stones(root) == {"He": "WWB", "Fi": "BW", "Ea": "BB", "Wi": "W"}
@@ -162,31 +162,31 @@ def test_changes_after_a_move():
 
 
 def test_big_stacks_keep_every_stone_in_order():
-    root = parse(board_svg(State(BIG_STACK_TLN)))
+    root = parse(pictures.svg(State(BIG_STACK_TLN)))
     assert stones(root) == {"He": "WBWBWBWB"}
 
 
 def test_deterministic_and_scalable():
     state = random_states(3)[40]
-    assert board_svg(state) == board_svg(State(state.to_tln()))
-    small = parse(board_svg(state, size=300))
+    assert pictures.svg(state) == pictures.svg(State(state.to_tln()))
+    small = parse(pictures.svg(state, size=300))
     assert small.get("width") == "300"
-    big = parse(board_svg(state))
+    big = parse(pictures.svg(state))
     assert small.get("viewBox") == big.get("viewBox")
-    bare = parse(board_svg(state, coordinates=False, panel=False))
+    bare = parse(pictures.svg(state, coordinates=False, panel=False))
     assert not with_class(bare, "bagua") and not with_class(bare, "coordinates")
     assert len(with_class(bare, "head")) == 2
 
 
 def test_repr_svg_hook():
     state = new_game()
-    assert state._repr_svg_() == board_svg(state)
+    assert state._repr_svg_() == pictures.svg(state)
 
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_every_position_of_a_game_renders(seed):
     for state in random_states(seed):
-        root = parse(board_svg(state))
+        root = parse(pictures.svg(state))
         assert len(with_class(root, "head")) == 2
         assert "".join(stones(root).values()).count("W") == 4
         assert len(with_class(root, "stone")) == 8
@@ -197,16 +197,16 @@ def test_every_position_of_a_game_renders(seed):
 
 
 def test_no_unformatted_numbers():
-    svg = board_svg(random_states(5)[25])
+    svg = pictures.svg(random_states(5)[25])
     assert not re.search(r"\d\.\d{3,}", svg)
     assert "nan" not in svg.lower()
 
 
 def test_module_main_prints_the_start(capsys):
     assert main([]) == 0
-    assert capsys.readouterr().out == board_svg(new_game())
+    assert capsys.readouterr().out == pictures.svg(new_game())
     assert main(FINAL_TLN.split()) == 0
-    assert capsys.readouterr().out == board_svg(State(FINAL_TLN))
+    assert capsys.readouterr().out == pictures.svg(State(FINAL_TLN))
 
 
 # ---- the board's features (issue 3): rocks, the village, portals, the Torus, modes ---------
@@ -297,7 +297,7 @@ def assert_features_match(state: State, root: ET.Element) -> None:
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_every_scenario_start_draws_its_features(scenario):
     state = new_game(scenario)
-    root = parse(board_svg(state))
+    root = parse(pictures.svg(state))
     assert_features_match(state, root)
     width = len(board_rows(state)[0])
     coordinates = with_class(root, "coordinates")[0]
@@ -312,28 +312,28 @@ def load_name(scenario: str) -> str:
 
 
 def test_start_feature_counts():
-    valley = parse(board_svg(new_game("valley")))
+    valley = parse(pictures.svg(new_game("valley")))
     assert len(with_class(valley, "big-rock")) == 1  # one boulder over the 2x2 block
     assert len(with_class(valley, "portal")) == 4
     assert len(with_class(valley, "portal", "green")) == 2
     assert len(with_class(valley, "portal", "free")) == 4
-    mist = parse(board_svg(new_game("mist")))
+    mist = parse(pictures.svg(new_game("mist")))
     for colour in PORTAL_NAMES.values():
         assert len(with_class(mist, "portal", colour)) == 2
-    wall = parse(board_svg(new_game("wall")))
+    wall = parse(pictures.svg(new_game("wall")))
     assert len(with_class(wall, "rock", "breakable")) == 8
     assert not with_class(wall, "damaged")
     assert len(with_class(wall, "hit-pip", "left")) == 16
-    gorge = parse(board_svg(new_game("gorge")))
+    gorge = parse(pictures.svg(new_game("gorge")))
     assert len(with_class(gorge, "rock")) == 8 and not with_class(gorge, "breakable")
-    field = parse(board_svg(new_game()))
+    field = parse(pictures.svg(new_game()))
     for name in ("big-rock", "rock", "village", "portal", "portal-link", "flux-coin", "wrap"):
         assert not with_class(field, name), name
 
 
 def test_occupied_portals_are_closed_and_joined_to_the_dragon():
     state = State(VALLEY_LINKED)
-    root = parse(board_svg(state))
+    root = parse(pictures.svg(state))
     assert_features_match(state, root)
     occupied = with_class(root, "portal", "occupied")
     assert sorted(el.get("data-cell") for el in occupied) == ["b7", "g2"]
@@ -367,7 +367,7 @@ def test_occupied_portals_are_closed_and_joined_to_the_dragon():
 
 def test_two_dragons_through_portals():
     state = State(VALLEY_TWO_LINKS)
-    root = parse(board_svg(state))
+    root = parse(pictures.svg(state))
     assert_features_match(state, root)
     owners = {el.get("data-cell"): el.get("data-dragon") for el in with_class(root, "portal")}
     assert owners == {"d2": "white", "g5": "white", "g2": "black", "b7": "black"}
@@ -379,7 +379,7 @@ def test_two_dragons_through_portals():
 
 def test_damaged_rocks_are_cracked_and_show_their_hits():
     state = State(WALL_DAMAGED)
-    root = parse(board_svg(state))
+    root = parse(pictures.svg(state))
     assert_features_match(state, root)
     damaged = with_class(root, "rock", "damaged")
     assert sorted(el.get("data-cell") for el in damaged) == ["g2", "h1"]
@@ -394,7 +394,7 @@ def test_damaged_rocks_are_cracked_and_show_their_hits():
 
 def test_the_torus_is_six_by_six_and_wraps():
     state = State(TORUS_WRAPPED)
-    root = parse(board_svg(state))
+    root = parse(pictures.svg(state))
     coordinates = texts(with_class(root, "coordinates")[0])
     assert coordinates == list("abcdef") + [str(i) for i in range(1, 7)]
     board = with_class(root, "board")[0]
@@ -424,7 +424,7 @@ def test_the_torus_is_six_by_six_and_wraps():
 
 def test_the_village_and_its_protector():
     state = new_game("field", village="black")
-    root = parse(board_svg(state))
+    root = parse(pictures.svg(state))
     assert_features_match(state, root)
     (village,) = with_class(root, "village")
     assert village.get("data-cells") == "d4 e4 d5 e5"
@@ -440,7 +440,7 @@ def test_the_village_and_its_protector():
 @pytest.mark.parametrize("mode", MODES)
 def test_flux_coin_only_in_master_and_chosen_one(mode):
     state = new_game(mode=mode)
-    root = parse(board_svg(state, reveal=True))
+    root = parse(pictures.svg(state, reveal=True))
     coins = with_class(root, "flux-coin")
     flows = with_class(root, "flow")
     assert len(flows) == 8
@@ -457,7 +457,7 @@ def test_flux_coin_shows_both_sides():
     cw = State(ccw.to_tln().replace("@ccw", "@cw"))
     sides = []
     for state in (ccw, cw):
-        (coin,) = with_class(parse(board_svg(state)), "flux-coin")
+        (coin,) = with_class(parse(pictures.svg(state)), "flux-coin")
         assert coin.get("data-flux") == state.flux
         assert state.flux in texts(coin)
         sides.append(coin.findall("svg:circle", NS)[1].get("fill"))
@@ -466,14 +466,14 @@ def test_flux_coin_shows_both_sides():
 
 def test_chosen_one_hides_the_board_unless_revealed():
     state = random_playout("cave", "chosen-one", 1, 12)
-    hidden = parse(board_svg(state))
+    hidden = parse(pictures.svg(state))
     assert len(with_class(hidden, "board", "hidden")) == 1
     for name in ("head", "dragon", "rock", "portal", "coordinates", "features"):
         assert not with_class(hidden, name), name
     note = " ".join(texts(hidden))
     assert "The Board of Human" in note and "in the players' minds" in note
     # nothing in the picture gives the position away: no cell names, no TLN
-    svg = board_svg(state)
+    svg = pictures.svg(state)
     board_field = state.to_tln().split()[1]
     assert board_field not in svg and state.to_tln().split()[2] not in svg
     title = hidden.find("svg:title", NS).text
@@ -481,7 +481,7 @@ def test_chosen_one_hides_the_board_unless_revealed():
     # the Ba Gua, the meters and the flux coin stay
     assert len(with_class(hidden, "stone")) == 8 and with_class(hidden, "flux-coin")
     assert len(with_class(hidden, "card")) == 2
-    shown = parse(board_svg(state, reveal=True))
+    shown = parse(pictures.svg(state, reveal=True))
     assert not with_class(shown, "hidden")
     assert len(with_class(shown, "head")) == 2
     assert_features_match(state, shown)
@@ -490,7 +490,7 @@ def test_chosen_one_hides_the_board_unless_revealed():
     assert hidden.get("viewBox") == shown.get("viewBox")
     # other modes ignore reveal
     other = new_game("cave", "master")
-    assert board_svg(other) == board_svg(other, reveal=True)
+    assert pictures.svg(other) == pictures.svg(other, reveal=True)
 
 
 def random_playout(scenario: str, mode: str, seed: int, turns: int, **options) -> State:
@@ -520,19 +520,35 @@ def variants():
 def test_random_positions_of_every_variant_render(scenario, mode, options):
     for seed, turns in ((1, 9), (2, 33), (3, 400)):
         state = random_playout(scenario, mode, seed, turns, **options)
-        svg = board_svg(state, reveal=True)
+        svg = pictures.svg(state, reveal=True)
         root = parse(svg)  # well-formed XML
         assert_features_match(state, root)
         assert len(with_class(root, "head")) == 2
         assert len(with_class(root, "stone")) == 8
         assert not re.search(r"\d\.\d{3,}", svg) and "nan" not in svg.lower()
-        assert svg == board_svg(State(state.to_tln()), reveal=True)  # deterministic
-        plain = parse(board_svg(state))
+        assert svg == pictures.svg(State(state.to_tln()), reveal=True)  # deterministic
+        plain = parse(pictures.svg(state))
         assert bool(with_class(plain, "hidden")) == (mode == "chosen-one")
         assert bool(with_class(plain, "flux-coin")) == (mode in ("master", "chosen-one"))
+
+
+def test_the_command_line_prints_the_picture(capsys):
+    from taolong_lab.cli import main as taolong
+
+    assert taolong(["show", "--svg"]) == 0
+    assert capsys.readouterr().out == pictures.svg(new_game())
+    assert taolong(["play", "--svg", "Wa>He a3,a4", "Ea>Wa f8+"]) == 0
+    after = new_game().play("Wa>He a3,a4").play("Ea>Wa f8+")
+    assert capsys.readouterr().out == pictures.svg(after)
+    assert taolong(["show", "--svg", "--scenario", "cave", "--mode", "chosen-one"]) == 0
+    hidden = capsys.readouterr().out
+    assert hidden == pictures.svg(new_game("cave", "chosen-one")) and "hidden" in hidden
+    assert taolong(["show", "--svg", "--json"]) == 2
+    out, err = capsys.readouterr()
+    assert not out and err.count("\n") == 1 and err.startswith("taolong: error: ")
 
 
 def test_module_main_reveal(capsys):
     tln = new_game("cave", "chosen-one").to_tln()
     assert main(["--reveal", *tln.split()]) == 0
-    assert capsys.readouterr().out == board_svg(State(tln), reveal=True)
+    assert capsys.readouterr().out == pictures.svg(State(tln), reveal=True)

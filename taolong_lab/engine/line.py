@@ -110,7 +110,10 @@ class Line:
         return f"Line({self.start!r}, {self.notation()!r})"
 
     def _repr_svg_(self) -> str:
-        return self.end._repr_svg_()
+        """The end of the line with its last turn drawn (JupyterLab shows it)."""
+        from ..pictures import svg
+
+        return svg(self)
 
 
 __all__ = ["Line"]

@@ -237,14 +237,14 @@ class State:
         return f"State({self.to_tln()!r})"
 
     def __str__(self) -> str:
-        from ..views.text import board_text
+        from ..pictures.text import board_text
 
         return board_text(self)
 
     def _repr_svg_(self) -> str:
-        from ..views.svg import board_svg
+        from ..pictures import svg
 
-        return board_svg(self)
+        return svg(self)
 
     # ---- turns ---------------------------------------------------------------------------
     def outcome(self) -> Result | None:

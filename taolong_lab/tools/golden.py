@@ -47,7 +47,7 @@ from ..engine import Phase, State, Turn
 from ..engine.core import CW, sow
 from ..engine.solo import solo_sowings
 from ..engine.spirit import BALANCE, flow_for, sowings
-from ..views.text import board_text
+from ..pictures.text import board_text
 
 BOARD_EVERY = 10
 REGENERATE = "python -m taolong_lab.tools.golden"

@@ -12,9 +12,10 @@ kept in pyplot's list of open figures; ``fig.savefig(path)`` writes PNG, PDF or 
 
 from __future__ import annotations
 
-import itertools
 import math
+import os
 import sys
+from pathlib import Path
 
 from matplotlib.animation import FuncAnimation, writers
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -23,36 +24,24 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, FancyBboxPatch, Rectangle, RegularPolygon, Wedge
 
+from ..engine import Line
 from ..engine.codec import FLUX_MODES, board_rows
-from ..engine.geometry import cell_name
+from ..engine.core import ROCK_HITS
+from ..engine.geometry import cell_name, parse_cell
+from ..files import write_atomic
 from ..rules.data import COLOURS, game_data
-from ..views import svg as views
-from . import WriterUnavailable
-from .overlay import ATTACK, BLOCKED, DESTINATION, HIGHLIGHT, LANDING, ROUTE, SOW
-from .overlay import _route_pieces as _svg_route_pieces
-from .picture import as_state, resolve
-from .trace import as_cell, destinations, preview_sowing
+from . import style
+from .errors import PictureError, WriterUnavailable
+from .layout import Grid, Wheel, body_runs, occupied_portals, rectangles, route_pieces
+from .picture import as_cells, as_state, check_flag, check_number, resolve, split_sow
+from .style import ATTACK, BLOCKED, DESTINATION, DROP, HIGHLIGHT, LANDING, ROUTE, SOW
+from .text import status_lines
+from .trace import destinations, preview_sowing
 
 if "IPython" in sys.modules:  # let Jupyter's inline backend register its Figure formatter
     import matplotlib.pyplot  # noqa: F401
 
 PANEL_W = 6.4  # the panel's width, in cells
-FACING_ANGLE = {"N": 90, "E": 0, "S": 270, "W": 180}  # RegularPolygon: 0 points up... see _head
-
-
-class _UnitGrid(views._Grid):
-    """views.svg's grid with the origin at 0, so its points divide by CELL into cell units."""
-
-    def __init__(self, state):
-        super().__init__(state, 0, 0)
-
-
-def _unit(points):
-    return [(x / views.CELL, y / views.CELL) for x, y in points]
-
-
-def _centre(xy):
-    return xy[0] + 0.5, xy[1] + 0.5
 
 
 # ---- one position -------------------------------------------------------------------------------
@@ -71,11 +60,43 @@ def draw(
     coordinates: bool = True,
     title: str | None = None,
 ):
-    """Draw a position into the matplotlib axes ``ax`` (options as in :func:`figure`)."""
+    """Draw a position into the matplotlib axes ``ax``.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw; its limits and aspect are set, its axis turned off.
+    position, turn, before, show, panel, reveal, legal, sow, highlight, coordinates
+        As for :func:`taolong_lab.pictures.svg`.
+    title : str, optional
+        The axes' title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax``.
+
+    Raises
+    ------
+    PictureError
+        A bad option, naming it.
+    PositionError, NotationError, IllegalTurnError
+        A position, turn, space or cell that does not read, or a turn that is not legal.
+    """
+    for name, flag in (("panel", panel), ("reveal", reveal), ("legal", legal)):
+        check_flag(name, flag)
+    check_flag("coordinates", coordinates)
+    if title is not None and not isinstance(title, str):
+        raise PictureError("title", f"expected a string, not {type(title).__name__}")
     drawn, traced, _ = resolve(position, turn, before, show)
-    env = drawn.tables
-    width, height = env.layout.width, env.layout.height
+    grid = Grid(drawn)
+    width, height = grid.width, grid.height
     hidden = drawn.rules.mode == "chosen-one" and not reveal
+    shaded = as_cells(drawn, highlight or (), "highlight")
+    space = preview = None
+    if sow is not None:
+        space, drops = split_sow(sow)
+        preview = preview_sowing(drawn, space, drops)
     ax.set_aspect("equal")
     ax.set_axis_off()
     right = width + (PANEL_W + 0.4 if panel else 0.15)
@@ -88,8 +109,8 @@ def draw(
                 (0, 0),
                 width,
                 height,
-                facecolor=views.MIST["ground"],
-                edgecolor=views.FRAME,
+                facecolor=style.MIST["ground"],
+                edgecolor=style.FRAME,
                 linewidth=2,
                 gid="hidden-board",
             )
@@ -101,39 +122,36 @@ def draw(
             ha="center",
             va="center",
             fontsize=9,
-            color=views.INK,
+            color=style.INK,
         )
     else:
-        _board(ax, drawn, coordinates)
-        if highlight:
-            for xy in map(as_cell, highlight):
-                ax.add_patch(
-                    Rectangle(
-                        xy,
-                        1,
-                        1,
-                        facecolor=HIGHLIGHT,
-                        alpha=0.45,
-                        linewidth=0,
-                        gid=f"highlight-{cell_name(xy)}",
-                    )
+        _board(ax, grid, coordinates)
+        for xy in shaded:
+            ax.add_patch(
+                Rectangle(
+                    xy,
+                    1,
+                    1,
+                    facecolor=HIGHLIGHT,
+                    alpha=0.45,
+                    linewidth=0,
+                    gid=f"highlight-{cell_name(xy)}",
                 )
+            )
         if traced is not None:
             for attack in traced.attacks:
                 _attack(ax, attack)
         _features(ax, drawn)
         for colour in COLOURS:
-            _dragon(ax, drawn, colour)
+            _dragon(ax, drawn, colour, grid)
         if traced is not None:
             for route in sorted(traced.routes, key=lambda r: r.kind == "matter"):
-                _route(ax, drawn, route)
+                _route(ax, grid, route)
         if legal and not drawn.is_over():
-            space = str(sow).split("/")[0] if sow is not None else None
             for name in destinations(drawn, space):
-                cx, cy = _centre(as_cell(name))
                 ax.add_patch(
                     Circle(
-                        (cx, cy),
+                        grid.centre(parse_cell(name)),
                         0.17,
                         facecolor=DESTINATION,
                         edgecolor="white",
@@ -145,37 +163,35 @@ def draw(
                 )
     if panel:
         sowings = list(traced.sowings) if traced is not None else []
-        if sow is not None:
-            space, _, drops = str(sow).partition("/")
-            sowings.append(preview_sowing(drawn, space, drops))
+        if preview is not None:
+            sowings.append(preview)
         _panel(ax, drawn, width + 0.6, sowings)
     if title:
-        ax.set_title(title, fontsize=9, color=views.INK)
+        ax.set_title(title, fontsize=9, color=style.INK)
     return ax
 
 
-def _board(ax, state, coordinates: bool):
-    env = state.tables
-    width, height = env.layout.width, env.layout.height
+def _board(ax, grid: Grid, coordinates: bool):
+    width, height = grid.width, grid.height
     cells = [Rectangle((x, y), 1, 1) for y in range(height) for x in range(width)]
     colours = [
-        views.LIGHT_CELL if (x + y) % 2 == 0 else views.DARK_CELL
+        style.LIGHT_CELL if (x + y) % 2 == 0 else style.DARK_CELL
         for y in range(height)
         for x in range(width)
     ]
     ax.add_collection(
         PatchCollection(
-            cells, facecolors=colours, edgecolors=views.GRID, linewidths=0.5, gid="cells"
+            cells, facecolors=colours, edgecolors=style.GRID, linewidths=0.5, gid="cells"
         )
     )
-    wrap = env.geo.wrap
+    wrap = grid.wrap
     ax.add_patch(
         Rectangle(
             (0, 0),
             width,
             height,
             fill=False,
-            edgecolor=views.FRAME,
+            edgecolor=style.FRAME,
             linewidth=2.2,
             linestyle="--" if wrap else "-",
             gid="torus" if wrap else "frame",
@@ -184,20 +200,20 @@ def _board(ax, state, coordinates: bool):
     if coordinates:
         for x in range(width):
             ax.text(
-                x + 0.5, -0.25, chr(97 + x), ha="center", va="center", fontsize=7, color="#6b5a40"
+                x + 0.5, -0.25, chr(97 + x), ha="center", va="center", fontsize=7, color=style.MUTED
             )
         for y in range(height):
             ax.text(
-                -0.3, y + 0.5, str(y + 1), ha="center", va="center", fontsize=7, color="#6b5a40"
+                -0.3, y + 0.5, str(y + 1), ha="center", va="center", fontsize=7, color=style.MUTED
             )
 
 
 def _features(ax, state):
     rows = board_rows(state)
-    env = state.tables
-    hits = {env.geo.xy[c]: h for c, h in state.board.rocks}
-    occupied = {env.geo.xy[c]: who for c, who in views._occupied_portals(state).items()}
-    for block in views._rectangles(rows, "#"):
+    hits = state.rocks
+    xy = state.tables.geo.xy
+    occupied = {xy[c]: who for c, who in occupied_portals(state).items()}
+    for block in rectangles(rows, "#"):
         xs, ys = [c[0] for c in block], [c[1] for c in block]
         x0, y0 = min(xs), min(ys)
         ax.add_patch(
@@ -206,8 +222,8 @@ def _features(ax, state):
                 max(xs) - x0 + 0.76,
                 max(ys) - y0 + 0.76,
                 boxstyle="round,pad=0,rounding_size=0.35",
-                facecolor=views.ROCK["base"],
-                edgecolor=views.ROCK["edge"],
+                facecolor=style.ROCK["base"],
+                edgecolor=style.ROCK["edge"],
                 linewidth=1.2,
                 gid="big-rock",
                 zorder=2,
@@ -217,13 +233,13 @@ def _features(ax, state):
         for x, sym in enumerate(row):
             if sym in "od":
                 left = hits.get((x, y))
-                damaged = left is not None and left < 2
+                damaged = left is not None and left < ROCK_HITS
                 ax.add_patch(
                     Circle(
                         (x + 0.5, y + 0.5),
                         0.34,
-                        facecolor=views.ROCK["damaged" if damaged else "base"],
-                        edgecolor=views.ROCK["edge"],
+                        facecolor=style.ROCK["damaged" if damaged else "base"],
+                        edgecolor=style.ROCK["edge"],
                         linewidth=1.2,
                         hatch="//" if damaged else None,
                         gid=f"rock-{cell_name((x, y))}",
@@ -241,21 +257,21 @@ def _features(ax, state):
                         color="white",
                         zorder=3,
                     )
-            elif sym in views.PORTAL:
-                style = views.PORTAL[sym]
+            elif sym in style.PORTAL:
+                portal = style.PORTAL[sym]
                 held = occupied.get((x, y))
                 ax.add_patch(
                     Circle(
                         (x + 0.5, y + 0.5),
                         0.36,
-                        facecolor=style["ring"] if held else style["pale"],
-                        edgecolor=style["dark"] if held else style["ring"],
+                        facecolor=portal["ring"] if held else portal["pale"],
+                        edgecolor=portal["dark"] if held else portal["ring"],
                         linewidth=2.4,
                         gid=f"portal-{cell_name((x, y))}",
                         zorder=2,
                     )
                 )
-    for block in views._rectangles(rows, "V"):
+    for block in rectangles(rows, "V"):
         xs, ys = [c[0] for c in block], [c[1] for c in block]
         x0, y0 = min(xs), min(ys)
         w, h = max(xs) - x0 + 1, max(ys) - y0 + 1
@@ -265,8 +281,8 @@ def _features(ax, state):
                 w - 0.16,
                 h - 0.16,
                 boxstyle="round,pad=0,rounding_size=0.15",
-                facecolor=views.VILLAGE["ground"],
-                edgecolor=views.VILLAGE["wall"],
+                facecolor=style.VILLAGE["ground"],
+                edgecolor=style.VILLAGE["wall"],
                 linewidth=1.6,
                 gid="village",
                 zorder=2,
@@ -280,12 +296,12 @@ def _features(ax, state):
             ha="center",
             va="center",
             fontsize=6.5,
-            color=views.VILLAGE["ink"],
+            color=style.VILLAGE["ink"],
             zorder=3,
         )
 
 
-def _head_marker(ax, centre, facing: str, style, gid: str):
+def _head_marker(ax, centre, facing: str, look, gid: str):
     # RegularPolygon's first vertex points along +y of the data; the y axis is inverted, so
     # orientation 0 points down the screen (south)
     orientation = {"S": 0, "N": math.pi, "E": math.pi / 2, "W": -math.pi / 2}[facing]
@@ -295,8 +311,8 @@ def _head_marker(ax, centre, facing: str, style, gid: str):
             3,
             radius=0.38,
             orientation=orientation,
-            facecolor=style["body"],
-            edgecolor=style["outline"],
+            facecolor=look["body"],
+            edgecolor=look["outline"],
             linewidth=1.6,
             gid=gid,
             zorder=5,
@@ -304,11 +320,10 @@ def _head_marker(ax, centre, facing: str, style, gid: str):
     )
 
 
-def _dragon(ax, state, colour: str):
-    index = COLOURS.index(colour)
-    style = views.DRAGON[index]
+def _dragon(ax, state, colour: str, grid: Grid):
+    look = style.DRAGON[COLOURS.index(colour)]
     cells = state.cells(colour)
-    head = _centre(cells[0])
+    head = grid.centre(cells[0])
     if len(cells) < 2:  # defeated
         ax.add_line(
             Line2D(
@@ -316,21 +331,19 @@ def _dragon(ax, state, colour: str):
                 [head[1]],
                 marker="X",
                 markersize=14,
-                color="#c0392b",
+                color=style.DEFEATED,
                 gid=f"head-{colour}",
                 zorder=5,
             )
         )
         return
-    grid = _UnitGrid(state)
-    runs, stubs = views._body_runs(state, colour, grid)
+    runs, stubs = body_runs(state, colour, grid)
     k = 0
     for points in [*runs, *stubs]:
-        points = _unit(points)
         if len(points) < 2:
             continue
         xs, ys = zip(*points, strict=True)
-        for width, col, z, gid in ((9, style["outline"], 4, None), (6.5, style["body"], 4.1, k)):
+        for width, col, z, gid in ((9, look["outline"], 4, None), (6.5, look["body"], 4.1, k)):
             ax.add_line(
                 Line2D(
                     xs,
@@ -344,15 +357,15 @@ def _dragon(ax, state, colour: str):
                 )
             )
         k += 1
-    _head_marker(ax, head, state.facing(colour), style, f"head-{colour}")
+    _head_marker(ax, head, state.facing(colour), look, f"head-{colour}")
 
 
-def _route(ax, state, route):
+def _route(ax, grid: Grid, route):
     colour = ROUTE[route.kind]
     if len(route.cells) == 1:
         ax.add_patch(
             Circle(
-                _centre(route.cells[0]),
+                grid.centre(route.cells[0]),
                 0.46,
                 fill=False,
                 edgecolor=colour,
@@ -363,18 +376,16 @@ def _route(ax, state, route):
             )
         )
         return
-    pieces, jumps = _svg_route_pieces(_UnitGrid(state), route)
-    for a, b in jumps:
-        (ax1, ay1), (bx1, by1) = _unit((a, b))
+    pieces, jumps = route_pieces(grid, route)
+    for (ax1, ay1), (bx1, by1) in jumps:
         ax.add_line(
             Line2D([ax1, bx1], [ay1, by1], color=colour, linestyle=":", linewidth=1.4, zorder=6)
         )
     main = route.kind == "matter"
     for i, piece in enumerate(pieces):
-        points = _unit(piece)
-        if len(points) < 2:
+        if len(piece) < 2:
             continue
-        xs, ys = zip(*points, strict=True)
+        xs, ys = zip(*piece, strict=True)
         ax.add_line(
             Line2D(
                 xs,
@@ -388,7 +399,7 @@ def _route(ax, state, route):
             )
         )
     last = [p for p in pieces if len(p) > 1][-1]
-    (x0, y0), (x1, y1) = _unit(last[-2:])
+    (x0, y0), (x1, y1) = last[-2:]
     ax.annotate(
         "",
         xy=(x1, y1),
@@ -430,12 +441,8 @@ def _attack(ax, attack):
 def _panel(ax, state, x0: float, sowings):
     data = game_data()
     n = len(data.ring)
-    cx, cy, r_ring = x0 + PANEL_W / 2 - 0.2, 2.7, 2.05
-    cup = 0.62
-
-    def polar(radius, index):
-        angle = math.radians(90 + 360 * index / n)
-        return cx + radius * math.cos(angle), cy - radius * math.sin(angle)
+    wheel = Wheel(x0 + PANEL_W / 2 - 0.2, 2.7, 2.05, 0.62)
+    cx, cy, r_ring, cup = wheel.cx, wheel.cy, wheel.radius, wheel.cup
 
     landing = {s.element for s in sowings if s.element >= 0}
     sown = {s.space for s in sowings}
@@ -449,14 +456,14 @@ def _panel(ax, state, x0: float, sowings):
                 mid - 22.5,
                 mid + 22.5,
                 width=2 * cup,
-                facecolor=views.MAIN_CUP if name in data.main else views.CUP,
-                edgecolor=LANDING if i in landing else views.RING,
+                facecolor=style.MAIN_CUP if name in data.main else style.CUP,
+                edgecolor=LANDING if i in landing else style.RING,
                 linewidth=2.2 if i in landing or i in sown else 0.8,
                 linestyle="--" if i in sown and i not in landing else "-",
                 gid=f"space-{abbrev}",
             )
         )
-        lx, ly = polar(r_ring + cup + 0.32, i)
+        lx, ly = wheel.point(i, r_ring + cup + 0.32)
         ax.text(
             lx,
             ly,
@@ -464,7 +471,7 @@ def _panel(ax, state, x0: float, sowings):
             ha="center",
             va="center",
             fontsize=7,
-            color=views.INK,
+            color=style.INK,
             fontweight="bold" if name in data.main else None,
         )
         stack = state.bagua[i]
@@ -476,8 +483,8 @@ def _panel(ax, state, x0: float, sowings):
             radius = r_ring + (0.17 - 0.34 * row if len(rows) > 1 else 0)
             for j, stone in enumerate(marks):
                 shift = ((len(marks) - 1) / 2 - j) * 0.34 / arc
-                sx, sy = polar(radius, i + shift)
-                fill, edge = views.STONE[stone]
+                sx, sy = wheel.point(i + shift, radius)
+                fill, edge = style.STONE[stone]
                 ax.add_patch(
                     Circle(
                         (sx, sy),
@@ -494,8 +501,8 @@ def _panel(ax, state, x0: float, sowings):
         colour = SOW[min(sowing.phase, 1)]
         radius = r_ring - cup - 0.3 - 0.35 * min(sowing.phase, 1)
         for drop in sowing.drops:
-            dx, dy = polar(radius, drop.space)
-            fill, ink = ("#fcfaf3", views.INK) if drop.stone == "W" else ("#26221f", "#fcfaf3")
+            dx, dy = wheel.point(drop.space, radius)
+            fill, ink = DROP[drop.stone]
             ax.add_patch(
                 Circle(
                     (dx, dy),
@@ -518,7 +525,7 @@ def _panel(ax, state, x0: float, sowings):
         ha="center",
         va="center",
         fontsize=6.5,
-        color=views.INK,
+        color=style.INK,
         gid="centre",
     )
     if state.rules.mode in FLUX_MODES:
@@ -529,14 +536,14 @@ def _panel(ax, state, x0: float, sowings):
             ha="right",
             va="center",
             fontsize=7,
-            color=views.INK,
+            color=style.INK,
             gid="flux",
         )
     y = 5.75
     cap = data.capacity
     total = len(data.start_cells[0]) - 1
     for index, colour in enumerate(COLOURS):
-        style = views.DRAGON[index]
+        look = style.DRAGON[index]
         dragon = state.dragon(colour)
         mover = state.to_move == colour and not state.is_over()
         ax.text(
@@ -545,7 +552,7 @@ def _panel(ax, state, x0: float, sowings):
             f"{'▶ ' if mover else ''}{colour} · {data.dragon_names[index]}",
             fontsize=7.5,
             fontweight="bold",
-            color=views.INK,
+            color=style.INK,
             va="center",
         )
         for k in range(total):
@@ -555,18 +562,18 @@ def _panel(ax, state, x0: float, sowings):
                     (x0 + 3.6 + k * 0.4, y - 0.15),
                     0.3,
                     0.3,
-                    facecolor=style["body"] if kept else "none",
-                    edgecolor=style["outline"] if kept else "#b8aa90",
+                    facecolor=look["body"] if kept else "none",
+                    edgecolor=look["outline"] if kept else style.LOST,
                     linestyle="-" if kept else ":",
                     linewidth=1,
                     gid=f"segment-{colour}-{k}",
                 )
             )
         for row, (label, value, col) in enumerate(
-            (("water", dragon.water, views.WATER), ("fire", dragon.fire, views.FIRE))
+            (("water", dragon.water, style.WATER), ("fire", dragon.fire, style.FIRE))
         ):
             yy = y + 0.5 + row * 0.42
-            ax.text(x0, yy, label, fontsize=6.5, color="#6b5a40", va="center")
+            ax.text(x0, yy, label, fontsize=6.5, color=style.MUTED, va="center")
             for k in range(cap):
                 ax.add_patch(
                     Rectangle(
@@ -580,13 +587,13 @@ def _panel(ax, state, x0: float, sowings):
                     )
                 )
         y += 1.55
-    headline, detail = views._status(state)
+    headline, detail = status_lines(state)
     ax.text(
         x0,
         y - 0.2,
         headline + (f"\n{detail}" if detail else ""),
         fontsize=7,
-        color=views.INK,
+        color=style.INK,
         va="top",
         gid="status",
     )
@@ -594,76 +601,129 @@ def _panel(ax, state, x0: float, sowings):
 
 # ---- figures -------------------------------------------------------------------------------
 def _new_figure(width: float, height: float) -> Figure:
-    fig = Figure(figsize=(width, height), facecolor=views.PAPER)
+    fig = Figure(figsize=(width, height), facecolor=style.PAPER)
     FigureCanvasAgg(fig)
     return fig
 
 
-def figure(position, *, size: float = 7.0, dpi: float = 100, **options) -> Figure:
-    """A matplotlib Figure of one position, ``size`` inches wide.
+MAX_INCHES = 100  # the widest figure or film-strip frame
+MAX_DPI = 1200
+MAX_FRAMES = 400  # positions in a film strip or an animation
+MAX_COLUMNS = 40
+MAX_FPS = 60
+WRITERS = {".gif": "pillow", ".mp4": "ffmpeg"}
 
-    ``options`` are those of :func:`draw`: ``turn``, ``before``, ``show``, ``panel``,
-    ``reveal``, ``legal``, ``sow``, ``highlight``, ``coordinates``, ``title``.
+
+def figure(position, *, size: float = 7.0, dpi: float = 100, **options) -> Figure:
+    """A matplotlib Figure of one position.
+
+    Parameters
+    ----------
+    position : State, str, Line or Puzzle
+        As for :func:`taolong_lab.pictures.svg`.
+    size : float
+        The width in inches.
+    dpi : float
+        Dots per inch.
+    **options
+        Those of :func:`draw`: ``turn``, ``before``, ``show``, ``panel``, ``reveal``,
+        ``legal``, ``sow``, ``highlight``, ``coordinates``, ``title``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Made without pyplot; ``fig.savefig(path)`` writes PNG, PDF or SVG.
+
+    Raises
+    ------
+    PictureError
+        A bad option, naming it.
     """
-    state = as_state(position)
-    width = state.tables.layout.width + (PANEL_W + 1 if options.get("panel", True) else 1)
-    height = max(state.tables.layout.height, 9.3 if options.get("panel", True) else 0) + 0.8
+    check_number("size", size, 0, MAX_INCHES)
+    check_number("dpi", dpi, 0, MAX_DPI)
+    state = position.start if isinstance(position, Line) else as_state(position)
+    panel = options.get("panel", True)
+    width = state.tables.layout.width + (PANEL_W + 1 if panel else 1)
+    height = max(state.tables.layout.height, 9.3 if panel else 0) + 0.8
     fig = _new_figure(size, size * height / width)
     fig.set_dpi(dpi)
     ax = fig.add_axes((0, 0, 1, 1))
-    draw(ax, state, **options)
+    draw(ax, position, **options)
     return fig
 
 
-def frames(line, start=None):
-    """``[(state, turn or None, before or None), ...]`` for a line: a Solution, a puzzle
-    with a solution, a list of States, or turns (with ``start=``)."""
-    from ..engine.state import State
+def frames(line: Line) -> list[tuple]:
+    """``[(state, turn or None, before or None), ...]``: the positions along ``line``, each
+    with the turn that led to it and the position that turn was played from.
 
-    turns = None
-    if hasattr(line, "line") and hasattr(line, "status"):  # a Solution
-        begin = as_state(start) if start is not None else State.from_tln(line.start)
-        turns = list(line.line)
-    elif hasattr(line, "solution") and hasattr(line, "start"):  # a Puzzle
-        begin = as_state(start) if start is not None else line.start
-        turns = list(line.solution or ())
-    else:
-        items = list(line)
-        if items and all(isinstance(s, State) for s in items):
-            out = [(items[0], None, None)]
-            for before, after in itertools.pairwise(items):
-                played = next((t for t, s in before.successors() if s == after), None)
-                out.append((after, played, before if played is not None else None))
-            return out
-        if start is None:
-            raise TypeError("a list of turns needs start= (the position they start from)")
-        begin, turns = as_state(start), items
-    out = [(begin, None, None)]
-    state = begin
-    for text in turns:
-        turn = state.parse_turn(text)
-        after = state.play(turn)
-        out.append((after, turn, state))
-        state = after
-    return out
+    Raises
+    ------
+    PictureError
+        ``line`` is not a :class:`~taolong_lab.Line`, or has more than :data:`MAX_FRAMES`
+        positions.
+
+    >>> from taolong_lab import Line, new_game
+    >>> shots = frames(Line(new_game(), ["Wa>He a3,a4"]))
+    >>> shots[0] == (new_game(), None, None)
+    True
+    >>> [(str(turn), before == new_game()) for _, turn, before in shots[1:]]
+    [('Wa>He a3,a4', True)]
+    """
+    if not isinstance(line, Line):
+        raise PictureError(
+            "line", f"expected a taolong_lab.Line(start, turns), not {type(line).__name__}"
+        )
+    states = line.states()
+    if len(states) > MAX_FRAMES:
+        raise PictureError(
+            "line", f"{len(states)} positions; at most {MAX_FRAMES} (draw a slice: line[:k])"
+        )
+    return [(states[0], None, None)] + [
+        (states[i + 1], turn, states[i]) for i, turn in enumerate(line.turns)
+    ]
 
 
 def film_strip(
-    line,
+    line: Line,
     *,
     columns: int = 4,
-    start=None,
     panel: bool = False,
     size: float = 2.6,
     turns: bool = True,
     **options,
 ) -> Figure:
-    """A grid of the positions along a line (a Solution, a puzzle, States or turns with
-    ``start=``), ``columns`` a row, each titled with the turn that led to it and, with
-    ``turns=True``, that turn drawn over it. ``size`` is one frame's width in inches."""
-    shots = frames(line, start)
-    if columns < 1:
-        raise ValueError("columns must be at least 1")
+    """A grid of the positions along a line, each titled with the turn that led to it.
+
+    Parameters
+    ----------
+    line : Line
+        The line (``taolong_lab.Line(start, turns)``).
+    columns : int
+        Frames a row.
+    panel : bool
+        Draw the Ba Gua and the meters beside each board.
+    size : float
+        One frame's width in inches.
+    turns : bool
+        Draw on each frame the turn that led to it.
+    **options
+        More options of :func:`draw` (``reveal``, ``coordinates``, ...).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    PictureError
+        A bad argument, naming it.
+    """
+    shots = frames(line)
+    if isinstance(columns, bool) or not isinstance(columns, int) or not 1 <= columns <= MAX_COLUMNS:
+        raise PictureError("columns", f"must be a whole number from 1 to {MAX_COLUMNS}")
+    check_number("size", size, 0, MAX_INCHES)
+    check_flag("turns", turns)
+    check_flag("panel", panel)
     rows = math.ceil(len(shots) / columns)
     state = shots[0][0]
     w = state.tables.layout.width + (PANEL_W + 1 if panel else 1)
@@ -688,21 +748,45 @@ def film_strip(
     return fig
 
 
-WRITERS = {".gif": "pillow", ".mp4": "ffmpeg"}
-
-
 def animate(
-    line, path, *, start=None, fps: float = 1.0, size: float = 6.0, dpi: float = 80, **options
-):
-    """Write an animation of a line (as :func:`film_strip` takes it) to ``path``: a GIF
-    (Pillow) or an MP4 (ffmpeg). Raises :class:`WriterUnavailable` naming the missing
-    writer when it is not installed. Returns the path."""
-    from pathlib import Path
+    line: Line, path, *, fps: float = 1.0, size: float = 6.0, dpi: float = 80, **options
+) -> Path:
+    """Write an animation of a line, one frame a position, to a GIF (Pillow) or an MP4
+    (ffmpeg). The file is written whole or not at all.
 
+    Parameters
+    ----------
+    line : Line
+        The line (``taolong_lab.Line(start, turns)``).
+    path : str or Path
+        The file to write: ``.gif`` or ``.mp4``.
+    fps : float
+        Frames a second.
+    size, dpi : float
+        As for :func:`figure`.
+    **options
+        More options of :func:`draw`.
+
+    Returns
+    -------
+    Path
+        ``path``.
+
+    Raises
+    ------
+    PictureError
+        A bad argument (a file type other than .gif or .mp4, ...), naming it.
+    WriterUnavailable
+        The writer the file type needs is not installed; says how to get it.
+    """
     target = Path(path)
     writer_name = WRITERS.get(target.suffix.lower())
     if writer_name is None:
-        raise ValueError(f"animate writes .gif or .mp4, not {target.suffix or 'no suffix'!r}")
+        raise PictureError(
+            "path", f"animate writes .gif or .mp4, not {target.suffix or 'no suffix'!r}"
+        )
+    check_number("fps", fps, 0, MAX_FPS)
+    shots = frames(line)
     if not writers.is_available(writer_name):
         hint = (
             "install ffmpeg (e.g. apt-get install ffmpeg) or write a .gif instead"
@@ -713,7 +797,6 @@ def animate(
             f"cannot write {target.name}: matplotlib's {writer_name!r} animation writer "
             f"is not available; {hint}"
         )
-    shots = frames(line, start)
     fig = figure(shots[0][0], size=size, dpi=dpi, **options)
     ax = fig.axes[0]
 
@@ -725,9 +808,25 @@ def animate(
         return []
 
     anim = FuncAnimation(fig, update, frames=len(shots), interval=1000 / fps, blit=False)
-    writer = writers[writer_name](fps=fps)
-    anim.save(str(target), writer=writer, dpi=dpi)
+
+    def save(tmp: Path) -> None:
+        # the writers pick the format from the file's suffix: write under it, then move
+        typed = tmp.with_name(tmp.name + target.suffix)
+        try:
+            anim.save(str(typed), writer=writers[writer_name](fps=fps), dpi=dpi)
+            os.replace(typed, tmp)
+        finally:
+            typed.unlink(missing_ok=True)
+
+    write_atomic(target, save)
     return target
 
 
-__all__ = ["animate", "draw", "figure", "film_strip", "frames"]
+__all__ = [
+    "MAX_FRAMES",
+    "animate",
+    "draw",
+    "figure",
+    "film_strip",
+    "frames",
+]

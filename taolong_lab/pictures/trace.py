@@ -13,12 +13,15 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..engine import ABSORB, EXPEL, Phase, State, Turn
 from ..engine.core import CW, occupancy
-from ..engine.geometry import DIRECTIONS, cell_name, parse_cell
+from ..engine.geometry import DIRECTIONS, cell_name
+from ..engine.solo import solo_phases, solo_sowings
 from ..engine.spirit import flow_for, phases, sowings
-from ..engine.turns import ABSORB, EXPEL, Phase, Turn, space_index
+from ..engine.turns import space_index
 from ..errors import NotationError
-from ..rules.data import COLOURS, game_data
+from ..rules.data import COLOURS, game_data, shown
+from .errors import PictureError
 
 Cell = tuple[int, int]
 
@@ -50,6 +53,8 @@ class Drop(NamedTuple):
 
 
 class Sowing(NamedTuple):
+    """A sowing: the space sown, the way the stones went, each stone dropped."""
+
     phase: int
     space: int  # the space sown
     flow: str  # "ccw" or "cw"
@@ -58,6 +63,8 @@ class Sowing(NamedTuple):
 
 
 class RulerCell(NamedTuple):
+    """A cell of an expel's ruler, with its value."""
+
     cell: Cell
     value: int
     reached: bool  # no tile stands between the head and this cell
@@ -76,6 +83,8 @@ class Attack(NamedTuple):
 
 
 class TurnTrace(NamedTuple):
+    """What a turn did (see :func:`trace`): its sowings, the heads' routes, the rulers."""
+
     turn: Turn  # as the engine writes it (elements and the solo group filled in)
     colour: str  # the side that played it
     sowings: tuple[Sowing, ...]
@@ -87,6 +96,7 @@ class TurnTrace(NamedTuple):
         return [cell_name(c) for r in self.routes if r.kind == "matter" for c in r.cells[1:]]
 
     def attack_cells(self, *, reached_only: bool = True) -> list[str]:
+        """The cells of the expels' rulers (only those the expel reached, by default)."""
         return [
             cell_name(c.cell)
             for a in self.attacks
@@ -96,7 +106,16 @@ class TurnTrace(NamedTuple):
 
 
 def as_space(value) -> int:
-    """A ring index from an index, an abbreviation (``"He"``) or a name (``"heaven"``)."""
+    """A ring index from an index, an abbreviation (``"He"``) or a name (``"heaven"``).
+
+    Raises
+    ------
+    NotationError
+        Naming the value that is not a Ba Gua space.
+
+    >>> as_space("Wa"), as_space("heaven"), as_space(3)
+    (6, 0, 3)
+    """
     if isinstance(value, int) and not isinstance(value, bool):
         if not 0 <= value < len(game_data().ring):
             raise NotationError(f"{value} is not a Ba Gua space index (0-7)")
@@ -104,16 +123,15 @@ def as_space(value) -> int:
     return space_index(str(value))
 
 
-def as_cell(value) -> Cell:
-    return parse_cell(value) if isinstance(value, str) else (int(value[0]), int(value[1]))
+def _check_state(value, argument: str = "state") -> None:
+    if not isinstance(value, State):
+        raise PictureError(argument, f"expected a State, not {type(value).__name__}")
 
 
 def _options(state, walk, bagua, coin):
     """``(Phase, walk, bagua, flow)`` for every phase the engine generates from here."""
     env, colour = state.tables, state.mover
     if env.solo:
-        from ..engine.solo import solo_phases
-
         return solo_phases(env, walk, bagua, coin, colour)
     return [entry[:4] for entry in phases(env, walk, bagua, coin, colour)]
 
@@ -136,14 +154,32 @@ def _drops(before: tuple[str, ...], after: tuple[str, ...], space: int, flow: in
 
 
 def trace(before, turn) -> TurnTrace:
-    """Replay ``turn`` (a Turn or its notation) from the position ``before``.
+    """What ``turn`` did, played from the position ``before``.
 
-    Raises :class:`~taolong_lab.errors.IllegalTurnError` if it is not legal there.
+    Parameters
+    ----------
+    before : State
+        The position the turn is played from.
+    turn : Turn or str
+        The turn, or its notation.
+
+    Returns
+    -------
+    TurnTrace
+        The turn as the engine writes it, its sowings, the heads' routes and the expels' rulers.
+
+    Raises
+    ------
+    PictureError
+        ``before`` is not a State.
+    NotationError, IllegalTurnError
+        The turn does not read, or is not legal there.
+
+    >>> from taolong_lab import new_game
+    >>> trace(new_game(), "Wa>He a3,a4").path()
+    ['a3', 'a4']
     """
-    from ..engine.state import State
-
-    if not isinstance(before, State):
-        raise TypeError(f"trace needs the State the turn was played from, not {before!r}")
+    _check_state(before, "before")
     full = before.parse_turn(turn)
     env = before.tables
     mover = before.mover
@@ -221,18 +257,38 @@ def _attack(env, walk, colour: int, index: int) -> Attack:
 def preview_sowing(state, space, drops: str = "") -> Sowing:
     """The sowing of ``space`` from ``state`` (the first phase), as :func:`trace` draws it.
 
-    The sowing does not need to be legal (it may lead to no legal Matter phase). From Monk
-    on, where the player may choose the drop order, ``drops`` (``"WB"``) picks one; the
-    first the rules allow is shown otherwise.
+    The sowing does not need to be legal (it may lead to no legal Matter phase).
+
+    Parameters
+    ----------
+    state : State
+        The position sown from.
+    space : int or str
+        The space: a ring index, an abbreviation (``"He"``) or a name (``"heaven"``).
+    drops : str
+        From Monk on, where the player may choose the drop order, the stones in the order
+        dropped (``"WB"``); empty for the first order the rules allow.
+
+    Returns
+    -------
+    Sowing
+
+    Raises
+    ------
+    PictureError
+        ``state`` is not a State, or ``drops`` not a string.
+    NotationError
+        Not a space, an empty space, or drops the rules do not allow there.
     """
+    _check_state(state)
+    if not isinstance(drops, str):
+        raise PictureError("drops", f"expected stones like 'WB', not {shown(drops)}")
     index = as_space(space)
     if not state.bagua[index]:
         raise NotationError(f"{game_data().abbrev[index]} is empty: there is nothing to sow")
     env = state.tables
     flow = flow_for(state.bagua[index], state.coin, env.rules.mode)
     if env.solo:
-        from ..engine.solo import solo_sowings
-
         options = [o.sowing for o in solo_sowings(env, state.bagua, index, flow)]
     else:
         options = list(sowings(env, state.bagua, index, flow))
@@ -254,10 +310,35 @@ def preview_sowing(state, space, drops: str = "") -> Sowing:
 
 
 def destinations(state, space=None) -> dict[str, list[Turn]]:
-    """Where the side to move can end its first Matter phase: cell name -> the legal turns
-    ending there, in the engine's order. A Lake/Mountain stay ends on the head's own cell;
-    a penalty turn (``-``) or a game ended in the Spirit phase (``#``) ends nowhere.
-    ``space`` (index, ``"He"`` or ``"heaven"``) keeps the turns sowing that space."""
+    """Where the side to move can end its first Matter phase.
+
+    A Lake/Mountain stay ends on the head's own cell; a penalty turn (``-``) or a game ended
+    in the Spirit phase (``#``) ends nowhere.
+
+    Parameters
+    ----------
+    state : State
+        The position.
+    space : int or str, optional
+        Keep only the turns sowing this space (index, ``"He"`` or ``"heaven"``).
+
+    Returns
+    -------
+    dict of str to list of Turn
+        Cell name -> the legal turns ending there, in the engine's order.
+
+    Raises
+    ------
+    PictureError
+        ``state`` is not a State.
+    NotationError
+        ``space`` is not a Ba Gua space.
+
+    >>> from taolong_lab import new_game
+    >>> sorted(destinations(new_game()))
+    ['a3', 'a4']
+    """
+    _check_state(state)
     wanted = None if space is None else as_space(space)
     head = state.cells(state.to_move)[0] if not state.is_over() else None
     out: dict[str, list[Turn]] = {}
@@ -279,7 +360,6 @@ __all__ = [
     "RulerCell",
     "Sowing",
     "TurnTrace",
-    "as_cell",
     "as_space",
     "destinations",
     "preview_sowing",

@@ -1,0 +1,476 @@
+"""The artwork beside and under the board, in SVG: the Ba Gua wheel, the dragon cards, whose
+turn it is, the flux coin and the caption.
+
+- The Ba Gua wheel in ring order: Heaven at the top and sowing (counterclockwise, ring index
+  + 1) going to the left; in Master and Chosen One, where a stack may flow either way, double
+  chevrons and the flux coin (top right: black side up with a counterclockwise arrow, or
+  white side up with a clockwise one). Each space shows its trigram, its abbreviation and its
+  stones as small discs in stack order (base stone on the left, top stone on the right, drawn
+  over the others). The centre of the wheel holds the centre's water and fire stones.
+- Below the wheel: each dragon's segments, water and fire meters (a little house marks the
+  village's protector), then whose turn it is (or the result).
+- Under the board: the scenario and its motto, the mode and options, and what the special
+  tiles do.
+
+Each function returns a list of SVG elements (strings) for :func:`taolong_lab.pictures.svg`
+to put together. Elements carry classes and ``data-*`` attributes: each Ba Gua space
+``space`` (``data-space`` its abbreviation as in the notation, ``data-element``,
+``data-index``) and its stones ``stone`` (``data-space``, ``data-index``), ``card <colour>``,
+``flux-coin`` (``data-flux``), ``caption`` (``data-scenario``, ``data-mode``), ``status``.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from xml.sax.saxutils import escape
+
+from ..engine.codec import FLUX_MODES
+from ..engine.core import ROCK_HITS
+from ..rules.data import COLOURS, game_data
+from ..rules.scenario import load_scenario
+from .artwork import house
+from .layout import CAPTION_LINE, CARD_H, CENTRE_R, LABEL_R, PANEL_W, STONE_R, Wheel
+from .primitives import attributes, element, number, pair, text_element
+from .style import (
+    COIN,
+    CUP,
+    DRAGON,
+    FIRE,
+    INK,
+    LOST,
+    MAIN_CUP,
+    MUTED,
+    PAPER,
+    PORTAL,
+    RING,
+    STONE,
+    VILLAGE,
+    WATER,
+)
+from .text import status_lines
+
+
+# ---- the board of Ba Gua ----------------------------------------------------------------------
+def _trigram(symbol: str, cx: float, cy: float, fill: str) -> list[str]:
+    """Three bars from the Unicode trigram (U+2630..U+2637): bit 0 is the top line, 1 = yin."""
+    code = ord(symbol) - 0x2630 if len(symbol) == 1 else -1
+    if not 0 <= code < 8:
+        return [text_element(cx, cy + 5, symbol, text_anchor="middle", font_size=15, fill=fill)]
+    width, bar, gap = 20.0, 3.2, 2.6
+    out = []
+    for line in range(3):  # top to bottom
+        y = cy - 1.5 * bar - gap + line * (bar + gap)
+        x0 = cx - width / 2
+        if code >> line & 1:  # yin: a broken line
+            half = width * 0.4
+            out.append(element("rect", x=x0, y=y, width=half, height=bar, fill=fill))
+            out.append(element("rect", x=x0 + width - half, y=y, width=half, height=bar, fill=fill))
+        else:
+            out.append(element("rect", x=x0, y=y, width=width, height=bar, fill=fill))
+    return out
+
+
+def _stones(stack: str, cx: float, cy: float, space: str) -> list[str]:
+    """A stack as discs in stack order: base stone first, read like text (left to right, then
+    a second row for a stack of more than four); each disc is drawn over the one before."""
+    n = len(stack)
+    rows = [stack[:4], stack[4:]] if n > 4 else [stack]
+    radius = STONE_R if n <= 4 else STONE_R - 0.8
+    spacing = 2 * radius + 1.5 if n <= 3 else 2 * radius - 0.4
+    out = []
+    index = 0
+    for row, marks in enumerate(rows):
+        y = cy + (row - (len(rows) - 1) / 2) * (2 * radius + 1.5)
+        x0 = cx - spacing * (len(marks) - 1) / 2
+        for i, mark in enumerate(marks):
+            fill, stroke = STONE[mark]
+            out.append(
+                element(
+                    "circle",
+                    class_=f"stone {'white' if mark == 'W' else 'black'}",
+                    data_space=space,
+                    data_index=index,
+                    cx=x0 + i * spacing,
+                    cy=y,
+                    r=radius,
+                    fill=fill,
+                    stroke=stroke,
+                    stroke_width=1.3,
+                )
+            )
+            index += 1
+    return out
+
+
+def bagua(state, wheel: Wheel, ids: str | None = None) -> list[str]:
+    """The Ba Gua wheel: its eight spaces with their stones, trigrams and names, the way the
+    stones flow, and the centre. ``ids`` prefixes an ``id`` on each space (``{ids}space-He``);
+    None for no ids."""
+    data = game_data()
+    count = len(data.ring)
+    cx, cy = wheel.cx, wheel.cy
+    out = ['<g class="bagua">']
+    out.append(
+        element("circle", cx=cx, cy=cy, r=wheel.radius, fill="none", stroke=RING, stroke_width=2)
+    )
+    # sowing direction: a chevron on the ring halfway between each space and the next; in
+    # Master and Chosen One a stack may flow either way (see the flux coin): a double chevron
+    both = state.rules.mode in FLUX_MODES
+    for i in range(count):
+        x, y = wheel.point(i + 0.5)
+        # turn the chevron (drawn pointing right) along the counterclockwise tangent
+        rotation = -(90 + 360 * (i + 0.5) / count) - 90
+        out.append(
+            element(
+                "path",
+                class_="flow both" if both else "flow",
+                d="M -1.5 -4.5 L -6 0 L -1.5 4.5 M 1.5 -4.5 L 6 0 L 1.5 4.5"
+                if both
+                else "M -4 -5 L 3 0 L -4 5",
+                fill="none",
+                stroke=RING,
+                stroke_width=2,
+                stroke_linecap="round",
+                stroke_linejoin="round",
+                transform=f"translate({pair(x, y)}) rotate({number(rotation)})",
+            )
+        )
+    for i, (name, abbrev, symbol) in enumerate(
+        zip(data.ring, data.abbrev, data.symbols, strict=True)
+    ):
+        x, y = wheel.point(i)
+        main = name in data.main
+        attrs = attributes(
+            id=f"{ids}space-{abbrev}" if ids is not None else None,
+            class_="space",
+            data_space=abbrev,
+            data_element=name,
+            data_index=i,
+        )
+        out.append(f"<g {attrs}>")
+        out.append(f"<title>{escape(name.title())}: {escape(state.bagua[i] or 'empty')}</title>")
+        out.append(
+            element(
+                "circle",
+                cx=x,
+                cy=y,
+                r=wheel.cup,
+                fill=MAIN_CUP if main else CUP,
+                stroke=RING,
+                stroke_width=2.4 if main else 1.4,
+            )
+        )
+        out.extend(_stones(state.bagua[i], x, y, abbrev))
+        lx, ly = wheel.point(i, LABEL_R)
+        out.extend(_trigram(symbol, lx, ly - 7, INK))
+        out.append(
+            text_element(
+                lx,
+                ly + 15,
+                abbrev,
+                text_anchor="middle",
+                font_size=12,
+                font_weight="bold" if main else None,
+                fill=INK,
+            )
+        )
+        out.append("</g>")
+    # the centre of the Ba Gua: the water and fire stones no dragon holds
+    water, fire = state.centre
+    out.append('<g class="centre">')
+    out.append(
+        element("circle", cx=cx, cy=cy, r=CENTRE_R, fill=PAPER, stroke=RING, stroke_width=1.4)
+    )
+    out.append(
+        text_element(cx, cy - 17, "centre", text_anchor="middle", font_size=10, fill="#7a6a52")
+    )
+    for dy, value, colour, what in ((0, water, WATER, "water"), (18, fire, FIRE, "fire")):
+        out.append(
+            element(
+                "circle", class_=f"centre-{what}", cx=cx - 11, cy=cy + dy - 1, r=5.5, fill=colour
+            )
+        )
+        out.append(
+            text_element(
+                cx + 1, cy + dy + 4, str(value), font_size=13, font_weight="bold", fill=INK
+            )
+        )
+    out.append("</g>")
+    out.append("</g>")
+    return out
+
+
+def _meter(x: float, y: float, label: str, value: int, cap: int, colour: str) -> list[str]:
+    out = [text_element(x, y + 4, label, font_size=11, fill=MUTED)]
+    for i in range(cap):
+        filled = i < value
+        out.append(
+            element(
+                "circle",
+                class_=f"meter-{label}" + (" full" if filled else ""),
+                cx=x + 44 + i * 15,
+                cy=y,
+                r=5.5,
+                fill=colour if filled else "none",
+                stroke=colour,
+                stroke_width=1.4,
+            )
+        )
+    return out
+
+
+def _dragon_card(state, colour_index: int, x: float, y: float) -> list[str]:
+    data = game_data()
+    colour = COLOURS[colour_index]
+    style = DRAGON[colour_index]
+    dragon = state.dragon(colour)
+    out = [f'<g class="card {colour}">']
+    to_move = state.to_move == colour and not state.is_over()
+    if to_move:
+        out.append(
+            element(
+                "rect",
+                x=x - 6,
+                y=y - 16,
+                width=PANEL_W - 8,
+                height=48,
+                rx=6,
+                fill="#f3e6c8",
+                stroke="#c9a55a",
+                stroke_width=1.2,
+            )
+        )
+    out.append(
+        element(
+            "circle",
+            cx=x + 7,
+            cy=y - 4,
+            r=7,
+            fill=style["body"],
+            stroke=style["outline"],
+            stroke_width=2,
+        )
+    )
+    out.append(
+        text_element(
+            x + 20,
+            y,
+            f"{colour} · {data.dragon_names[colour_index]}",
+            font_size=13,
+            font_weight="bold",
+            fill=INK,
+        )
+    )
+    if state.rules.option("village") == colour:  # the protector of the village
+        out.append(f'<g class="protector" data-colour="{colour}">')
+        out.append("<title>protects the village</title>")
+        out.extend(house(x + 160, y + 1, 0.85, VILLAGE["roofs"][0]))
+        out.append("</g>")
+    # segments: one mark per segment still attached, hollow for lost ones
+    total = len(data.start_cells[colour_index]) - 1
+    sx = x + 178
+    out.append(text_element(sx, y, "segments", font_size=11, fill=MUTED))
+    for i in range(total):
+        kept = i < dragon.segments
+        out.append(
+            element(
+                "rect",
+                class_="segment-mark" + (" kept" if kept else ""),
+                x=sx + 58 + i * 14,
+                y=y - 10,
+                width=10,
+                height=11,
+                rx=3,
+                fill=style["body"] if kept else "none",
+                stroke=style["outline"] if kept else LOST,
+                stroke_width=1.4,
+                stroke_dasharray=None if kept else "2 2",
+            )
+        )
+    out.extend(_meter(x, y + 19, "water", dragon.water, data.capacity, WATER))
+    out.extend(_meter(x + 130, y + 19, "fire", dragon.fire, data.capacity, FIRE))
+    out.append("</g>")
+    return out
+
+
+def cards(state, x: float, y: float) -> list[str]:
+    """A card for each dragon (its segments, water and fire), the first with its top line at
+    ``y``, then whose turn it is (or the result), all :data:`~.layout.PANEL_W` wide from
+    ``x``."""
+    out = []
+    for colour_index in range(len(COLOURS)):
+        out.extend(_dragon_card(state, colour_index, x + 8, y))
+        y += CARD_H
+    headline, detail = status_lines(state)
+    out.append(
+        text_element(
+            x + PANEL_W / 2,
+            y + 4,
+            headline,
+            class_="status",
+            text_anchor="middle",
+            font_size=13.5,
+            font_weight="bold",
+            fill=INK,
+        )
+    )
+    if detail:
+        out.append(
+            text_element(
+                x + PANEL_W / 2,
+                y + 22,
+                detail,
+                class_="status-detail",
+                text_anchor="middle",
+                font_size=12,
+                fill=INK,
+            )
+        )
+    return out
+
+
+# ---- the rules: caption, flux coin ------------------------------------------------------------
+def caption_lines(state, width: float) -> list[tuple[str, bool]]:
+    """Under the board: the scenario and its motto (bold), then the mode, edition and options,
+    wrapped to ``width`` (an estimate of the text's width; the font is not measured)."""
+    rules = state.rules
+    scenario = load_scenario(rules.scenario)
+    parts = [f"{rules.mode} mode"]
+    if rules.edition != "current":
+        parts.append(f"{rules.edition} edition")
+    for name, value in rules.options:
+        if name == "village":
+            parts.append(f"the {value} dragon protects the village")
+        else:
+            parts.append(f"{name}={str(value).lower()}")
+    lines = [(scenario.name, True)]
+    if scenario.motto:
+        lines = [(f"{scenario.name} \u2014 {scenario.motto}", True)]
+    if len(lines[0][0]) * 12.5 * 0.62 > width:  # too long: the motto on a line of its own
+        lines = [(scenario.name, True), (scenario.motto, False)]
+    chars = max(20, int(width / (11.5 * 0.58)))
+    for group in (parts, _legend(state)):
+        for line in textwrap.wrap(" · ".join(group), chars):
+            lines.append((line.strip(" ·"), False))
+    return lines
+
+
+def _legend(state) -> list[str]:
+    """What the board's special tiles do, in a few words."""
+    env = state.tables
+    present = {sym for row in env.layout.rows for sym in row}
+    twins, anywhere = [], []
+    for sym, style in PORTAL.items():
+        if sym in present:
+            rule = env.scenario.portal_rule(sym)
+            if rule.destination == "twin":
+                twins.append(style["name"])
+            else:
+                anywhere.append((style["name"], rule.cost))
+    out = []
+    if twins:
+        out.append(f"{' and '.join(twins) + ' ' if anywhere else ''}portals lead to their twin")
+    if anywhere:
+        text = " and ".join(name for name, _ in anywhere) + " portals lead to any free portal"
+        costs = [f"{name} costs 1 {cost}" for name, cost in anywhere if cost]
+        out.append(text + (f" ({', '.join(costs)})" if costs else ""))
+    if env.breakable:
+        out.append(f"rocks break after {ROCK_HITS} hits (pips: hits left)")
+    return out
+
+
+def caption(state, lines, x: float, y: float) -> list[str]:
+    """The :func:`caption_lines` from ``(x, y)`` down, the first in bold."""
+    rules = state.rules
+    out = [f'<g class="caption" data-scenario="{rules.scenario}" data-mode="{rules.mode}">']
+    for i, (line, bold) in enumerate(lines):
+        out.append(
+            text_element(
+                x,
+                y + i * CAPTION_LINE,
+                line,
+                font_size=12.5 if bold else 11.5,
+                font_weight="bold" if bold else None,
+                fill=INK if bold else MUTED,
+            )
+        )
+    out.append("</g>")
+    return out
+
+
+def flux_coin(state, cx: float, cy: float) -> list[str]:
+    """Master and Chosen One: the flux coin, black side up with a counterclockwise arrow
+    (``ccw``) or white side up with a clockwise one (``cw``); nothing in the other modes."""
+    if state.rules.mode not in FLUX_MODES:
+        return []
+    flux = state.flux
+    face, edge, ink = COIN[flux]
+    r, a = 15.0, 8.0  # the coin, the arrow's arc
+    sweep = 1 if flux == "cw" else 0  # SVG: sweep 1 turns clockwise on screen
+    side = 1 if flux == "cw" else -1
+    # an arc of 3/4 turn starting at the top, then an arrowhead along the tangent at its end
+    sx, sy = cx, cy - a
+    ex, ey = cx - side * a, cy
+    out = [f'<g class="flux-coin" data-flux="{flux}">']
+    out.append(
+        "<title>flux coin: "
+        + ("counterclockwise" if flux == "ccw" else "clockwise")
+        + " (a stack with more white stones is sown clockwise, more black counterclockwise, "
+        "a tie follows the coin)</title>"
+    )
+    out.append(element("circle", cx=cx + 1, cy=cy + 1.8, r=r, fill="#000", opacity=0.15))
+    out.append(element("circle", cx=cx, cy=cy, r=r, fill=face, stroke=edge, stroke_width=1.6))
+    out.append(
+        element(
+            "circle",
+            cx=cx,
+            cy=cy,
+            r=r - 2.6,
+            fill="none",
+            stroke=ink,
+            stroke_width=0.6,
+            opacity=0.6,
+        )
+    )
+    out.append(
+        element(
+            "path",
+            d=f"M {pair(sx, sy)} A {pair(a, a)} 0 1 {sweep} {pair(ex, ey)}",
+            fill="none",
+            stroke=ink,
+            stroke_width=1.9,
+            stroke_linecap="round",
+        )
+    )
+    # at the end (left or right of centre) the motion is upwards
+    out.append(
+        element(
+            "path",
+            d=f"M {pair(ex - 3.2, ey + 0.6)} L {pair(ex, ey - 3.6)} L {pair(ex + 3.2, ey + 0.6)}",
+            fill="none",
+            stroke=ink,
+            stroke_width=1.9,
+            stroke_linecap="round",
+            stroke_linejoin="round",
+        )
+    )
+    out.append(
+        text_element(cx - r - 6, cy - 1, "flux", text_anchor="end", font_size=10.5, fill=MUTED)
+    )
+    out.append(
+        text_element(
+            cx - r - 6,
+            cy + 11,
+            flux,
+            class_="flux",
+            text_anchor="end",
+            font_size=11.5,
+            font_weight="bold",
+            fill=INK,
+        )
+    )
+    out.append("</g>")
+    return out
+
+
+__all__ = ["bagua", "caption", "caption_lines", "cards", "flux_coin"]
