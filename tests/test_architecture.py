@@ -45,10 +45,8 @@ LAYERS = {
     "cli": 7,
     "widgets": 7,  # the Explorer
     "": 8,
-    # today's names, leaving with the rework: the two picture packages (into PICTURES), the
-    # CLI's modules (into the cli package), the maintenance tools (out of the package)
-    "views": 6,
-    "render": 6,
+    # today's names, leaving with the rework: the CLI's modules (into the cli package), the
+    # maintenance tools (out of the package)
     "cli_solve": 7,
     "cli_generate": 7,
     "tools": 7,
@@ -78,17 +76,6 @@ ALLOWLIST = {
     "private: puzzles.format imports rules.options._check_option",
     # SAT's checker reads whether both dragons live: a public name in the engine
     "private: solvers.sat.check imports engine.core._alive",
-    # the two picture packages share SVG primitives and layout privately: one package
-    "private: render.figures imports views.svg._Grid",
-    "private: render.figures imports views.svg._body_runs",
-    "private: render.figures imports views.svg._occupied_portals",
-    "private: render.figures imports views.svg._rectangles",
-    "private: render.figures imports views.svg._status",
-    "private: render.overlay imports views.svg._attrs",
-    "private: render.overlay imports views.svg._el",
-    "private: render.overlay imports views.svg._n",
-    "private: render.overlay imports views.svg._polar",
-    "private: render.overlay imports views.svg._text",
 }
 
 
@@ -273,7 +260,7 @@ def test_the_hooks_exist():
 def test_the_doc_names_every_package_of_the_map():
     """docs/architecture.md names each package and module of the target layout."""
     text = DOC.read_text(encoding="utf-8")
-    leaving = {"views", "render", "cli_solve", "cli_generate", "tools", ""}
+    leaving = {"cli_solve", "cli_generate", "tools", ""}
     for name in set(LAYERS) - leaving:
         assert re.search(rf"`{name}[/`.]", text), name
 
@@ -292,7 +279,7 @@ class State:
 
 def _package(tmp_path: Path, files: dict[str, str]) -> Path:
     base = tmp_path / "taolong_lab"
-    files = {"engine/state.py": STATE, "views/svg.py": "class _Grid:\n    pass\n", **files}
+    files = {"engine/state.py": STATE, "solvers/shapes.py": "class _Grid:\n    pass\n", **files}
     for name, text in files.items():
         path = base / name
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -327,8 +314,8 @@ CASES = [
     ),
     (
         f"{PICTURES}/f.py",
-        "from ..views import svg as views\n\nclass G(views._Grid):\n    pass\n",
-        "private: pictures.f imports views.svg._Grid",
+        "from ..solvers import shapes\n\nclass G(shapes._Grid):\n    pass\n",
+        "private: pictures.f imports solvers.shapes._Grid",
     ),
     (
         "solvers/x.py",
