@@ -1,8 +1,9 @@
-"""The rules engine: positions, turns, notation."""
+"""The rules engine: positions, turns, notation, the start of a game."""
 
 from .core import Dragon
 from .geometry import cell_name, parse_cell
 from .line import Line
+from .setup import solo_start, start_state
 from .state import Board, Result, State
 from .turns import ABSORB, EXPEL, Phase, Turn, parse_turn
 

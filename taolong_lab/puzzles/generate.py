@@ -90,9 +90,10 @@ from contextlib import closing
 from pathlib import Path
 from typing import NamedTuple
 
-from ..engine import State
+from ..engine import State, solo_start
 from ..errors import TaoLongError
 from ..files import write_atomic
+from ..rules import Rules
 from .format import Puzzle, append_bytes, load_puzzles, puzzles_text, read_puzzles
 from .runner import check_scheduler, ordered_map
 
@@ -170,18 +171,11 @@ def _draw_common(rng: random.Random, scenarios, modes) -> dict:
 
 
 def _solo(drawn: dict, rng: random.Random, **sizes) -> State:
-    from .. import solo_game
-
     options = {"village": drawn["village"]} if drawn["village"] else {}
     drawn["bagua_seed"] = rng.randrange(2**32)
-    return solo_game(
-        drawn["scenario"],
-        drawn["mode"],
-        player=drawn["player"],
-        bagua="random",
-        seed=drawn["bagua_seed"],
-        **sizes,
-        **options,
+    rules = Rules.make(drawn["scenario"], drawn["mode"], solo=True, **options)
+    return solo_start(
+        rules, player=drawn["player"], bagua="random", seed=drawn["bagua_seed"], **sizes
     )
 
 

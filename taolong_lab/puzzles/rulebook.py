@@ -35,10 +35,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .. import __version__, solo_game
+from .. import __version__
+from ..engine import solo_start
 from ..errors import PuzzleError
 from ..files import InputFileError
-from ..rules import COLOURS, game_data, scenario_names
+from ..rules import COLOURS, Rules, game_data, scenario_names
 from ..rules.scenario import load_scenario
 from .format import Puzzle, load_puzzles, save_puzzles
 
@@ -59,9 +60,7 @@ def rulebook_puzzles(date: str | None = None, results: dict | None = None) -> li
     for scenario in scenario_names():
         title = load_scenario(scenario).name
         for colour, name in zip(COLOURS, names, strict=True):
-            start = solo_game(
-                scenario, "grasshopper", player=colour, segments=3, water=4, bagua="standard"
-            )
+            start = solo_start(Rules.make(scenario, "grasshopper", solo=True), player=colour)
             provenance = {"generator": GENERATOR, "version": __version__, "date": date}
             puzzles.append(
                 Puzzle.from_state(
