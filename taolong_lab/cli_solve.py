@@ -424,7 +424,7 @@ class _Claim:
     win exists (the optimum of a solved puzzle, the bound of a bound-only one)."""
 
     def __init__(self, puzzle):
-        from .solvers.explicit import bound_params, lower_bound
+        from .solvers.bounds import bound_params, lower_bound
 
         self.puzzle = puzzle
         self.cert = puzzle.certificate or {}
@@ -812,8 +812,9 @@ def _reprove_by_win_within(puzzle, time_limit) -> list[str]:
     """Re-prove the optimum with :func:`~taolong_lab.solvers.explicit.win_within` (exact
     bounded depth-first search, not the A* that made an explicit certificate): no win within
     optimum - 1 turns, a win within the optimum."""
+    from .solvers.bounds import bound_params
     from .solvers.common import Budget
-    from .solvers.explicit import OutOfBudget, bound_params, win_within
+    from .solvers.explicit import OutOfBudget, win_within
 
     turns, start = len(puzzle.solution), puzzle.start
     params, budget, failed = bound_params(start), Budget(time_limit, None), {}

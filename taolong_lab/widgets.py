@@ -702,7 +702,7 @@ class Explorer(w.VBox):
         bagua = state.bagua
         coin = CW if state.flux == "cw" else CCW
         for phase in turn.phases[:number]:
-            bagua, element = sow(
+            bagua, element, _ = sow(
                 bagua, phase.space, flow_for(bagua[phase.space], coin, state.rules.mode)
             )
             if element != phase.element:
@@ -710,7 +710,7 @@ class Explorer(w.VBox):
         phase = turn.phases[number]
         stack = bagua[phase.space]
         flow = flow_for(stack, coin, state.rules.mode)
-        _after, element = sow(bagua, phase.space, flow)
+        _after, element, _ = sow(bagua, phase.space, flow)
         if element != phase.element:
             return ""
         n = len(bagua)
@@ -1012,7 +1012,7 @@ class Explorer(w.VBox):
         coin = CW if state.flux == "cw" else CCW
         for phase in done:
             flow = flow_for(bagua[phase.space], coin, state.rules.mode)
-            bagua, element = sow(bagua, phase.space, flow)
+            bagua, element, _ = sow(bagua, phase.space, flow)
             if element != phase.element or phase.focus:
                 return state.bagua
         return bagua

@@ -25,16 +25,9 @@ from taolong_lab.cli import main
 from taolong_lab.errors import IllegalTurnError
 from taolong_lab.puzzles import Puzzle, save_puzzles
 from taolong_lab.solvers import common
+from taolong_lab.solvers.bounds import BOUND_NAME, bound_params
 from taolong_lab.solvers.common import Checkpoint, CheckpointError, SolverError
-from taolong_lab.solvers.explicit import (
-    BOUND_NAME,
-    SOLVER,
-    _Search,
-    bound_params,
-    solve,
-    win_line_within,
-    win_within,
-)
+from taolong_lab.solvers.explicit import SOLVER, _Search, solve, win_line_within, win_within
 
 START = solo_game(segments={"black": 1}, water={"black": 2})  # an optimum of 4
 OTHER = solo_game(segments={"black": 1}, water={"black": 1})

@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 
 from taolong_lab import State
 from taolong_lab.engine.solo import choose_group, damage_dealt, group_executions
-from taolong_lab.solvers.common import sow_table
+from taolong_lab.solvers.bounds import sow_table
 from taolong_lab.solvers.sat.check import (
     OneTurn,
     engine_successors,
@@ -268,8 +268,8 @@ def test_the_factored_ba_gua_layer_sows_like_the_engine(config, player):
     new configuration, the opponent's group and the element), laps of the whole ring
     included."""
     from taolong_lab import solo_game
+    from taolong_lab.solvers.bounds import sow_table
     from taolong_lab.solvers.sat.check import factored_sowings
-    from taolong_lab.solvers.sat.encode import sow_table
 
     state = solo_game("field", player=player)
     opp = "WB"[1 - state._to_move]

@@ -14,7 +14,7 @@ import random
 import pytest
 
 from taolong_lab import State, solo_game
-from taolong_lab.solvers import explicit
+from taolong_lab.solvers import bounds, explicit
 from taolong_lab.solvers.common import SolverError
 from taolong_lab.solvers.sat import SatEncodingError, solve
 from taolong_lab.solvers.sat import encode as sat_encode
@@ -444,10 +444,10 @@ def test_the_damage_budget_is_the_most_damage_of_the_sowings(scenario, seed, seg
     Wall's breakable rocks added once), capped at the most life a dragon can have (not the
     opponent's life at the start: it can rise); under the goal, a sequence that cannot deal
     the opponent's life is UNSAT (the bound is the explicit
-    solver's ``may_win_within``, whose proof is in ``explicit.lower_bound``)."""
+    solver's ``may_win_within``, whose proof is in ``bounds.lower_bound``)."""
     from pysat.solvers import Solver
 
-    from taolong_lab.solvers.common import sow_table
+    from taolong_lab.solvers.bounds import sow_table
 
     k = 3
     start = solo_game(scenario, bagua="random", seed=seed, segments={"black": segments})
@@ -482,7 +482,7 @@ def test_the_damage_budget_is_the_most_damage_of_the_sowings(scenario, seed, seg
                     seen.append(want)
                 return
             for space, (new, group, element) in sow_table(bagua, "B").items():
-                hit = explicit.turn_damage_bound(ring[element], cap, len(group), portals)[0]
+                hit = bounds.turn_damage_bound(ring[element], cap, len(group), portals)[0]
                 walk(new, total + hit, [*spaces, space])
 
         walk(start.bagua, 0, [])

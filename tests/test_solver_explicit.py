@@ -9,14 +9,8 @@ import pytest
 
 from taolong_lab import State, new_game, solo_game
 from taolong_lab.graph import explore, retrograde
-from taolong_lab.solvers.explicit import (
-    SolverError,
-    bound_params,
-    lower_bound,
-    replay,
-    replay_text,
-    solve,
-)
+from taolong_lab.solvers.bounds import bound_params, lower_bound
+from taolong_lab.solvers.explicit import SolverError, replay, replay_text, solve
 
 # The player (white) faces south at d3, the black head is right ahead at d4; black has one
 # segment and one water. Sowing the lone W stone on Earth lands on Mountain: no black stone is

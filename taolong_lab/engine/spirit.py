@@ -68,16 +68,15 @@ def sowings(env: Env, bagua: tuple[str, ...], space: int, flow: int) -> tuple[So
     rest.
     """
     if not env.monk:
-        new, element = sow(bagua, space, flow)
+        new, element, _ = sow(bagua, space, flow)
         return (Sowing("", new, element, ()),)
-    return _monk_sowings(bagua, space, flow, env.ring_size, env.main_spaces)
+    return _monk_sowings(bagua, space, flow, env.main_spaces)
 
 
 @functools.lru_cache(maxsize=65536)
-def _monk_sowings(bagua, space, flow, n, main) -> tuple[Sowing, ...]:
+def _monk_sowings(bagua, space, flow, main) -> tuple[Sowing, ...]:
     stack = bagua[space]
-    step = 1 if flow == CCW else n - 1
-    targets = [(space + step * j) % n for j in range(1, len(stack) + 1)]
+    targets = sow(bagua, space, flow).targets
     whites = stack.count("W")
     scored = []
     for places in itertools.combinations(range(len(stack)), whites):
@@ -157,7 +156,7 @@ def _spirit_options(env: Env, walk, bagua, coin):
             continue
         flow = flow_for(bagua[space], coin, mode)
         if not env.monk:
-            new, element = sow(bagua, space, flow)
+            new, element, _ = sow(bagua, space, flow)
             yield space, Sowing("", new, element, ()), flow, walk, ()
             continue
         for sowing in sowings(env, bagua, space, flow):
@@ -190,7 +189,7 @@ _spirit = functools.partial(tuple.__new__, Spirit)
 def bagua_after(spirit: Spirit) -> tuple[str, ...]:
     """The Ba Gua after ``spirit``'s sowing."""
     if spirit.sowing is None:
-        return sow(spirit.before, spirit.space, spirit.flow)[0]
+        return sow(spirit.before, spirit.space, spirit.flow).bagua
     return spirit.sowing.bagua
 
 

@@ -198,7 +198,7 @@ def _random_solo(rng: random.Random, drawn: dict, turns) -> State:
 
 
 def _played_game(rng: random.Random, drawn: dict, turns) -> State:
-    from ..solvers.explicit import lower_bound
+    from ..solvers.bounds import lower_bound
 
     drawn["epsilon"] = epsilon = rng.choice((0.2, 0.35, 0.5))
     state = _solo(drawn, rng)
@@ -337,8 +337,9 @@ def wins_within(
     :func:`~taolong_lab.solvers.explicit.win_within`, sharing what it proved through
     ``failed``); None when ``max_states`` expansions or ``time_limit`` seconds did not
     settle it."""
+    from ..solvers.bounds import bound_params
     from ..solvers.common import Budget
-    from ..solvers.explicit import OutOfBudget, bound_params, win_within
+    from ..solvers.explicit import OutOfBudget, win_within
 
     budget = Budget(time_limit, max_states)
     try:
@@ -405,8 +406,9 @@ def optimal_counts(
     least").
     ``failed``: a ``win_within`` memo to share (what an earlier search proved).
     """
+    from ..solvers.bounds import bound_params, lower_bound
     from ..solvers.common import Budget
-    from ..solvers.explicit import OutOfBudget, bound_params, lower_bound, win_within
+    from ..solvers.explicit import OutOfBudget, win_within
 
     params = bound_params(state)
     budget = Budget(time_limit, max_states)
@@ -497,8 +499,9 @@ def _sat_check(state, optimum: int, time_limit: float | None) -> dict:
 
 
 def _explicit_check(state, optimum: int, time_limit, max_states) -> dict:
+    from ..solvers.bounds import bound_params
     from ..solvers.common import Budget
-    from ..solvers.explicit import OutOfBudget, bound_params, win_within
+    from ..solvers.explicit import OutOfBudget, win_within
 
     check = {
         "solver": EXPLICIT_CHECK,
@@ -618,7 +621,7 @@ def _prove(state, job: dict, failed: dict):
     """The explicit solution when the optimum is within ``job["turns"]``, else the reason
     (``failed``: the ``win_within`` memo, shared with the line count)."""
     from ..solvers import solve
-    from ..solvers.explicit import lower_bound
+    from ..solvers.bounds import lower_bound
 
     low, high = job["turns"]
     if lower_bound(state) > high:

@@ -8,8 +8,9 @@ shortest-win solver (``explicit``) and the SAT solver (``sat``) for solo challen
 (0, True, True)
 """
 
+from .bounds import lower_bound
 from .common import Solution, SolverError
-from .explicit import lower_bound, replay
+from .explicit import replay
 from .graph import Edge, Node, Retrograde, StateGraph, explore, iter_explore, retrograde
 
 METHODS = ("explicit", "sat", "auto", "race")

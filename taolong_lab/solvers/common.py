@@ -437,30 +437,3 @@ __all__ = [
     "reset_peak_memory",
     "solo_start",
 ]
-
-
-def sow_table(bagua, opp_stone: str) -> dict:
-    """The Grasshopper solo sowings of ``bagua`` (counter-clockwise, the element where the last
-    stone lands, the opponent's group where its stones land): ``{space: (new bagua, group,
-    element)}``.
-
-    >>> sow_table(("", "WB", "", "", "", "", "", ""), "B")
-    {1: (('', '', 'W', 'B', '', '', '', ''), (3,), 3)}
-    """
-    n = len(bagua)
-    out = {}
-    for space in range(n):
-        stack = bagua[space]
-        if not stack:
-            continue
-        new = list(bagua)
-        new[space] = ""
-        group = []
-        i = space
-        for stone in stack:
-            i = (i + 1) % n
-            new[i] += stone
-            if stone == opp_stone:
-                group.append(i)
-        out[space] = (tuple(new), tuple(group), i)
-    return out

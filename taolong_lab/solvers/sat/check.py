@@ -26,7 +26,8 @@ from pysat.solvers import Solver
 from ...engine import State
 from ...engine.core import _alive, executions, hurt, occupancy, ruler_hit, village_damage
 from ...engine.solo import damage_dealt
-from .encode import Encoder, sow_table
+from ..bounds import sow_table
+from .encode import Encoder
 from .gates import Gates
 from .solver import SatSearch, _Model
 from .solver import eliminate as eliminate_layer

@@ -42,9 +42,9 @@ and gaps; the conformance tests check it); the centre's stones are derived from 
 
 from __future__ import annotations
 
+from ...engine import sow
 from ...engine.core import Dragon, Env
-from ..common import sow_table
-from ..explicit import bound_params, turn_damage_bound
+from ..bounds import bound_params, opponent_group, sow_table, turn_damage_bound
 from .gates import Gates, clean, const, ite_onehot, neg
 
 N_TILES = 4  # head + 3 segments at most
@@ -741,22 +741,12 @@ class Layer:
         return out
 
 
-def stack_sowing(space: int, stack: str, n: int, opp_stone: str):
-    """``(group, element)`` of sowing ``stack`` from ``space`` on a ring of ``n`` spaces."""
-    group = tuple((space + p + 1) % n for p, stone in enumerate(stack) if stone == opp_stone)
-    return group, (space + len(stack)) % n
-
-
-def sow_table_one(bagua, space: int) -> tuple:
-    """The Ba Gua after sowing ``space`` (counter-clockwise, :func:`core.sow`)."""
-    n = len(bagua)
-    new = list(bagua)
-    new[space] = ""
-    i = space
-    for stone in bagua[space]:
-        i = (i + 1) % n
-        new[i] += stone
-    return tuple(new)
+def stack_sowing(space: int, stack: str, n: int, opp_stone: str) -> tuple[tuple[int, ...], int]:
+    """``(group, element)`` of sowing ``stack`` from ``space`` on a ring of ``n`` spaces
+    (counterclockwise, :func:`~taolong_lab.engine.core.sow`)."""
+    ring = tuple(stack if j == space else "" for j in range(n))
+    _, element, targets = sow(ring, space)
+    return opponent_group(stack, targets, opp_stone), element
 
 
 class Encoder:
@@ -845,7 +835,7 @@ class Encoder:
         for config in self._reach:
             for space, stack in enumerate(config):
                 if stack:
-                    nxt.add(sow_table_one(config, space))
+                    nxt.add(sow(config, space).bagua)
         self._reach = nxt if len(nxt) <= self.REACH_LIMIT else None
 
     def _factored_sowing(self, prev: Layer, L: Layer) -> None:
@@ -1006,11 +996,11 @@ class Encoder:
         """Clauses "``goal`` (by default ``won_k``) -> after each turn ``t <= k`` the
         opponent's life is at most the most damage turns ``t+1..k`` can deal", the most a
         turn can deal given by the element it sows and its group's length
-        (:func:`~..explicit.turn_damage_bound`, the player's fire meter taken at the
+        (:func:`~..bounds.turn_damage_bound`, the player's fire meter taken at the
         capacity), plus the breakable rocks' hits at the start. Sound: a win by turn ``j <= k``
         takes the opponent's life after turn ``t`` down to 0 by turns ``t+1..j`` (and it stays
         0), and what it absorbs on the way only adds to the damage needed. It is the explicit
-        solver's :func:`~..explicit.may_win_within` over every turn, read off the Ba Gua
+        solver's :func:`~..bounds.may_win_within` over every turn, read off the Ba Gua
         circuit, so a candidate line whose sowings cannot deal the damage is cut before the
         board is looked at. Grasshopper only, as the bound.
 

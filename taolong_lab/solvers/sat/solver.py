@@ -16,13 +16,13 @@ The loop (``../shared/research/anchors-sat.md`` §4.1, design B+ with a hand-wri
    Each layer reaches the solver with its own gates removed by bounded variable elimination
    (:func:`eliminate`: CaDiCaL's preprocessor, everything a later clause reads frozen), which
    keeps its models on what is left and makes a conflict about a third cheaper.
-2. ``k`` starts at the explicit solver's admissible :func:`~..explicit.lower_bound` (every
+2. ``k`` starts at the explicit solver's admissible :func:`~..bounds.lower_bound` (every
    ``k`` below it is proved by that bound) and grows by one. ``solve(assumptions=[won_k])``:
    UNSAT proves **no win in k turns** even for the relaxed opponent, hence for the real one.
    Each horizon adds its **damage budget** under ``won_k``
    (:meth:`.encode.Encoder.damage_budget`): after every turn the opponent's life is at most
    what the elements sown in the turns left can deal, a fact of every real win (the bound
-   of :func:`~..explicit.may_win_within`), so it prunes without losing a line.
+   of :func:`~..bounds.may_win_within`), so it prunes without losing a line.
 3. SAT gives a candidate line. Each turn is checked in the engine: if the line's state after
    the turn is one of the engine's successors, the turn is real. Otherwise either the
    opponent's group ended where the policy would not (``solo.choose_group``): a refinement
@@ -34,9 +34,9 @@ The loop (``../shared/research/anchors-sat.md`` §4.1, design B+ with a hand-wri
    Near the end of the line (``r = k - t + 1 <= 4`` turns left from the position before a
    spurious turn ``t``; a search ``r`` turns deep that runs out of budget lowers the depth
    to ``r - 1``, down to 2) a short real search (the explicit solver's depth-first
-   :func:`~..explicit.win_line_within`: pruned by :func:`~..explicit.lower_bound` and
-   :func:`~..explicit.may_win_within`, the last turn decided by
-   :func:`~..explicit.may_win_now` before it is expanded; a budget of expansions, what it
+   :func:`~..explicit.win_line_within`: pruned by :func:`~..bounds.lower_bound` and
+   :func:`~..bounds.may_win_within`, the last turn decided by
+   :func:`~..bounds.may_win_now` before it is expanded; a budget of expansions, what it
    proved kept for the whole search) is run from that position: if the line so far
    was real and the search wins, prefix + suffix is a real line of ``k`` turns; if it proves
    no win within ``r`` turns, the **dead-end nogood** ``state_j = w and Ba Gua_j = b and not
@@ -78,6 +78,7 @@ from pysat.solvers import Cadical195, Glucose4, Solver
 
 from ...engine import State
 from ...engine.solo import choose_group
+from ..bounds import bound_params, lower_bound
 from ..common import (
     Budget,
     Solution,
@@ -87,13 +88,7 @@ from ..common import (
     reset_peak_memory,
     solo_start,
 )
-from ..explicit import (
-    OutOfBudget,
-    bound_params,
-    lower_bound,
-    win_line_within,
-    win_within,
-)
+from ..explicit import OutOfBudget, win_line_within, win_within
 from .encode import Encoder
 from .gates import Gates, neg
 
