@@ -90,7 +90,7 @@ def solve_one(ident: str, method: str, time_limit: float) -> dict:
         "line": list(s.line),
         "proved_no_win_below": s.proved_no_win_below,
         "optimal_first_turns": s.optimal_first_turns,
-        "certificate": s.certificate,
+        "certificate": s.certificate.to_json(),
         "stats": s.stats,
         "start": s.start,
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),

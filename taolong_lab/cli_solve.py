@@ -299,7 +299,7 @@ def _checkpoint_path(directory, ident: str):
 
 
 def _certificate_lines(solution) -> list[str]:
-    cert, stats = solution.certificate, solution.stats
+    cert, stats = solution.certificate.to_json(), solution.stats
     method = cert.get("method", cert.get("solver"))
     lines = [f"certificate: {method}; lookahead {cert.get('lookahead')}"]
     if "no_win_within" in cert:
@@ -325,7 +325,7 @@ def _summary(solution) -> str:
         return f"optimal: win in {solution.optimum}{firsts}"
     if solution.status == "no-win":
         return "no win: every reachable position was searched"
-    why = solution.certificate.get("stopped", "budget")
+    why = solution.certificate.stopped or "budget"
     return f"unknown ({why}): no win in fewer than {solution.proved_no_win_below} turns"
 
 

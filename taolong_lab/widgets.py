@@ -772,7 +772,7 @@ class Explorer(w.VBox):
         return solution, time.perf_counter() - t0
 
     def _certificate_words(self, solution, seconds: float) -> str:
-        cert = solution.certificate or {}
+        cert = solution.certificate.to_json()
         solver = cert.get("solver", self.method.value)
         method = cert.get("method", "")
         bound = cert.get("lower_bound", {})

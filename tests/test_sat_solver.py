@@ -97,7 +97,7 @@ def agree(i: int, share: float | None = None):
     assert sat.status == "optimal", sat
     assert sat.optimum == ex.optimum, (i, state.to_tln(), sat.line, ex.line)
     assert_wins_in(state, sat.line, sat.optimum)
-    cert = sat.certificate
+    cert = sat.certificate.to_json()
     assert cert["proved_no_win_below"] == sat.optimum
     assert cert["unsat_horizons"] == [k for k in range(cert["start_lower_bound"], sat.optimum)]
     assert len(cert["per_turn"]) == sat.optimum
@@ -144,7 +144,7 @@ WIN_IN_4 = (
 def test_win_in_one_and_the_certificate():
     s = solve(State(WIN_IN_1), progress=False)
     assert (s.status, s.optimum, s.line) == ("optimal", 1, ("Ea>Mo =",))
-    cert = s.certificate
+    cert = s.certificate.to_json()
     assert cert["solver"] == "taolong_lab.solvers.sat"
     assert cert["sat_solver"] == "g4"
     assert cert["per_turn"][0]["clauses"] > 0 and cert["per_turn"][0]["variables"] > 0
@@ -156,7 +156,7 @@ def test_win_in_one_and_the_certificate():
 def test_win_in_four_with_cadical():
     s = solve(State(WIN_IN_4), progress=False, solver_name="cd195")
     assert (s.status, s.optimum) == ("optimal", 4)
-    assert s.certificate["unsat_horizons"] == [1, 2, 3]
+    assert s.certificate.unsat_horizons == (1, 2, 3)
     assert_wins_in(State(WIN_IN_4), s.line, 4)
 
 
@@ -183,12 +183,12 @@ def test_budgets_give_unknown():
     s = solve(state, conflict_budget=0, progress=False)
     assert s.status == "unknown" and s.optimum is None
     assert s.proved_no_win_below == 1  # the lower bound
-    assert "conflict_budget" in s.certificate["stopped"]
+    assert "conflict_budget" in s.certificate.stopped
     s = solve(state, time_limit=0, progress=False)
-    assert s.status == "unknown" and "time_limit" in s.certificate["stopped"]
+    assert s.status == "unknown" and "time_limit" in s.certificate.stopped
     s = solve(state, max_horizon=3, progress=False)
     assert s.status == "unknown" and s.proved_no_win_below == 4
-    assert s.certificate["unsat_horizons"] == [1, 2, 3]
+    assert s.certificate.unsat_horizons == (1, 2, 3)
     with pytest.raises(SolverError):
         solve(state, time_limit=-1, progress=False)
 
@@ -208,7 +208,7 @@ def test_a_wrong_encoding_is_caught_not_returned(monkeypatch):
 
     monkeypatch.setattr(sat_encode.Board, "damage", double)
     s = solve(State(WIN_IN_4), progress=False)
-    assert (s.status, s.optimum) == ("optimal", 4) and s.certificate["dead_ends"] > 0
+    assert (s.status, s.optimum) == ("optimal", 4) and s.certificate.dead_ends > 0
     monkeypatch.setattr(SatSearch, "SEARCH_DEPTH", 0)
     with pytest.raises(SatEncodingError):
         solve(State(WIN_IN_4), progress=False)
@@ -300,12 +300,12 @@ def test_lifted_dead_ends_change_the_speed_not_the_answer(i, monkeypatch):
         monkeypatch.setattr(SatSearch, "LIFT_BUDGET", budget)
         s = runs[budget] = solve(state, progress=False)
         assert s.status == "optimal"
-        assert s.certificate["lift"] == {"budget": budget, "after": SatSearch.LIFT_AFTER}
+        assert s.certificate.lift == (budget, SatSearch.LIFT_AFTER)
         assert_wins_in(state, s.line, s.optimum)
     on, off = runs.values()
     assert on.stats["lifted_dead_ends"] > 0 and off.stats["lifted_dead_ends"] == 0
     assert on.optimum == off.optimum
-    assert on.certificate["unsat_horizons"] == off.certificate["unsat_horizons"]
+    assert on.certificate.unsat_horizons == off.certificate.unsat_horizons
     assert on.optimal_first_turns == off.optimal_first_turns
 
 
@@ -500,10 +500,10 @@ def test_the_damage_budget_changes_the_search_not_the_answer(monkeypatch):
     for on in (True, False):
         monkeypatch.setattr(sat_encode.Encoder, "DAMAGE_BUDGET", on)
         s = solve(challenge(20), progress=False, count_first_turns=False)
-        assert s.certificate["damage_budget"] is on
+        assert s.certificate.damage_budget is on
         runs[on] = s
     assert runs[True].optimum == runs[False].optimum
-    assert runs[True].certificate["unsat_horizons"] == runs[False].certificate["unsat_horizons"]
+    assert runs[True].certificate.unsat_horizons == runs[False].certificate.unsat_horizons
     assert runs[True].optimum == 4
     assert runs[True].stats["clauses"] > runs[False].stats["clauses"]
 
@@ -517,12 +517,12 @@ def test_elimination_changes_the_speed_not_the_answer(i):
     runs = {on: solve(state, progress=False, eliminate=on) for on in (True, False)}
     for on, s in runs.items():
         assert s.status == "optimal"
-        assert s.certificate["eliminate"] is on
+        assert s.certificate.eliminate is on
         assert_wins_in(state, s.line, s.optimum)
     assert runs[True].stats["eliminated_variables"] > 0
     assert runs[False].stats["eliminated_variables"] == 0
     assert runs[True].optimum == runs[False].optimum
-    assert runs[True].certificate["unsat_horizons"] == runs[False].certificate["unsat_horizons"]
+    assert runs[True].certificate.unsat_horizons == runs[False].certificate.unsat_horizons
     assert runs[True].optimal_first_turns == runs[False].optimal_first_turns
 
 
@@ -589,14 +589,14 @@ def test_no_short_searches_under_the_next_turn_lookahead(monkeypatch):
     finally:
         search.close()
     off = solve(state, progress=False)
-    assert off.certificate["dead_ends"] == 0 and off.stats["short_search_depth"] == 0
-    assert off.certificate["lift"]["budget"] == 0
+    assert off.certificate.dead_ends == 0 and off.stats["short_search_depth"] == 0
+    assert off.certificate.lift.budget == 0
     # the first-turn count is SAT's alone (COUNT_EXPLICIT_SHARE_NEXT_TURN = 0)
     assert off.stats["first_turns_by_explicit"] == 0 and off.stats["first_turns_calls"] >= 1
     monkeypatch.setitem(SatSearch.SEARCHES, "next-turn", True)
     on = solve(state, progress=False)
-    assert on.certificate["dead_ends"] > 0
-    assert on.certificate["lift"]["budget"] == SatSearch.LIFT_BUDGET
+    assert on.certificate.dead_ends > 0
+    assert on.certificate.lift.budget == SatSearch.LIFT_BUDGET
     assert on.optimum == off.optimum == explicit.solve(state, progress=False).optimum
     assert on.optimal_first_turns == off.optimal_first_turns
     assert_wins_in(state, off.line, off.optimum)

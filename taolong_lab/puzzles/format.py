@@ -56,9 +56,10 @@ class Puzzle:
 
     ``rules`` must be the start position's rules, and solo; ``player`` its side to move.
     ``solution`` holds turns in turn notation. ``certificate``, ``difficulty`` and
-    ``provenance`` are JSON objects, copied on construction. Constructing a Puzzle checks its
-    fields (raising :class:`PuzzleError`) but does not replay the solution: :meth:`from_json`
-    and :func:`load_puzzles` do.
+    ``provenance`` are JSON objects, copied on construction (a solver's typed certificate is
+    taken as its ``to_json()``). Constructing a Puzzle checks its fields (raising
+    :class:`PuzzleError`) but does not replay the solution: :meth:`from_json` and
+    :func:`load_puzzles` do.
     """
 
     id: str
@@ -98,6 +99,8 @@ class Puzzle:
             value = getattr(self, name)
             if value is None:
                 continue
+            if name == "certificate" and hasattr(value, "to_json"):
+                value = value.to_json()  # a solver's typed certificate
             try:  # a private copy, and a check that it is plain JSON
                 check_bounds(value)
                 copied = json.loads(json.dumps(value, allow_nan=False))

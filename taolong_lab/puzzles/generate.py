@@ -490,7 +490,7 @@ def _sat_check(state, optimum: int, time_limit: float | None) -> dict:
         check.update(agrees=False, error=str(exc))
         return check
     check["status"], check["proved_no_win_below"] = sol.status, sol.proved_no_win_below
-    check["conflicts"] = sol.certificate.get("conflicts", 0)
+    check["conflicts"] = sol.certificate.conflicts
     if sol.status == "optimal":
         check["optimum"], check["agrees"] = sol.optimum, sol.optimum == optimum
     elif sol.status == "no-win" or sol.proved_no_win_below > optimum:
@@ -695,7 +695,7 @@ def _judge(state, drawn: dict, job: dict, out: dict) -> None:
         optimal_lines_exact=exact,
         greedy_wins_within_optimum=greedy_within,
     )
-    certificate = dict(solution.certificate)
+    certificate = solution.certificate.to_json()
     certificate.update(
         optimal_first_turns=first,
         optimal_first_turns_exact=first_exact,

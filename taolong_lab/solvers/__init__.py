@@ -9,6 +9,7 @@ shortest-win solver (``explicit``) and the SAT solver (``sat``) for solo challen
 """
 
 from .bounds import lower_bound
+from .certificate import ExplicitCertificate, SatCertificate, Status
 from .common import Solution, SolverError
 from .explicit import replay
 from .graph import Edge, Node, Retrograde, StateGraph, explore, iter_explore, retrograde
@@ -102,7 +103,7 @@ def _solve_auto(puzzle_or_state, time_limit=None, progress=True, **options) -> S
         progress=progress,
     )
     record = {
-        "explicit_status": first.status,
+        "explicit_status": first.status.value,
         "explicit_seconds": first.stats["seconds"],
         "explicit_expanded": first.stats["expanded"],
         "explicit_proved_no_win_below": first.proved_no_win_below,
@@ -110,15 +111,15 @@ def _solve_auto(puzzle_or_state, time_limit=None, progress=True, **options) -> S
     }
     left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
     time_left = left is None or left > 0
-    if first.status == "optimal" and first.optimal_first_turns is None and time_left:
+    if first.status == Status.OPTIMAL and first.optimal_first_turns is None and time_left:
         # the count ran out of positions, not of time: count again, bounded by time only
         count = count_first_turns(start, first.optimum, time_limit=left)
         first = replace(first, optimal_first_turns=count)
         record["recounted_first_turns"] = True
-    if first.status != "unknown" or not time_left:
+    if first.status != Status.UNKNOWN or not time_left:
         return _with_stats(first, auto=record)
     second = solve(puzzle_or_state, method="sat", time_limit=left, progress=progress)
-    if second.status == "unknown" and second.proved_no_win_below < first.proved_no_win_below:
+    if second.status == Status.UNKNOWN and second.proved_no_win_below < first.proved_no_win_below:
         return _with_stats(first, auto=record)  # the explicit run proved more
     return _with_stats(second, auto={**record, "answered_by": "sat"})
 
@@ -152,11 +153,14 @@ def _with_stats(solution: Solution, **more) -> Solution:
 __all__ = [
     "METHODS",
     "Edge",
+    "ExplicitCertificate",
     "Node",
     "Retrograde",
+    "SatCertificate",
     "Solution",
     "SolverError",
     "StateGraph",
+    "Status",
     "auto_explicit_states",
     "choose_method",
     "explore",

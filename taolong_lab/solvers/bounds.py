@@ -52,6 +52,22 @@ class BoundParams:
             "modelled": self.exact_rules,
         }
 
+    @classmethod
+    def from_json(cls, doc: dict) -> BoundParams:
+        """The inverse of :meth:`to_json`; a ValueError names a field that does not fit."""
+        fields = {}
+        for key, name, kind in (
+            ("player_matter", "player_matter", int),
+            ("portal_per_turn", "portal_per_turn", int),
+            ("tramples", "tramples", bool),
+            ("modelled", "exact_rules", bool),
+        ):
+            value = doc[key]
+            if type(value) is not kind:
+                raise ValueError(f"{key}: {value!r} is not a {kind.__name__}")
+            fields[name] = value
+        return cls(**fields)
+
 
 @functools.cache
 def _expel_terms() -> tuple[int, int, int]:

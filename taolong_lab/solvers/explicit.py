@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import time
 
-from ..engine import State
+from ..engine import Line, State
 from ..errors import TaoLongError
 from .bounds import (
     BOUND_NAME,
@@ -57,6 +57,7 @@ from .bounds import (
     may_win_now,
     may_win_within,
 )
+from .certificate import ExplicitCertificate, NoWinWithin, Status
 from .common import (
     Budget,
     Checkpoint,
@@ -69,7 +70,7 @@ from .common import (
     solo_start,
 )
 
-SOLVER = "taolong_lab.solvers.explicit"
+SOLVER = ExplicitCertificate.SOLVER
 
 
 # ---- the search ----------------------------------------------------------------------------
@@ -417,7 +418,7 @@ def solve(
     store = saved = None
 
     def finish(status, line, first, interrupted=False, counted=0, count_s=0.0) -> Solution:
-        optimum = len(line) if status == "optimal" else None
+        optimum = len(line) if status == Status.OPTIMAL else None
         proved = optimum if optimum is not None else search.proved
         stopped = "interrupted" if interrupted else budget.reason
         certificate = _certificate(start, params, search.closed.values(), proved, optimum, stopped)
@@ -437,11 +438,18 @@ def solve(
         if search.seconds:
             stats["earlier_runs_seconds"] = round(search.seconds, 3)
         solution = Solution(
-            status, optimum, tuple(line), first, certificate, stats, proved, start.to_tln()
+            status=status,
+            optimum=optimum,
+            line=tuple(line),
+            optimal_first_turns=first,
+            certificate=certificate,
+            stats=stats,
+            proved_no_win_below=proved,
+            start=start.to_tln(),
         )
         if store is not None:
             snapshot = search.snapshot(seconds)
-            if status != "unknown":
+            if status != Status.UNKNOWN:
                 snapshot["result"] = solution.to_json()
             store.save(snapshot)
         return solution
@@ -449,8 +457,8 @@ def solve(
     result = start.outcome()
     if result is not None:  # nothing to search, nor to save
         if result.winner == start.to_move:
-            return finish("optimal", (), 0)
-        return finish("no-win", (), None)
+            return finish(Status.OPTIMAL, (), 0)
+        return finish(Status.NO_WIN, (), None)
     if checkpoint is not None:
         solver = f"{SOLVER}/{BOUND_NAME}"
         store = Checkpoint(checkpoint, solver=solver, start=start, every=checkpoint_every)
@@ -459,7 +467,7 @@ def solve(
         search.restore(saved, store.path)
         if "result" in saved:
             done = _saved_result(saved["result"], search, store.path)
-            if done.status != "optimal" or done.optimal_first_turns is not None:
+            if done.status != Status.OPTIMAL or done.optimal_first_turns is not None:
                 return done  # else: count the optimal first turns again, with this run's budget
 
     def on_progress(bound_rose: bool) -> None:
@@ -503,27 +511,24 @@ def solve(
                 interrupted = True
             counted = budget.expanded - before
             count_s = time.perf_counter() - t_count
-        return finish("optimal", line, first, interrupted, counted, count_s)
+        return finish(Status.OPTIMAL, line, first, interrupted, counted, count_s)
     if not search.buckets and not interrupted and budget.reason is None:
-        return finish("no-win", (), None)
-    return finish("unknown", (), None, interrupted)
+        return finish(Status.NO_WIN, (), None)
+    return finish(Status.UNKNOWN, (), None, interrupted)
 
 
-def _certificate(start: State, params, closed_f, proved: int, optimum, stopped) -> dict:
-    certificate = {
-        "solver": SOLVER,
-        "method": "explicit A* by turns, transposition table on State.key()",
-        "lookahead": start.rules.option("solo_lookahead"),
-        "lower_bound": params.to_json(),
-        "start_lower_bound": _json_num(lower_bound(start, params)),
-        "proved_no_win_below": proved,
-        "no_win_within": _no_win_within(closed_f, proved),
-    }
-    if optimum is not None:
-        certificate["optimum"] = optimum
-    if stopped:
-        certificate["stopped"] = stopped
-    return certificate
+def _certificate(
+    start: State, params, closed_f, proved: int, optimum, stopped
+) -> ExplicitCertificate:
+    return ExplicitCertificate(
+        lookahead=start.rules.option("solo_lookahead"),
+        lower_bound=params,
+        start_lower_bound=_json_num(lower_bound(start, params)),
+        proved_no_win_below=proved,
+        no_win_within=_no_win_within(closed_f, proved),
+        optimum=optimum,
+        stopped=stopped or None,
+    )
 
 
 def _saved_result(result, search: _Search, path) -> Solution:
@@ -577,7 +582,7 @@ def _saved_result(result, search: _Search, path) -> Solution:
     ):
         raise refuse("optimal_first_turns", f"{_show(first)} is not a count of first turns")
     certificate = _certificate(start, search.params, search.closed.values(), proved, optimum, None)
-    if result["certificate"] != certificate:
+    if result["certificate"] != certificate.to_json():
         raise refuse("certificate", "is not the certificate of the saved search")
     stats = result["stats"]
     if not isinstance(stats, dict) or not all(
@@ -590,13 +595,17 @@ def _saved_result(result, search: _Search, path) -> Solution:
 def _check_line(line, start: State, path, field: str) -> None:
     """Raise :class:`CheckpointError` on ``field`` unless ``line`` replays from ``start`` to a
     win for the player."""
-    from ..puzzles.format import _replay
+    try:
+        result = Line(start, line).end.outcome()
+    except TaoLongError as exc:
+        raise CheckpointError(path, field, str(exc)) from None
+    if result is None:
+        raise CheckpointError(path, field, f"the game is not over after its {len(line)} turns")
+    if result.winner != start.to_move:
+        raise CheckpointError(path, field, f"the line loses: {result}")
 
-    for _, reason in _replay(start, start.to_move, line, None)[:1]:
-        raise CheckpointError(path, field, reason)
 
-
-def _no_win_within(closed_f, proved: int) -> list[dict]:
+def _no_win_within(closed_f, proved: int) -> tuple[NoWinWithin, ...]:
     """For each ``k < proved``: the positions expanded or deferred with ``f <= k`` (none of
     them won)."""
     fs = sorted(closed_f)
@@ -604,8 +613,8 @@ def _no_win_within(closed_f, proved: int) -> list[dict]:
     for k in range(proved):
         while j < len(fs) and fs[j] <= k:
             j += 1
-        rows.append({"turns": k, "positions": j})
-    return rows
+        rows.append(NoWinWithin(turns=k, positions=j))
+    return tuple(rows)
 
 
 def _json_num(x):

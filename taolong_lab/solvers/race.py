@@ -22,10 +22,11 @@ import time
 from dataclasses import replace
 
 from ..processes import end_with_parent
+from .certificate import Status
 from .common import Solution, SolverError
 
 RACERS = ("explicit", "sat")
-EXACT = ("optimal", "no-win")
+EXACT = (Status.OPTIMAL, Status.NO_WIN)
 POLL = 0.2  # seconds between checks of the workers
 
 

@@ -79,6 +79,7 @@ from pysat.solvers import Cadical195, Glucose4, Solver
 from ...engine import State
 from ...engine.solo import choose_group
 from ..bounds import bound_params, lower_bound
+from ..certificate import HorizonRecord, Lift, NoWinProof, SatCertificate, Status
 from ..common import (
     Budget,
     Solution,
@@ -92,7 +93,7 @@ from ..explicit import OutOfBudget, win_line_within, win_within
 from .encode import Encoder
 from .gates import Gates, neg
 
-SOLVER = "taolong_lab.solvers.sat"
+SOLVER = SatCertificate.SOLVER
 CHUNK = 20_000  # conflicts per solver call between time checks
 # the first-turn count tries the explicit bounded search first, for this share of the time the
 # optimum took (at least 1 s; 0: SAT alone), then SAT settles the first positions it did not
@@ -693,36 +694,31 @@ def solve(
     def finish(status, optimum, line, proved, stopped=None, first=None):
         seconds = time.perf_counter() - t0
         stats_conf = search.sat.accum_stats()["conflicts"] if search else 0
-        no_win = [
-            {"turns": k, "by": "sat-unsat" if k in unsat else "lower-bound"} for k in range(proved)
-        ]
-        certificate = {
-            "solver": SOLVER,
-            "method": "incremental SAT by turns (one layer a turn, latched goal literal), "
-            "CEGAR on the opponent's policy, every candidate replayed in the engine",
-            "lookahead": lookahead,
-            "lower_bound": params.to_json(),
-            "damage_budget": bool(search and search.enc.budgeted),
-            "eliminate": search.eliminate if search else SatSearch.ELIMINATE,
-            "lift": {
-                "budget": search.lift_budget if search else SatSearch.LIFT_BUDGET,
-                "after": SatSearch.LIFT_AFTER,
-            },
-            "start_lower_bound": None if h0 == float("inf") else h0,
-            "proved_no_win_below": proved,
-            "no_win_below_proofs": no_win,
-            "unsat_horizons": list(unsat),
-            "sat_solver": search.solver_name if search else solver_name,
-            "per_turn": per_turn,
-            "refinements": len(search.refinements) if search else 0,
-            "seeded_refinements": search.seeded if search else 0,
-            "dead_ends": len(search.nogoods) if search else 0,
-            "conflicts": stats_conf,
-        }
-        if optimum is not None:
-            certificate["optimum"] = optimum
-        if stopped:
-            certificate["stopped"] = stopped
+        certificate = SatCertificate(
+            lookahead=lookahead,
+            lower_bound=params,
+            damage_budget=bool(search and search.enc.budgeted),
+            eliminate=search.eliminate if search else SatSearch.ELIMINATE,
+            lift=Lift(
+                budget=search.lift_budget if search else SatSearch.LIFT_BUDGET,
+                after=SatSearch.LIFT_AFTER,
+            ),
+            start_lower_bound=None if h0 == float("inf") else h0,
+            proved_no_win_below=proved,
+            no_win_below_proofs=tuple(
+                NoWinProof(turns=k, by="sat-unsat" if k in unsat else "lower-bound")
+                for k in range(proved)
+            ),
+            unsat_horizons=tuple(unsat),
+            sat_solver=search.solver_name if search else solver_name,
+            per_turn=tuple(HorizonRecord(**row) for row in per_turn),
+            refinements=len(search.refinements) if search else 0,
+            seeded_refinements=search.seeded if search else 0,
+            dead_ends=len(search.nogoods) if search else 0,
+            conflicts=stats_conf,
+            optimum=optimum,
+            stopped=stopped or None,
+        )
         stats = {
             "seconds": round(seconds, 3),
             "cpu_seconds": round(time.process_time() - cpu0, 3),
@@ -748,14 +744,21 @@ def solve(
         if search is not None:
             search.close()
         return Solution(
-            status, optimum, tuple(line), first, certificate, stats, proved, start.to_tln()
+            status=status,
+            optimum=optimum,
+            line=tuple(line),
+            optimal_first_turns=first,
+            certificate=certificate,
+            stats=stats,
+            proved_no_win_below=proved,
+            start=start.to_tln(),
         )
 
     result = start.outcome()
     if result is not None:
         if result.winner == player:
-            return finish("optimal", 0, (), 0)
-        return finish("no-win", None, (), 0)
+            return finish(Status.OPTIMAL, 0, (), 0)
+        return finish(Status.NO_WIN, None, (), 0)
 
     search = SatSearch(start, solver_name, factor_above=factor_above, eliminate=eliminate)
     search.seed(start)
@@ -766,9 +769,9 @@ def solve(
     try:
         while True:
             if max_horizon is not None and k >= max_horizon:
-                return finish("unknown", None, (), proved, f"max_horizon={max_horizon}")
+                return finish(Status.UNKNOWN, None, (), proved, f"max_horizon={max_horizon}")
             if deadline is not None and time.perf_counter() >= deadline:
-                return finish("unknown", None, (), proved, "time_limit reached")
+                return finish(Status.UNKNOWN, None, (), proved, "time_limit reached")
             L = search.add_layer()
             k += 1
             row = {"turn": k, "clauses": L.clauses, "variables": L.variables}
@@ -792,10 +795,10 @@ def solve(
                 status = None
                 while status is None:
                     if deadline is not None and time.perf_counter() >= deadline:
-                        return finish("unknown", None, (), proved, "time_limit reached")
+                        return finish(Status.UNKNOWN, None, (), proved, "time_limit reached")
                     if conflicts_left is not None and conflicts_left <= 0:
                         return finish(
-                            "unknown", None, (), proved, f"conflict_budget={conflict_budget}"
+                            Status.UNKNOWN, None, (), proved, f"conflict_budget={conflict_budget}"
                         )
                     chunk = CHUNK if conflicts_left is None else min(CHUNK, conflicts_left)
                     before = search.sat.accum_stats()["conflicts"]
@@ -823,9 +826,9 @@ def solve(
                     if explicit_share > 0:
                         share = max(1.0, share)
                     first = search.count_first_turns(k, line, deadline, share)
-                return finish("optimal", k, line, k, first=first)
+                return finish(Status.OPTIMAL, k, line, k, first=first)
     except KeyboardInterrupt:
-        return finish("unknown", None, (), proved, "interrupted")
+        return finish(Status.UNKNOWN, None, (), proved, "interrupted")
     finally:
         if bar is not None:
             bar.close()
