@@ -122,11 +122,6 @@ class Phase(NamedTuple):
         same = self._replace(**blank) == other._replace(**blank)
         return same and (self.element == other.element or -1 in (self.element, other.element))
 
-    @property
-    def action_only(self) -> bool:
-        """A Focus action: no space of its own (the Focus space names its element)."""
-        return self.space < 0
-
 
 class Turn(tuple):
     """A whole turn: one or two :class:`Phase` values, ``phases``.

@@ -27,7 +27,7 @@ from ..errors import PuzzleError, RulesError, TaoLongError
 from ..files import read_bounded, write_atomic
 from ..rules import COLOURS, EDITIONS, MODES, Rules, data_dir, scenario_names
 from ..rules.data import BoundError, check_bounds, decode_json, json_decoder, shown
-from ..rules.options import _check_option
+from ..rules.options import check_option
 
 FORMAT = "taolong-puzzle"
 VERSION = 1
@@ -282,7 +282,7 @@ def _read_rules(node: dict) -> tuple[Rules | None, list[tuple[str, str]]]:
         )
     for name, value in options.items():
         try:
-            _check_option(name, value)
+            check_option(name, value)
         except RulesError as exc:
             found.append((f"rules.options.{name}", str(exc)))
     if found:

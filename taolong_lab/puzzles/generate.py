@@ -106,7 +106,6 @@ SOURCE_NAMES = {
     "backward": "backward/v1",
     "line": "proved-line/v1",
 }
-SOURCE = SOURCE_NAMES["random"]  # the first slice's name, kept for callers
 STATE_FORMAT = "taolong-generate-state"
 STATE_VERSION = 3  # version 2 had no record of the bytes written
 MAX_COUNT = 1_000_000  # puzzles wanted in one file
@@ -1118,7 +1117,6 @@ __all__ = [
     "GENERATOR_VERSION",
     "MAX_STATES",
     "RANDOM_TURNS",
-    "SOURCE",
     "SOURCES",
     "SOURCE_NAMES",
     "TIERS",

@@ -84,7 +84,9 @@ OPTIONS: dict[str, Option] = {
 }
 
 
-def _check_option(name: str, value: Any) -> None:
+def check_option(name: str, value: Any) -> None:
+    """Raise :class:`RulesError` unless ``name`` is a known option and ``value`` one of its
+    choices."""
     if not isinstance(name, str) or name not in OPTIONS:
         known = ", ".join(sorted(OPTIONS))
         raise RulesError(f"unknown option {shown(name)}; known options: {known}")
@@ -123,7 +125,7 @@ class Rules:
             raise RulesError(f"options must be (name, value) pairs, not {shown(self.options)}")
         seen = set()
         for name, value in self.options:
-            _check_option(name, value)
+            check_option(name, value)
             if name in seen:
                 raise RulesError(f"option {name!r} is given twice")
             seen.add(name)

@@ -102,10 +102,6 @@ class _Search:
         self.seconds = 0.0
         self.current = None
 
-    # a position taken with h = f - g <= SHARP_TURNS goes back one bound higher, unexpanded,
-    # when :func:`may_win_within` (:func:`may_win_now` for h = 1) says no win within h turns
-    DEFER = True
-
     _COUNTERS = ("expanded", "generated", "deferred")
     _BODY = frozenset({"positions", "info", "closed", "open", "proved", "found", "seconds"})
 
@@ -157,7 +153,6 @@ class _Search:
         list empties or the budget runs out (False). ``on_progress(bound_rose)`` is called
         when the proved bound rises and every 256 expansions."""
         info, closed, buckets, params = self.info, self.closed, self.buckets, self.params
-        defer = SHARP_TURNS if self.DEFER else 0
         while buckets:
             f = min(buckets)
             if f > self.proved:
@@ -176,7 +171,7 @@ class _Search:
                 self.current = None
                 continue
             h = f - g
-            if h <= defer and not (
+            if h <= SHARP_TURNS and not (
                 may_win_now(state, params) if h == 1 else may_win_within(state, h, params)
             ):  # no win within h turns from here: back on the open list one bound higher
                 buckets.setdefault(f + 1, []).append((g, state))

@@ -160,9 +160,6 @@ class Gates:
         self.n_clauses += 6
         return g
 
-    def EQ(self, a, b):
-        return self.ITE(a, b, neg(b))
-
     def amo(self, lits) -> None:
         """At most one of ``lits`` (pairwise up to 6, a ladder above)."""
         lits = [x for x in lits if x is not False]
@@ -213,20 +210,3 @@ def ite_onehot(g: Gates, c, a: dict, b: dict) -> dict:
         if x is not False:
             out[k] = x
     return out
-
-
-def mux(g: Gates, sel: dict, options: dict) -> dict:
-    """``options[k]`` for the ``k`` whose selector is true (selectors one-hot)."""
-    acc: dict = {}
-    for k, s in sel.items():
-        if s is False or k not in options:
-            continue
-        for v, x in options[k].items():
-            y = g.AND(s, x)
-            if y is not False:
-                acc.setdefault(v, []).append(y)
-    return {v: g.ORs(xs) for v, xs in acc.items()}
-
-
-def any_of(g: Gates, d: dict, values) -> object:
-    return g.ORs([d[v] for v in values if v in d])

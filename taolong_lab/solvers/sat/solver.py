@@ -1,21 +1,20 @@
 """Shortest solo wins by incremental SAT: deepening on the number of turns, CEGAR for the
 opponent's policy, every answer checked in the engine.
 
-The loop (``../shared/research/anchors-sat.md`` §4.1, design B+ with a hand-written layer):
+The loop: one incremental solver, one hand-written layer of gates a turn, the opponent's policy
+left out of the layers and put back by refinement (counterexample-guided abstraction
+refinement, CEGAR):
 
 1. One PySAT solver for the whole search. Layer ``t`` (:meth:`.encode.Encoder.add_layer`) is
    one turn: the Ba Gua (factored: each space's stack one-hot over the contents some reachable
-   configuration gives it, the sowing a circuit over the chosen space; or, with
-   ``factor_above``, explicit configurations while the layer is small), the opponent's group
-   with **every legal option** (a relaxation of its policy; with the optional damage hint,
-   ``Encoder.DAMAGE_HINT``, all but those that leave the player unhurt when one of its actions
-   surely could hurt: part of priority 1, :meth:`.encode.Encoder._must_hurt`), the player's
-   Matter phase (or the penalty, admitted whenever the sown element is impossible and its
-   cheap necessary conditions hold: another relaxation), the village. ``won_t`` is the
-   latched "the opponent is defeated by turn t"; the player's dragon may not die before it.
-   Each layer reaches the solver with its own gates removed by bounded variable elimination
-   (:func:`eliminate`: CaDiCaL's preprocessor, everything a later clause reads frozen), which
-   keeps its models on what is left and makes a conflict about a third cheaper.
+   configuration gives it, the sowing a circuit over the chosen space), the opponent's group
+   with **every legal option** (a relaxation of its policy), the player's Matter phase (or
+   the penalty, admitted whenever the sown element is impossible and its cheap necessary
+   conditions hold: another relaxation), the village. ``won_t`` is the latched "the opponent
+   is defeated by turn t"; the player's dragon may not die before it. Each layer reaches the
+   solver with its own gates removed by bounded variable elimination (:func:`eliminate`:
+   CaDiCaL's preprocessor, everything a later clause reads frozen), which keeps its models on
+   what is left and makes each conflict cheaper.
 2. ``k`` starts at the explicit solver's admissible :func:`~..bounds.lower_bound` (every
    ``k`` below it is proved by that bound) and grows by one. ``solve(assumptions=[won_k])``:
    UNSAT proves **no win in k turns** even for the relaxed opponent, hence for the real one.
@@ -145,7 +144,6 @@ class SatSearch:
     SHORT_BUDGET = 10_000  # positions expanded by one short search
     LIFT_BUDGET = 2_000  # ... by one search from a dead end's ancestor (0: no lifting)
     LIFT_AFTER = 2  # ... from an ancestor once it is above this many dead ends
-    ELIMINATE = True  # each layer's own gates eliminated before the solver sees them
     # solo_lookahead -> whether the short searches and lifts run. Under "next-turn" the
     # policy looks over the player's whole next turn, so an expansion costs 20-100x more and
     # the searches cost more than the refinements they spare (docs/performance.md)
@@ -158,18 +156,12 @@ class SatSearch:
         *,
         encoder=None,
         sat=None,
-        factor_above: int | None = None,
-        eliminate: bool | None = None,
     ):
         """A new search from ``start``; ``encoder`` (with its gates) and ``sat`` (a PySAT
-        solver holding its clauses) let the one-turn checks reuse the refinement code;
-        ``factor_above``: see :class:`~.encode.Encoder` (the Ba Gua layer turns factored once
-        the explicit one has more configurations)."""
+        solver holding its clauses) let the one-turn checks reuse the refinement code."""
         self.start = start
         self.env = start.tables
-        self.enc = (
-            encoder if encoder is not None else Encoder(start, Gates(), factor_above=factor_above)
-        )
+        self.enc = encoder if encoder is not None else Encoder(start, Gates())
         self.g = self.enc.g
         self.solver_name = solver_name
         kwargs = (
@@ -203,7 +195,6 @@ class SatSearch:
         self.count_calls = 0
         self.count_explicit = 0  # first positions the explicit bounded search settled
         self.spurious_left: dict[int, int] = {}  # turns left at a candidate's first fake turn
-        self.eliminate = self.ELIMINATE if eliminate is None else eliminate
         self.eliminated = 0  # variables eliminated so far
 
     def close(self):
@@ -260,7 +251,7 @@ class SatSearch:
         for nogood in self.nogoods:
             if t - nogood[2] >= 0:
                 self._apply_nogood(nogood, t - nogood[2])
-        self._flush(t0, n0v if self.eliminate else None)
+        self._flush(t0, n0v)
         return L
 
     def _flush(self, t0: float, n0v: int | None = None) -> None:
@@ -660,9 +651,7 @@ def solve(
     max_horizon: int | None = None,
     progress: bool = True,
     solver_name: str = "g4",
-    factor_above: int | None = None,
     count_first_turns: bool = True,
-    eliminate: bool | None = None,
 ) -> Solution:
     """The fewest turns to win a Grasshopper solo challenge, by incremental SAT (see the
     module docstring), as a :class:`~taolong_lab.solvers.explicit.Solution`.
@@ -670,10 +659,7 @@ def solve(
     Raises ``NotImplementedError`` for the Monk, Master and Chosen One modes. With a budget
     (``time_limit`` seconds, ``conflict_budget`` conflicts in all, ``max_horizon`` turns) it
     returns status ``"unknown"`` and ``proved_no_win_below``. ``count_first_turns=False``
-    skips counting the optimal first turns (``optimal_first_turns`` is then None).
-    ``factor_above``: see the module docstring (the Ba Gua's encoding). ``eliminate``: each
-    layer's own gates removed by bounded variable elimination before the solver sees them
-    (:func:`eliminate`; None: :attr:`SatSearch.ELIMINATE`, on)."""
+    skips counting the optimal first turns (``optimal_first_turns`` is then None)."""
     start = _start_of(puzzle_or_state)
     if time_limit is not None and time_limit < 0:
         raise SolverError(f"time_limit must be >= 0 seconds, got {time_limit}")
@@ -698,7 +684,6 @@ def solve(
             lookahead=lookahead,
             lower_bound=params,
             damage_budget=bool(search and search.enc.budgeted),
-            eliminate=search.eliminate if search else SatSearch.ELIMINATE,
             lift=Lift(
                 budget=search.lift_budget if search else SatSearch.LIFT_BUDGET,
                 after=SatSearch.LIFT_AFTER,
@@ -760,7 +745,7 @@ def solve(
             return finish(Status.OPTIMAL, 0, (), 0)
         return finish(Status.NO_WIN, None, (), 0)
 
-    search = SatSearch(start, solver_name, factor_above=factor_above, eliminate=eliminate)
+    search = SatSearch(start, solver_name)
     search.seed(start)
     bar = _progress(progress)
     proved = int(h0)
