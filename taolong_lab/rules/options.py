@@ -1,8 +1,8 @@
 """Variants declared as data: the ``Rules`` value and the registry of named options.
 
-Each option is one reading of an ambiguity of the rulebook (``A1``–``A32`` in
-``shared/research/taolong-facts.md``). Its default is the reading adopted in
-``shared/design/rules-decisions.md``; ``docs/rules.md`` restates each one.
+Each option is one reading of an ambiguity of the rulebook (the decisions ``A1``–``A32`` of
+``docs/rules.md``, section 16). Its default is the reading the project adopted; the other
+choices are the readings it did not.
 """
 
 from __future__ import annotations
@@ -200,3 +200,14 @@ def parse_option_value(raw: str) -> Any:
     if _INT_RE.match(raw):
         return int(raw)
     return raw
+
+
+__all__ = [
+    "EDITIONS",
+    "MODES",
+    "OPTIONS",
+    "Option",
+    "Rules",
+    "check_option",
+    "parse_option_value",
+]

@@ -6,9 +6,9 @@ duplicates, spot complementary inputs, and are hashed on their sorted inputs, so
 is built once however often it is asked for. Clauses go to a buffer that the caller flushes
 into the solver (``take()``), once per turn.
 
-We never use ``pysat.formula`` (its clausification is exponential on shared sub-formulas, see
-``../shared/research/anchors-sat.md`` §5); every variable, gate or choice, comes from the one
-``IDPool`` of the encoder, so no two parts can collide.
+We never use ``pysat.formula``: its clausification copies a shared sub-formula for each place
+it is used, where a gate here is built once and read by reference. Every variable, gate or
+choice comes from the one ``IDPool`` of the encoder, so no two parts can collide.
 """
 
 from __future__ import annotations
