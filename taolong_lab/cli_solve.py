@@ -40,6 +40,7 @@ from pathlib import Path
 from .errors import TaoLongError
 from .files import InputFileError, check_readable
 from .puzzles.format import MAX_TURNS, _show
+from .puzzles.grade import tier_of
 
 EXIT_OK, EXIT_UNKNOWN = 0, 1
 MAX_COUNT = 10**12  # --max-states, --conflicts: far past what memory or time allows
@@ -409,16 +410,6 @@ def _reprove_problems(puzzle, method: str, time_limit) -> list[str]:
 
 
 # ---- certificate consistency (no search) ----------------------------------------------------
-TIERS = ((2, "novice"), (4, "intermediate"), (7, "advanced"))  # (largest optimum, tier)
-LAST_TIER = "expert"
-
-
-def tier_of(optimum: int) -> str:
-    """The difficulty tier of an optimum: novice 1-2, intermediate 3-4, advanced 5-7,
-    expert 8+."""
-    return next((name for top, name in TIERS if optimum <= top), LAST_TIER)
-
-
 class _Claim:
     """What a puzzle claims, for the checks: ``proved`` is the number of turns below which no
     win exists (the optimum of a solved puzzle, the bound of a bound-only one)."""
