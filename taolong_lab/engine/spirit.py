@@ -145,7 +145,8 @@ def _action(env: Env, outcome) -> Phase:
         return Phase(-1, penalty=True)
     xy = env.xy
     portals = tuple((i, xy[a], xy[b]) for i, a, b in outcome.portals) if outcome.portals else ()
-    return Phase(-1, -1, tuple(map(xy.__getitem__, outcome.path)), outcome.effect, False, portals)
+    path = tuple(map(xy.__getitem__, outcome.path))
+    return Phase(-1, path=path, effect=outcome.effect, portals=portals)
 
 
 def _spirit_options(env: Env, walk, bagua, coin):
@@ -262,13 +263,19 @@ def finish(env: Env, kind: int, walk, element: int, plan: Plan | None, colour: i
 
 def phase_of(env: Env, spirit: Spirit, plan: Plan | None) -> Phase:
     """The notation of ``spirit`` carried out with ``plan``."""
-    space, element, _flow, _walk, records, kind, _before, sowing, _plans = spirit
+    space, element, records, kind, sowing = (
+        spirit.space,
+        spirit.element,
+        spirit.records,
+        spirit.kind,
+        spirit.sowing,
+    )
     focus = _focus(env, records) if records else ()
     drops = sowing.drops if sowing is not None else ""
     if kind == ENDED:
-        return Phase(space, element, (), None, False, (), drops, focus, True)
+        return Phase(space, element, drops=drops, focus=focus, ended=True)
     if kind == PENALTY:
-        return Phase(space, element, (), None, True, (), drops, focus)
+        return Phase(space, element, penalty=True, drops=drops, focus=focus)
     return phase_of_plan(env, plan)._replace(space=space, element=element, drops=drops, focus=focus)
 
 
@@ -276,7 +283,8 @@ def phase_of_plan(env: Env, plan: Plan) -> Phase:
     """A Matter execution as a space-less Phase (the Matter part of the notation)."""
     xy = env.xy
     portals = tuple((i, xy[a], xy[b]) for i, a, b in plan.portals) if plan.portals else ()
-    return Phase(-1, -1, tuple(map(xy.__getitem__, plan.path)), plan.effect, False, portals)
+    path = tuple(map(xy.__getitem__, plan.path))
+    return Phase(-1, path=path, effect=plan.effect, portals=portals)
 
 
 def grants_extra(env: Env, spirit: Spirit) -> bool:

@@ -172,10 +172,10 @@ def _judge(state, drawn: dict, job: dict, out: dict) -> None:
         out["detail"] = check
         return
     grade = difficulty(
-        optimum,
-        first,
-        branching,
-        solution.stats["expanded"],
+        optimum=optimum,
+        optimal_first_turns=first,
+        branching=branching,
+        expanded=solution.stats["expanded"],
         optimal_lines=lines,
         greedy_turns=greedy_turns,
         optimal_lines_exact=exact,
@@ -193,11 +193,19 @@ def _judge(state, drawn: dict, job: dict, out: dict) -> None:
         greedy_turns_to_win=greedy_turns,
         greedy_wins_within_optimum=greedy_within,
     )
-    puzzle = _puzzle(state, seed, index, solution, certificate, grade, drawn)
+    puzzle = _puzzle(
+        state,
+        seed=seed,
+        index=index,
+        solution=solution,
+        certificate=certificate,
+        grade=grade,
+        drawn=drawn,
+    )
     out["kept"], out["reason"], out["puzzle"] = True, "kept", puzzle.to_json()
 
 
-def _puzzle(state, seed, index, solution, certificate, grade, drawn) -> Puzzle:
+def _puzzle(state, *, seed, index, solution, certificate, grade, drawn) -> Puzzle:
     rules = state.rules
     village = f", village of {drawn['village']}" if drawn.get("village") else ""
     return Puzzle.from_state(
@@ -246,7 +254,7 @@ def _whole(field: str, value, low: int, high: int) -> int:
     return number
 
 
-def _check(count, scenarios, modes, sources, turns, seed, workers, time_limit, out, budgets):
+def _check(count, *, scenarios, modes, sources, turns, seed, workers, time_limit, out, budgets):
     _whole("count", count, 0, MAX_COUNT)
     scenarios = _names("scenario", scenarios, tuple(scenario_names()))
     modes = _names("mode", modes, tuple(MODES))
@@ -312,7 +320,16 @@ def generate(
     ``too long``...)."""
     budgets = {"max_states": max_states, "max_candidates": max_candidates}
     scenarios, modes, sources, turns = _check(
-        count, scenarios, modes, sources, turns, seed, workers, time_limit, out, budgets
+        count,
+        scenarios=scenarios,
+        modes=modes,
+        sources=sources,
+        turns=turns,
+        seed=seed,
+        workers=workers,
+        time_limit=time_limit,
+        out=out,
+        budgets=budgets,
     )
     check_scheduler(scheduler, security)
     params = {

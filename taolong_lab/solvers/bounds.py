@@ -269,7 +269,10 @@ def may_win_now(state: State, params: BoundParams | None = None) -> bool:
     walk = state.board
     other = 1 - player
     judged = set()
-    for option in solo_options(env, walk, state.bagua, state.coin, player, lookahead, keep):
+    options = solo_options(
+        env, walk, state.bagua, state.coin, player, lookahead=lookahead, keep=keep
+    )
+    for option in options:
         w, element = option.walk, option.sowing.element
         have = life(env, w, other)
         if have == 0:

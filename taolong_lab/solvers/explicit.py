@@ -222,7 +222,12 @@ def _position(start: State, key: tuple, g: int) -> State:
     ``start``."""
     dragons, bagua, water, fire, to_move, rocks, flux, _ = key
     return State.compose(
-        start.tables, (dragons, water, fire, rocks), bagua, flux, to_move, start.ply + g
+        start.tables,
+        board=(dragons, water, fire, rocks),
+        bagua=bagua,
+        coin=flux,
+        mover=to_move,
+        ply=start.ply + g,
     )
 
 

@@ -39,6 +39,8 @@ and gaps; the conformance tests check it); the centre's stones are derived from 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ...engine import sow
 from ...engine.core import Dragon, Env
 from ..bounds import bound_params, opponent_group, sow_table, turn_damage_bound
@@ -75,6 +77,19 @@ class Sym:
             [list(x) for x in self.link],
             dict(self.rocks),
         )
+
+
+class Legal(NamedTuple):
+    """What :meth:`Board.legal` finds for an action: the literal "the element sown is X" for
+    each element by name, the portal exits each entry allows (``avail``), the literal per
+    direction "a first step that way is allowed and legal" (``can``), the stay of Lake or
+    Mountain off their axis (``stay``) and "the action has an execution" (``possible``)."""
+
+    elements: dict
+    avail: dict
+    can: dict
+    stay: object
+    possible: object
 
 
 class Board:
@@ -440,10 +455,9 @@ class Board:
             T.life[k] = self.damage(S.life[k], {v: g.ORs(xs) for v, xs in dmg.items()})
         return T, stepped
 
-    def legal(self, S: Sym, k: int, E: dict):
-        """What ``core.executions`` checks first: for the element ``E`` (one-hot) and dragon
-        ``k``, the literal per direction "a first step that way is allowed and legal"
-        (``can``), the stay of Lake/Mountain off their axis (``stay``) and ``possible``."""
+    def legal(self, S: Sym, k: int, E: dict) -> Legal:
+        """What ``core.executions`` checks first, for the element ``E`` (one-hot) and dragon
+        ``k``: see :class:`Legal`."""
         g = self.g
         el = self.el
         F = S.face[k]
@@ -471,7 +485,17 @@ class Board:
         stay = g.OR(g.AND(e_la, horiz), g.AND(e_mo, vert))
         can = {d: g.AND(allow[d], okd[d]) for d in range(4)}
         possible = g.OR(stay, *can.values())
-        return e_he, e_ea, e_wi, e_th, e_la, e_mo, e_fi, e_wa, avail, can, stay, possible
+        elements = {
+            "heaven": e_he,
+            "earth": e_ea,
+            "wind": e_wi,
+            "thunder": e_th,
+            "lake": e_la,
+            "mountain": e_mo,
+            "fire": e_fi,
+            "water": e_wa,
+        }
+        return Legal(elements=elements, avail=avail, can=can, stay=stay, possible=possible)
 
     # ---- one action --------------------------------------------------------------------------
     def action(self, S: Sym, k: int, E: dict, active):
@@ -483,9 +507,11 @@ class Board:
         E = clean(E)
         if not E or active is False:
             return S, False, {}
-        e_he, e_ea, e_wi, e_th, e_la, e_mo, e_fi, e_wa, avail, can, stay, possible = self.legal(
-            S, k, E
-        )
+        legal = self.legal(S, k, E)
+        e = legal.elements
+        e_he, e_ea, e_wi, e_th = e["heaven"], e["earth"], e["wind"], e["thunder"]
+        e_la, e_mo, e_fi, e_wa = e["lake"], e["mountain"], e["fire"], e["water"]
+        avail, can, stay, possible = legal.avail, legal.can, legal.stay, legal.possible
         doit = g.AND(active, possible)
         D = {}
         for d in range(4):
@@ -714,6 +740,19 @@ def stack_sowing(space: int, stack: str, n: int, opp_stone: str) -> tuple[tuple[
     ring = tuple(stack if j == space else "" for j in range(n))
     _, element, targets = sow(ring, space)
     return opponent_group(stack, targets, opp_stone), element
+
+
+class DecodedTurn(NamedTuple):
+    """One turn of a model (:meth:`Encoder.decode_layer`): the space sown, the Ba Gua after
+    the sowing, the ``(group, element)`` it gave, the walk after the opponent's group and
+    after the turn, and whether the player took the penalty."""
+
+    space: int
+    bagua: tuple
+    signature: tuple
+    post_group: tuple
+    walk: tuple
+    penalty: bool
 
 
 class Encoder:
@@ -974,10 +1013,10 @@ class Encoder:
         k = self.player
         bad = []
         for e, lits in has.items():
-            stay = B.legal(S, k, {e: True})[10]
+            stay = B.legal(S, k, {e: True}).stay
             bad.append(g.AND(g.ORs(sorted(lits, key=str)), stay))
         for e, lits in free.items():
-            possible = B.legal(S, k, {e: True})[11]
+            possible = B.legal(S, k, {e: True}).possible
             bad.append(g.AND(g.ORs(sorted(lits, key=str)), possible))
         for b in bad:
             g.clause([neg(L.penalty), neg(b)])
@@ -1048,9 +1087,8 @@ class Encoder:
             rocks,
         )
 
-    def decode_layer(self, t: int, value):
-        """``(space, bagua, (group, element), post-group walk, walk, penalty)`` of turn
-        ``t`` under ``value``."""
+    def decode_layer(self, t: int, value) -> DecodedTurn:
+        """Turn ``t`` under ``value`` (a literal -> bool function)."""
         L = self.layers[t]
 
         def pick(d: dict):
@@ -1059,11 +1097,11 @@ class Encoder:
                     return v
             return None
 
-        return (
-            pick(L.space),
-            L.bagua_value(value),
-            pick(L.sig),
-            self.decode(L.post_group, value),
-            self.decode(L.state, value),
-            value(L.penalty),
+        return DecodedTurn(
+            space=pick(L.space),
+            bagua=L.bagua_value(value),
+            signature=pick(L.sig),
+            post_group=self.decode(L.post_group, value),
+            walk=self.decode(L.state, value),
+            penalty=value(L.penalty),
         )

@@ -325,7 +325,15 @@ class SatSearch:
         if not group:
             return None
         after = (new, self.enc.flux) if self.lookahead == "next-turn" else None
-        chosen = choose_group(self.env, walk, self.enc.opp, group, element, after, self.lookahead)
+        chosen = choose_group(
+            self.env,
+            walk,
+            self.enc.opp,
+            group,
+            pending=element,
+            after=after,
+            lookahead=self.lookahead,
+        )
         allowed = tuple(sorted({w for _, w in chosen}, key=repr))
         return ("group", walk, (group, element), new if after else None, allowed)
 
@@ -503,7 +511,9 @@ class SatSearch:
         return sum(len(turns_to[key]) for key in winning if key in turns_to)
 
     def state_of(self, walk, bagua, ply) -> State:
-        return State.compose(self.env, walk, bagua, self.enc.flux, self.player, ply)
+        return State.compose(
+            self.env, board=walk, bagua=bagua, coin=self.enc.flux, mover=self.player, ply=ply
+        )
 
     def check(self, value, k: int):
         """Check the candidate line of ``k`` turns. Returns ``(line, refined)``: the turns in
@@ -515,7 +525,8 @@ class SatSearch:
         refined = 0
         real = True
         for t in range(1, k + 1):
-            space, bagua, _sig, post, walk, penalty = enc.decode_layer(t, value)
+            decoded = enc.decode_layer(t, value)
+            space, bagua, walk = decoded.space, decoded.bagua, decoded.walk
             pre = self.state_of(prev_walk, prev_bagua, self.ply0 + t - 1)
             if real:
                 path.append(pre)
@@ -554,10 +565,10 @@ class SatSearch:
                 real = False
                 fixed = False
                 ref = self.group_ref(prev_walk, prev_bagua, space)
-                if ref is not None and post not in ref[4]:
+                if ref is not None and decoded.post_group not in ref[4]:
                     fixed = True
                     refined += self.refine(ref)
-                if penalty and any(not t2.phases[0].penalty for t2, _ in pre.successors()):
+                if decoded.penalty and any(not t2.phases[0].penalty for t2, _ in pre.successors()):
                     fixed = True
                     refined += self.refine(("penalty", prev_walk, prev_bagua))
                 if not fixed:
