@@ -689,7 +689,7 @@ def test_file_level_problems(tmp_path):
         load_puzzles(tmp_path / "absent.jsonl")
     path.write_text("", encoding="utf-8")
     assert load_puzzles(path) == []
-    with pytest.raises(ValueError, match="errors must be 'raise' or 'skip', not 'ignore'"):
+    with pytest.raises(PuzzleError, match="errors: must be 'raise' or 'skip', not 'ignore'"):
         load_puzzles(path, errors="ignore")
 
 

@@ -167,7 +167,7 @@ def test_a_won_start_is_optimal_in_zero():
 
 @pytest.mark.parametrize("mode", ["monk", "master", "chosen-one"])
 def test_other_modes_are_not_implemented(mode):
-    with pytest.raises(NotImplementedError, match=mode):
+    with pytest.raises(SolverError, match=mode):
         solve(solo_game("field", mode), progress=False)
 
 

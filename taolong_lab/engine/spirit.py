@@ -314,3 +314,26 @@ def phases(env: Env, walk, bagua, coin, colour):
 
 def _focus(env: Env, records) -> tuple:
     return tuple(("wb"[colour], _action(env, o)) for colour, _, o in records)
+
+
+__all__ = [
+    "BALANCE",
+    "COLOUR_OF_STONE",
+    "ENDED",
+    "EXEC",
+    "FOCUS",
+    "PENALTY",
+    "Sowing",
+    "Spirit",
+    "bagua_after",
+    "carry",
+    "finish",
+    "flow_for",
+    "grants_extra",
+    "options",
+    "phase_of",
+    "phase_of_plan",
+    "phases",
+    "resolve_effects",
+    "sowings",
+]

@@ -258,3 +258,18 @@ def parse_turn(text: str) -> Turn:
     if len(parts) > MAX_PHASES:
         raise NotationError(f"{shown(text)}: a turn has at most two phases")
     return Turn(tuple(parse_phase(part) for part in parts))
+
+
+__all__ = [
+    "ABSORB",
+    "EXPEL",
+    "MAX_PHASES",
+    "MAX_TURN_CHARS",
+    "Phase",
+    "Turn",
+    "lazy_turn",
+    "parse_phase",
+    "parse_turn",
+    "space_abbrev",
+    "space_index",
+]

@@ -308,16 +308,51 @@ def generate(
     stats: dict | None = None,
 ) -> list[Puzzle]:
     """Generate puzzles until ``count`` are kept (with ``out``: until the file holds
-    ``count``), and return them all in candidate order. See the module docstring for the
-    sources, the checks, the grade and resuming. ``scenarios``, ``modes`` and ``sources``
-    (``"random"``, ``"played"``, ``"backward"``) are lists of names or ``"all"``; ``turns``
-    the least and most optimum kept. ``max_candidates`` (default ``500 * count``) caps the
-    candidates tried in this call. ``scheduler``: a Dask scheduler address, and ``security``
-    its TLS settings, passed to the runner (:mod:`taolong_lab.puzzles.runner`; a cluster is
-    trusted code). Everything is checked before ``out`` is read. A cross-check that disagrees
-    is warned about (:class:`CrossCheckWarning`) and counted under its reason in the sidecar.
-    ``stats``, a dict, receives the candidates of this call counted by reason (``kept``,
-    ``too long``...)."""
+    ``count``), and return them all in candidate order. See the module docstring for
+    resuming, :mod:`.sources`, :mod:`.analysis` and :mod:`.grade` for the rest. Everything is
+    checked before ``out`` is read. A cross-check that disagrees is warned about
+    (:class:`CrossCheckWarning`) and counted under its reason in the sidecar.
+
+    Parameters
+    ----------
+    count : int
+        The puzzles wanted.
+    scenarios, modes, sources : list of str or "all"
+        What candidates are drawn from (sources: ``"random"``, ``"played"``,
+        ``"backward"``, ``"line"``).
+    turns : tuple of int
+        The least and most optimum kept.
+    seed : int
+        The run's seed.
+    workers : int
+        Worker processes.
+    out : str or Path or None
+        The ``.jsonl`` file the puzzles are appended to, with its sidecar.
+    time_limit : float or None
+        Seconds per candidate.
+    progress : bool
+        Show a progress bar (tqdm).
+    max_states : int or None
+        Positions the explicit solver expands per candidate, at most.
+    max_candidates : int or None
+        Candidates tried in this call (default :data:`MAX_CANDIDATES_PER_PUZZLE` times
+        ``count``).
+    scheduler, security
+        A Dask scheduler address and its TLS settings, passed to the runner
+        (:mod:`taolong_lab.puzzles.runner`; a cluster is trusted code).
+    stats : dict or None
+        Receives the candidates of this call counted by reason (``kept``, ``too long``...).
+
+    Returns
+    -------
+    list of Puzzle
+
+    Raises
+    ------
+    GenerateError
+        A bad argument, naming it, or an ``out`` file of another run or that does not read
+        as puzzles (left as it is).
+    """
     budgets = {"max_states": max_states, "max_candidates": max_candidates}
     scenarios, modes, sources, turns = _check(
         count,

@@ -162,9 +162,9 @@ def paused_gc():
     """The cyclic garbage collector off for the block (or the decorated call), then restored
     as it was.
 
-    The solvers build millions of small acyclic objects (positions, gates, clauses) that
-    live to the end of the search, and each of the collector's full passes walks them all:
-    a third of the explicit solver's time and of the SAT encoder's (docs/performance.md).
+    The solvers build many small acyclic objects (positions, gates, clauses) that live to
+    the end of the search, and each of the collector's full passes walks them all, which
+    costs the solvers a large share of their time.
     Reference counting still frees everything acyclic; the few cycles wait for the first
     collection after the block."""
     was = gc.isenabled()

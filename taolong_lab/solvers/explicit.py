@@ -405,6 +405,39 @@ def solve(
 
     ``count_first_turns=False`` skips counting the optimal first turns (the solution's
     ``optimal_first_turns`` is then None), for callers that count them their own way.
+
+    Parameters
+    ----------
+    puzzle_or_state : Puzzle or State
+        A solo challenge.
+    method : str
+        ``"explicit"``.
+    time_limit : float or None
+        Seconds of wall clock, at most.
+    max_states : int or None
+        Positions expanded, at most.
+    progress : bool
+        Show a progress bar (tqdm).
+    checkpoint : str or Path or None
+        The checkpoint file.
+    checkpoint_every : float
+        Seconds between periodic saves, at least.
+    count_first_turns : bool
+        Count the optimal first turns.
+    fresh : bool
+        Start a checkpointed search again.
+
+    Returns
+    -------
+    Solution
+        With an :class:`~.certificate.ExplicitCertificate`.
+
+    Raises
+    ------
+    SolverError
+        Not a solo challenge, a bad budget, ``fresh`` without ``checkpoint``.
+    CheckpointError
+        A checkpoint file that cannot be resumed (left as it is).
     """
     if method != "explicit":
         raise SolverError(f"unknown method {method!r}: this solver knows 'explicit'")
@@ -649,17 +682,54 @@ def win_within(
 ) -> bool:
     """Whether the player can win from ``state`` within ``turns`` turns: an exact depth-first
     search pruned by :func:`lower_bound` and, in the last :data:`SHARP_TURNS` turns, by
-    :func:`may_win_within` (the last turn by :func:`may_win_now`), remembering in ``failed``
-    (key -> the largest r proved to have no win within r turns; pass one dict to share it
-    between calls) what it proved. Raises :class:`OutOfBudget` when ``budget`` runs out."""
+    :func:`may_win_within` (the last turn by :func:`may_win_now`).
+
+    Parameters
+    ----------
+    state : State
+        A solo position.
+    turns : int
+        The turns the player has.
+    params : BoundParams
+        :func:`~.bounds.bound_params` of ``state``.
+    budget : Budget or None
+        Expansions and time, at most.
+    failed : dict or None
+        What the search proved (position key -> the most turns with no win); pass one dict
+        to share it between calls.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    OutOfBudget
+        ``budget`` ran out.
+    """
     return win_line_within(state, turns, params, budget, failed) is not None
 
 
 def win_line_within(
     state: State, turns: int, params: BoundParams, budget: Budget | None = None, failed=None
 ) -> list | None:
-    """:func:`win_within`'s search, returning the winning line it found (the turns, at most
-    ``turns`` of them; ``[]`` when the player has already won) or None when there is none.
+    """:func:`win_within`'s search, returning the winning line it found.
+
+    Parameters
+    ----------
+    state, turns, params, budget, failed
+        As :func:`win_within`'s.
+
+    Returns
+    -------
+    list of Turn or None
+        The turns, at most ``turns`` of them (``[]`` when the player has already won), or
+        None when there is no win within ``turns``.
+
+    Raises
+    ------
+    OutOfBudget
+        ``budget`` ran out.
 
     >>> from taolong_lab import solo_game
     >>> start = solo_game(segments={"black": 1}, water={"black": 1})
@@ -708,7 +778,28 @@ def count_first_turns(
 ) -> int | None:
     """How many of ``state``'s turns start a win in ``optimum`` turns, ``optimum`` being the
     proved fewest: the :class:`Solution`'s ``optimal_first_turns``, counted on its own (by
-    :func:`win_within`). None if a budget runs out.
+    :func:`win_within`).
+
+    Parameters
+    ----------
+    state : State
+        A solo position.
+    optimum : int
+        Its proved fewest turns to win.
+    time_limit : float or None
+        Seconds, at most.
+    max_states : int or None
+        Positions expanded, at most.
+
+    Returns
+    -------
+    int or None
+        None when a budget runs out.
+
+    Raises
+    ------
+    SolverError
+        A bad budget.
 
     >>> from taolong_lab import solo_game
     >>> start = solo_game(segments={"black": 1}, water={"black": 1})
@@ -745,25 +836,39 @@ def _progress(enabled: bool):
 
 # ---- replay --------------------------------------------------------------------------------
 def replay(solution: Solution, start: State | None = None) -> list[State]:
-    """The positions along the solution's line: ``[start, after turn 1, ...]``. ``start``
-    defaults to the position the solution was found from. Raises ``IllegalTurnError`` if a
-    turn is not legal (a solution for another position)."""
-    state = start if start is not None else State.from_tln(solution.start)
-    states = [state]
-    for text in solution.line:
-        state = state.play(text)
-        states.append(state)
-    return states
+    """The positions along the solution's line (:class:`~taolong_lab.engine.Line`).
+
+    Parameters
+    ----------
+    solution : Solution
+    start : State or None
+        Where the line starts; by default the position the solution was found from.
+
+    Returns
+    -------
+    list of State
+        ``[start, after turn 1, ...]``.
+
+    Raises
+    ------
+    IllegalTurnError
+        A turn that is not legal where it is played (a solution for another position).
+    """
+    return _line_of(solution, start).states()
+
+
+def _line_of(solution: Solution, start: State | None) -> Line:
+    return Line(start if start is not None else State.from_tln(solution.start), solution.line)
 
 
 def replay_text(solution: Solution, start: State | None = None) -> str:
     """A text replay: each turn in notation and in words (the opponent's responses
-    included), then the board after it."""
-    states = replay(solution, start)
+    included), then the board after it. ``start`` and the errors as :func:`replay`'s."""
+    line = _line_of(solution, start)
+    states = line.states()
     parts = [f"start\n{states[0]}"]
-    for i, text in enumerate(solution.line):
-        before = states[i]
-        words = before.describe_turn(before.parse_turn(text))
+    for i, (text, turn) in enumerate(zip(solution.line, line.turns, strict=True)):
+        words = states[i].describe_turn(turn)
         parts.append(f"turn {i + 1}: {text}\n  {words}\n{states[i + 1]}")
     result = states[-1].outcome()
     if result is not None:

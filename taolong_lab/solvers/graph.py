@@ -298,8 +298,23 @@ def explore(
     max_states: int | None = MAX_STATES,
     progress: bool = False,
 ) -> StateGraph:
-    """The :class:`StateGraph` of :func:`iter_explore` (same arguments). ``progress`` shows
-    a bar of the positions found (tqdm, on stderr).
+    """The :class:`StateGraph` of :func:`iter_explore`.
+
+    Parameters
+    ----------
+    position, depth, max_states
+        As :func:`iter_explore`'s.
+    progress : bool
+        Show a bar of the positions found (tqdm, on stderr).
+
+    Returns
+    -------
+    StateGraph
+
+    Raises
+    ------
+    SolverError
+        As :func:`iter_explore`.
 
     >>> from taolong_lab import solo_game
     >>> g = explore(solo_game(), depth=1)
@@ -373,6 +388,20 @@ class Retrograde:
 def retrograde(graph: StateGraph) -> Retrograde:
     """Solve a solo graph backwards from its won nodes (a breadth-first search over the
     reversed edges), then count the shortest lines forward in order of distance.
+
+    Parameters
+    ----------
+    graph : StateGraph
+        A solo graph (:func:`explore` from a solo position).
+
+    Returns
+    -------
+    Retrograde
+
+    Raises
+    ------
+    SolverError
+        A two-player graph.
 
     Examples
     --------
@@ -471,6 +500,14 @@ def retrograde_two_player(graph: StateGraph) -> TwoPlayerRetrograde:
     to a node won for it, lost if it is expanded and every turn leads to a node won for the
     other side. A pure function of the graph's lists (``to_move``, ``terminal``, ``winner``,
     ``expanded`` and the edges).
+
+    Parameters
+    ----------
+    graph : StateGraph
+
+    Returns
+    -------
+    TwoPlayerRetrograde
 
     >>> g = StateGraph("toy", None, tln=["a", "b", "c"], depth=[0, 1, 1],
     ...     terminal=[False, True, False], winner=["", "white", ""],

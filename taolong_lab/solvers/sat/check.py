@@ -228,3 +228,13 @@ def factored_sowings(state: State, config) -> set:
             found.add((space, L.bagua_value(value), sig))
             sat.add_clause([-L.space[space]])
     return found
+
+
+__all__ = [
+    "OneTurn",
+    "engine_successors",
+    "factored_sowings",
+    "relaxed_group_ends",
+    "relaxed_successors",
+    "stack_domain",
+]

@@ -1105,3 +1105,16 @@ class Encoder:
             walk=self.decode(L.state, value),
             penalty=value(L.penalty),
         )
+
+
+__all__ = [
+    "N_GAPS",
+    "N_TILES",
+    "Board",
+    "DecodedTurn",
+    "Encoder",
+    "Layer",
+    "Legal",
+    "Sym",
+    "stack_sowing",
+]

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from pysat.formula import IDPool
 
-TRUE, FALSE = True, False
-
 
 def neg(x):
     """The negation of a literal (constants fold)."""
@@ -210,3 +208,12 @@ def ite_onehot(g: Gates, c, a: dict, b: dict) -> dict:
         if x is not False:
             out[k] = x
     return out
+
+
+__all__ = [
+    "Gates",
+    "clean",
+    "const",
+    "ite_onehot",
+    "neg",
+]

@@ -47,7 +47,7 @@ refinement, CEGAR):
    search): each one proved adds its own dead-end nogood, which cuts every candidate through
    it; one that wins gives a real line of ``k``. Under ``solo_lookahead="next-turn"`` there
    are no short searches and no lifts (:attr:`~SatSearch.SEARCHES`): the policy's lookahead
-   makes every expansion 20-100x dearer, and refinements alone are faster.
+   makes every expansion much dearer, and refinements alone are faster.
 4. A candidate whose every turn is real is a real line, won in ``k`` turns, and no shorter
    win exists: it is replayed with ``State.play`` (a win in exactly ``k``) and returned.
 5. ``optimal_first_turns`` (:meth:`SatSearch.count_first_turns`): the explicit solver's
@@ -97,8 +97,8 @@ CHUNK = 20_000  # conflicts per solver call between time checks
 # the first-turn count tries the explicit bounded search first, for this share of the time the
 # optimum took (at least 1 s; 0: SAT alone), then SAT settles the first positions it did not
 COUNT_EXPLICIT_SHARE = 10.0
-# ... under solo_lookahead="next-turn", where the explicit search is 20-100x dearer an
-# expansion and SAT alone counted faster (docs/performance.md)
+# ... under solo_lookahead="next-turn", where the explicit search is much dearer an expansion
+# and SAT alone counts faster
 COUNT_EXPLICIT_SHARE_NEXT_TURN = 0.0
 
 
@@ -110,7 +110,7 @@ class SatEncodingError(SolverError):
 def _start_of(puzzle_or_state) -> State:
     state = solo_start(puzzle_or_state, "SAT")
     if state.rules.mode != "grasshopper":
-        raise NotImplementedError(
+        raise SolverError(
             f"the SAT solver encodes the Grasshopper mode only, not the {state.rules.mode!r} "
             "mode (Focus, Balance and the drop priorities are not encoded yet); use "
             "method='explicit'"
@@ -145,8 +145,8 @@ class SatSearch:
     LIFT_BUDGET = 2_000  # ... by one search from a dead end's ancestor (0: no lifting)
     LIFT_AFTER = 2  # ... from an ancestor once it is above this many dead ends
     # solo_lookahead -> whether the short searches and lifts run. Under "next-turn" the
-    # policy looks over the player's whole next turn, so an expansion costs 20-100x more and
-    # the searches cost more than the refinements they spare (docs/performance.md)
+    # policy looks over the player's whole next turn, so an expansion costs much more and the
+    # searches cost more than the refinements they spare
     SEARCHES: ClassVar[dict[str, bool]] = {"matter": True, "next-turn": False}
 
     def __init__(
@@ -588,7 +588,7 @@ class SatSearch:
 
 
 # bounded variable elimination only: probing, vivification, equivalent-literal substitution
-# and subsumption cost more time than they save here (docs/performance.md)
+# and subsumption cost more time than they save here
 ELIMINATE_OPTIONS = {"probe": False, "vivify": False, "decompose": False, "subsume": False}
 
 
@@ -665,12 +665,39 @@ def solve(
     count_first_turns: bool = True,
 ) -> Solution:
     """The fewest turns to win a Grasshopper solo challenge, by incremental SAT (see the
-    module docstring), as a :class:`~taolong_lab.solvers.explicit.Solution`.
+    module docstring). With a budget it returns status ``"unknown"`` and
+    ``proved_no_win_below``.
 
-    Raises ``NotImplementedError`` for the Monk, Master and Chosen One modes. With a budget
-    (``time_limit`` seconds, ``conflict_budget`` conflicts in all, ``max_horizon`` turns) it
-    returns status ``"unknown"`` and ``proved_no_win_below``. ``count_first_turns=False``
-    skips counting the optimal first turns (``optimal_first_turns`` is then None)."""
+    Parameters
+    ----------
+    puzzle_or_state : Puzzle or State
+        A solo challenge in the Grasshopper mode.
+    time_limit : float or None
+        Seconds of wall clock, at most.
+    conflict_budget : int or None
+        Conflicts of the SAT solver in all, at most.
+    max_horizon : int or None
+        Turns, at most.
+    progress : bool
+        Show a progress bar (tqdm).
+    solver_name : str
+        The PySAT solver (``"g4"``, Glucose 4; ``"cd195"``, CaDiCaL; ...).
+    count_first_turns : bool
+        Count the optimal first turns (else ``optimal_first_turns`` is None).
+
+    Returns
+    -------
+    Solution
+        With a :class:`~taolong_lab.solvers.certificate.SatCertificate`.
+
+    Raises
+    ------
+    SolverError
+        Not a solo challenge, a mode other than Grasshopper (Focus, Balance and the drop
+        priorities are not encoded), a bad budget.
+    SatEncodingError
+        The encoding and the engine disagree: a bug, never an answer.
+    """
     start = _start_of(puzzle_or_state)
     if time_limit is not None and time_limit < 0:
         raise SolverError(f"time_limit must be >= 0 seconds, got {time_limit}")
@@ -850,3 +877,16 @@ def _progress(enabled: bool):
     except ImportError:  # pragma: no cover
         return None
     return tqdm(unit="call", leave=False)
+
+
+__all__ = [
+    "CHUNK",
+    "COUNT_EXPLICIT_SHARE",
+    "COUNT_EXPLICIT_SHARE_NEXT_TURN",
+    "ELIMINATE_OPTIONS",
+    "SOLVER",
+    "SatEncodingError",
+    "SatSearch",
+    "eliminate",
+    "solve",
+]
