@@ -224,7 +224,7 @@ def test_short_real_search_and_dead_ends():
         assert search.short_win(State(WIN_IN_1), 1) == ["Ea>Mo ="]
         start = State(WIN_IN_4)
         assert search.short_win(start, 3) is None
-        walk = (start._dragons, start._water, start._fire, start._rocks)
+        walk = start.board
         assert search.dead_end(walk, start.bagua, 3) == 1
         assert search.dead_end(walk, start.bagua, 3) == 0  # known already
     finally:
@@ -245,7 +245,7 @@ def test_dead_ends_are_lifted_to_their_ancestors(monkeypatch):
     path = [start, s1, s2]
 
     def walk(st):
-        return (st._dragons, st._water, st._fire, st._rocks)
+        return st.board
 
     monkeypatch.setattr(SatSearch, "LIFT_AFTER", 1)  # search each ancestor at once
     search = SatSearch(start)
@@ -462,7 +462,7 @@ def test_the_damage_budget_is_the_most_damage_of_the_sowings(scenario, seed, seg
     portals = scenario == "valley"
     rocks = sum(start.rocks.values())
     assert (rocks > 0) == (scenario == "wall")
-    ring, cap = start._env.ring, start._env.cap
+    ring, cap = start.tables.ring, start.tables.cap
     most = 3 * cap
     seen = []
     with Solver(name="g4", bootstrap_with=enc.g.take()) as sat:
