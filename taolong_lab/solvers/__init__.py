@@ -1,5 +1,7 @@
-"""Search over positions: the state graph and retrograde analysis (``graph``), the explicit
-shortest-win solver (``explicit``) and the SAT solver (``sat``) for solo challenges.
+"""Search over positions: the state graph and retrograde analysis (``graph``), and for solo
+challenges the explicit shortest-win solver (``explicit``), the SAT solver (``sat``), the two
+raced (``race``), the bounds they share (``bounds``) and what they return (``certificate``,
+``common``).
 
 >>> from taolong_lab import solo_game
 >>> from taolong_lab.solvers import explore

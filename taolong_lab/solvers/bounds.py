@@ -178,7 +178,7 @@ def may_win_within(state: State, turns: int, params: BoundParams | None = None) 
 
     Grasshopper only (True otherwise, and for more than :data:`SHARP_TURNS` turns, where the
     enumeration would grow). The sowings do not depend on the board, so every sequence of
-    ``turns`` sowings from the position's Ba Gua is enumerated (:func:`.common.sow_table`), and
+    ``turns`` sowings from the position's Ba Gua is enumerated (:func:`sow_table`), and
     each turn is given the most damage the opponent can take with the element it sows, as in
     :func:`lower_bound`'s proof: a fire expel, the ruler's best plus the player's fire meter
     (which only an absorbed fire stone raises, by one, so it is bounded by the meter now plus

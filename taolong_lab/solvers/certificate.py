@@ -27,6 +27,7 @@ from enum import StrEnum
 from typing import ClassVar, NamedTuple
 
 from ..errors import TaoLongError
+from ..rules.data import shown
 from .bounds import BOUND_NAME, BoundParams
 
 
@@ -209,7 +210,9 @@ def certificate_from_json(doc: dict) -> Certificate:
         raise CertificateError("", f"a certificate is a JSON object, not {type(doc).__name__}")
     kind = _KINDS.get(doc.get("solver"))
     if kind is None:
-        raise CertificateError("solver", f"{doc.get('solver')!r} is not one of {sorted(_KINDS)}")
+        raise CertificateError(
+            "solver", f"{shown(doc.get('solver'))} is not one of {sorted(_KINDS)}"
+        )
     return kind.from_json(doc)
 
 
@@ -265,7 +268,7 @@ def _read(kind, doc: dict) -> dict:
     known = {f.name: f for f in fields(kind)}
     unknown = sorted(set(doc) - set(known))
     if unknown:
-        raise CertificateError(unknown[0], f"not a field of the {kind.__name__}")
+        raise CertificateError(str(unknown[0])[:40], f"not a field of the {kind.__name__}")
     found = {}
     for name, spec in known.items():
         if name not in doc:
@@ -276,7 +279,7 @@ def _read(kind, doc: dict) -> dict:
         want = _SIMPLE.get(name)
         if want is not None:
             if (isinstance(value, bool) and want is not bool) or not isinstance(value, want):
-                raise CertificateError(name, f"{value!r} is not a {_kind_name(want)}")
+                raise CertificateError(name, f"{shown(value)} is not a {_kind_name(want)}")
             found[name] = value
     found["lower_bound"] = _bound(doc.get("lower_bound"))
     return found
@@ -308,7 +311,7 @@ def _numbers(doc: dict, name: str) -> tuple[int, ...]:
     values = _listed(doc, name)
     for i, value in enumerate(values):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise CertificateError(f"{name}[{i}]", f"{value!r} is not a whole number")
+            raise CertificateError(f"{name}[{i}]", f"{shown(value)} is not a whole number")
     return tuple(values)
 
 
@@ -323,7 +326,7 @@ def _keyed(row, field: str, kind, required: int | None = None) -> dict:
         text = name == "by"
         if isinstance(value, bool) or not isinstance(value, str if text else int | float):
             raise CertificateError(
-                f"{field}.{name}", f"{value!r} is not a {'string' if text else 'number'}"
+                f"{field}.{name}", f"{shown(value)} is not a {'string' if text else 'number'}"
             )
     return row
 
