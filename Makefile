@@ -26,7 +26,7 @@ help:
 	@echo "  make lint       ruff check . and ruff format --check ."
 	@echo "  make fmt        ruff check --fix . and ruff format ."
 	@echo "  make bench      run bench/run.py"
-	@echo "  make golden     regenerate golden files (taolong_lab.tools.golden)"
+	@echo "  make golden     regenerate golden files (tools/golden.py)"
 	@echo "  make setup      create $(VENV) and install '.[dev]'"
 	@echo "  make clean      remove $(VENV), caches and build artefacts"
 	@echo "Variables: VENV=$(VENV) PYTHON=$(PYTHON)"
@@ -91,7 +91,7 @@ bench: $(DEV_STAMP)
 	$(PY) bench/widgets.py
 
 golden: $(DEV_STAMP)
-	$(PY) -m taolong_lab.tools.golden
+	$(PY) tools/golden.py
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .ruff_cache .hypothesis

@@ -89,7 +89,7 @@ def measure(
         row["first_turns_s"] = sat.stats["first_turns_seconds"]
         row["sat"] = sat.optimum if sat.status == "optimal" else f">={sat.proved_no_win_below}"
         row["sat_status"] = sat.status
-        cert, st = sat.certificate, sat.stats
+        cert, st = sat.certificate.to_json(), sat.stats
         per = cert["per_turn"]
         row["clauses_per_turn_k"] = (
             round(sum(x["clauses"] for x in per) / len(per) / 1e3, 1) if per else 0

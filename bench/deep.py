@@ -117,9 +117,9 @@ def puzzle_doc(scenario, player, bagua, seed, lookahead="matter", sat=None, seco
         doc["provenance"]["sat"] = {
             "seconds": seconds,
             "cpu_seconds": sat.stats["cpu_seconds"],
-            "unsat_horizons": sat.certificate["unsat_horizons"],
-            "refinements": sat.certificate["refinements"],
-            "conflicts": sat.certificate["conflicts"],
+            "unsat_horizons": list(sat.certificate.unsat_horizons),
+            "refinements": sat.certificate.refinements,
+            "conflicts": sat.certificate.conflicts,
         }
     return doc
 
@@ -171,8 +171,8 @@ def main(argv=None) -> int:
             "proved_no_win_below": sat.proved_no_win_below,
             "seconds": seconds,
             "cpu_seconds": sat.stats["cpu_seconds"],
-            "refinements": sat.certificate["refinements"],
-            "conflicts": sat.certificate["conflicts"],
+            "refinements": sat.certificate.refinements,
+            "conflicts": sat.certificate.conflicts,
         }
         print(json.dumps(row), flush=True)
         if sat.status == "optimal" and sat.optimum >= args.min_optimum:

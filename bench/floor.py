@@ -49,9 +49,10 @@ def measure(p, repeat: int) -> dict:
         enc.append(s.stats["encode_seconds"])
         calls.append(s.stats["sat_seconds"])
         t = time.perf_counter()
-        search = SatSearch(solo_start(p, "SAT"), eliminate=False)
-        for _ in range(s.optimum or 0):
-            search.add_layer()
+        search = SatSearch(solo_start(p, "SAT"))
+        for _ in range(s.optimum or 0):  # each layer handed over as built, not eliminated
+            search.enc.add_layer()
+            search.append(search.g.take())
         raw.append(time.perf_counter() - t)
         search.close()
     row = {

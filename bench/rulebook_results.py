@@ -90,7 +90,7 @@ def solve_one(ident: str, method: str, time_limit: float) -> dict:
         "line": list(s.line),
         "proved_no_win_below": s.proved_no_win_below,
         "optimal_first_turns": s.optimal_first_turns,
-        "certificate": s.certificate,
+        "certificate": s.certificate.to_json(),
         "stats": s.stats,
         "start": s.start,
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
@@ -100,8 +100,9 @@ def solve_one(ident: str, method: str, time_limit: float) -> dict:
 def count_first_turns(ident: str, optimum: int, time_limit: float) -> dict:
     """Count the optimal first turns of a challenge with a known optimum (explicit search)."""
     from taolong_lab import load_puzzles
+    from taolong_lab.solvers.bounds import bound_params
     from taolong_lab.solvers.common import Budget
-    from taolong_lab.solvers.explicit import _count_first_turns, bound_params
+    from taolong_lab.solvers.explicit import _count_first_turns
 
     puzzle = next(p for p in load_puzzles(PUZZLES, check_solutions=False) if p.id == ident)
     t0 = time.perf_counter()

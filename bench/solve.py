@@ -72,7 +72,9 @@ def make(time_limit: float) -> list[Puzzle]:
                     optimum=optimum,
                     solution=sub.line,
                     certificate={
-                        k2: v for k2, v in sub.certificate.items() if k2 != "no_win_within"
+                        k2: v
+                        for k2, v in sub.certificate.to_json().items()
+                        if k2 != "no_win_within"
                     },
                     provenance={"generator": "bench/solve.py --make", "version": "0.1.0"},
                 )

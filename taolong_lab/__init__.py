@@ -9,7 +9,20 @@
 """
 
 from .agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent, analyse, match
-from .engine import ABSORB, EXPEL, Board, Dragon, Line, Phase, Result, State, Turn, parse_turn
+from .engine import (
+    ABSORB,
+    EXPEL,
+    Board,
+    Dragon,
+    Line,
+    Phase,
+    Result,
+    State,
+    Turn,
+    parse_turn,
+    solo_start,
+    start_state,
+)
 from .errors import (
     DataError,
     IllegalTurnError,
@@ -32,8 +45,6 @@ def new_game(scenario="field", mode="grasshopper", solo=False, edition="current"
 
     ``options`` are the named rule options (see ``taolong_lab.OPTIONS`` and docs/rules.md).
     """
-    from .engine.codec import start_state
-
     return start_state(Rules.make(scenario, mode, solo, edition, **options))
 
 
@@ -61,8 +72,6 @@ def solo_game(
     >>> solo_game(bagua="shuffled", seed=7).bagua
     ('WB', '', 'BB', '', 'WW', '', 'WB', '')
     """
-    from .engine.codec import solo_start
-
     rules = Rules.make(scenario, mode, True, edition, **options)
     return solo_start(rules, player, segments, water, bagua, seed)
 

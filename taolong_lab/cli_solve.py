@@ -40,6 +40,7 @@ from pathlib import Path
 from .errors import TaoLongError
 from .files import InputFileError, check_readable
 from .puzzles.format import MAX_TURNS, _show
+from .puzzles.grade import tier_of
 
 EXIT_OK, EXIT_UNKNOWN = 0, 1
 MAX_COUNT = 10**12  # --max-states, --conflicts: far past what memory or time allows
@@ -299,7 +300,7 @@ def _checkpoint_path(directory, ident: str):
 
 
 def _certificate_lines(solution) -> list[str]:
-    cert, stats = solution.certificate, solution.stats
+    cert, stats = solution.certificate.to_json(), solution.stats
     method = cert.get("method", cert.get("solver"))
     lines = [f"certificate: {method}; lookahead {cert.get('lookahead')}"]
     if "no_win_within" in cert:
@@ -325,7 +326,7 @@ def _summary(solution) -> str:
         return f"optimal: win in {solution.optimum}{firsts}"
     if solution.status == "no-win":
         return "no win: every reachable position was searched"
-    why = solution.certificate.get("stopped", "budget")
+    why = solution.certificate.stopped or "budget"
     return f"unknown ({why}): no win in fewer than {solution.proved_no_win_below} turns"
 
 
@@ -409,22 +410,12 @@ def _reprove_problems(puzzle, method: str, time_limit) -> list[str]:
 
 
 # ---- certificate consistency (no search) ----------------------------------------------------
-TIERS = ((2, "novice"), (4, "intermediate"), (7, "advanced"))  # (largest optimum, tier)
-LAST_TIER = "expert"
-
-
-def tier_of(optimum: int) -> str:
-    """The difficulty tier of an optimum: novice 1-2, intermediate 3-4, advanced 5-7,
-    expert 8+."""
-    return next((name for top, name in TIERS if optimum <= top), LAST_TIER)
-
-
 class _Claim:
     """What a puzzle claims, for the checks: ``proved`` is the number of turns below which no
     win exists (the optimum of a solved puzzle, the bound of a bound-only one)."""
 
     def __init__(self, puzzle):
-        from .solvers.explicit import bound_params, lower_bound
+        from .solvers.bounds import bound_params, lower_bound
 
         self.puzzle = puzzle
         self.cert = puzzle.certificate or {}
@@ -812,8 +803,9 @@ def _reprove_by_win_within(puzzle, time_limit) -> list[str]:
     """Re-prove the optimum with :func:`~taolong_lab.solvers.explicit.win_within` (exact
     bounded depth-first search, not the A* that made an explicit certificate): no win within
     optimum - 1 turns, a win within the optimum."""
+    from .solvers.bounds import bound_params
     from .solvers.common import Budget
-    from .solvers.explicit import OutOfBudget, bound_params, win_within
+    from .solvers.explicit import OutOfBudget, win_within
 
     turns, start = len(puzzle.solution), puzzle.start
     params, budget, failed = bound_params(start), Budget(time_limit, None), {}

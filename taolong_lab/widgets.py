@@ -673,7 +673,7 @@ class Explorer(w.VBox):
         bagua = state.bagua
         coin = CW if state.flux == "cw" else CCW
         for phase in turn.phases[:number]:
-            bagua, element = sow(
+            bagua, element, _ = sow(
                 bagua, phase.space, flow_for(bagua[phase.space], coin, state.rules.mode)
             )
             if element != phase.element:
@@ -681,7 +681,7 @@ class Explorer(w.VBox):
         phase = turn.phases[number]
         stack = bagua[phase.space]
         flow = flow_for(stack, coin, state.rules.mode)
-        _after, element = sow(bagua, phase.space, flow)
+        _after, element, _ = sow(bagua, phase.space, flow)
         if element != phase.element:
             return ""
         n = len(bagua)
@@ -743,7 +743,7 @@ class Explorer(w.VBox):
         return solution, time.perf_counter() - t0
 
     def _certificate_words(self, solution, seconds: float) -> str:
-        cert = solution.certificate or {}
+        cert = solution.certificate.to_json()
         solver = cert.get("solver", self.method.value)
         method = cert.get("method", "")
         bound = cert.get("lower_bound", {})
@@ -981,7 +981,7 @@ class Explorer(w.VBox):
         coin = CW if state.flux == "cw" else CCW
         for phase in done:
             flow = flow_for(bagua[phase.space], coin, state.rules.mode)
-            bagua, element = sow(bagua, phase.space, flow)
+            bagua, element, _ = sow(bagua, phase.space, flow)
             if element != phase.element or phase.focus:
                 return state.bagua
         return bagua

@@ -10,7 +10,7 @@ import pytest
 
 import taolong_lab.solvers as solvers
 from taolong_lab import State, load_puzzles, solo_game
-from taolong_lab.solvers import Solution, explicit, solve
+from taolong_lab.solvers import explicit, solve
 from taolong_lab.solvers import sat as sat_package
 
 
@@ -23,7 +23,7 @@ def test_auto_answers_with_the_explicit_solver_within_its_budget(challenges):
     puzzle = challenges["field-b1w4-win5"]
     s = solve(puzzle, method="auto", progress=False)
     assert s.status == "optimal" and s.optimum == puzzle.optimum == 5
-    assert s.certificate["solver"] == explicit.SOLVER
+    assert s.certificate.solver == explicit.SOLVER
     assert s.stats["auto"]["answered_by"] == "explicit"
     assert s.stats["auto"]["explicit_expanded"] == s.stats["expanded"] > 0
 
@@ -33,7 +33,7 @@ def test_auto_hands_over_to_sat_past_the_explicit_budget(challenges, monkeypatch
     monkeypatch.setattr(solvers, "AUTO_EXPLICIT_STATES", 1)
     s = solve(puzzle, method="auto", progress=False)
     assert s.status == "optimal" and s.optimum == puzzle.optimum == 3
-    assert s.certificate["solver"] == sat_package.SOLVER
+    assert s.certificate.solver == sat_package.SOLVER
     record = s.stats["auto"]
     assert record["answered_by"] == "sat"
     assert record["explicit_status"] == "unknown" and record["explicit_expanded"] == 1
@@ -41,17 +41,17 @@ def test_auto_hands_over_to_sat_past_the_explicit_budget(challenges, monkeypatch
     assert s.optimal_first_turns == by_explicit.optimal_first_turns is not None
 
 
-def _unknown(proved: int, start: State, solver: str):
-    return Solution(
-        "unknown",
-        None,
-        (),
-        None,
-        {"solver": solver, "proved_no_win_below": proved},
-        {"seconds": 0.0, "expanded": 7},
-        proved,
-        start.to_tln(),
+def _unknown(proved: int, start: State, method: str):
+    """A budget-stopped answer of ``method`` with a real certificate, claiming ``proved``."""
+    run = explicit.solve if method == "explicit" else sat_package.solve
+    found = (
+        run(start, progress=False, max_states=0)
+        if method == "explicit"
+        else run(start, progress=False, conflict_budget=0)
     )
+    assert found.status == "unknown"
+    certificate = replace(found.certificate, proved_no_win_below=proved)
+    return replace(found, certificate=certificate, proved_no_win_below=proved)
 
 
 @pytest.mark.parametrize(
@@ -61,26 +61,25 @@ def test_auto_keeps_the_higher_proved_bound_when_both_run_out(
     challenges, monkeypatch, explicit_proved, sat_proved, answered_by
 ):
     start = challenges["field-b1w1-win3"].start
-    monkeypatch.setattr(
-        explicit, "solve", lambda *a, **k: _unknown(explicit_proved, start, explicit.SOLVER)
-    )
-    monkeypatch.setattr(
-        sat_package, "solve", lambda *a, **k: _unknown(sat_proved, start, sat_package.SOLVER)
-    )
+    by_explicit = _unknown(explicit_proved, start, "explicit")
+    by_sat = _unknown(sat_proved, start, "sat")
+    monkeypatch.setattr(explicit, "solve", lambda *a, **k: by_explicit)
+    monkeypatch.setattr(sat_package, "solve", lambda *a, **k: by_sat)
     s = solve(start, method="auto", progress=False, time_limit=60)
     assert s.status == "unknown"
     assert s.proved_no_win_below == max(explicit_proved, sat_proved)
     assert s.stats["auto"]["answered_by"] == answered_by
-    assert s.certificate["solver"] == (
+    assert s.certificate.solver == (
         explicit.SOLVER if answered_by == "explicit" else sat_package.SOLVER
     )
 
 
 def test_auto_does_not_start_sat_when_the_time_is_spent(challenges, monkeypatch):
     start = challenges["field-b1w1-win3"].start
+    stopped = replace(_unknown(2, start, "explicit"), stats={"seconds": 1.0, "expanded": 3})
 
     def slow_explicit(*args, time_limit=None, **kwargs):
-        return replace(_unknown(2, start, explicit.SOLVER), stats={"seconds": 1.0, "expanded": 3})
+        return stopped
 
     def no_sat(*args, **kwargs):
         raise AssertionError("SAT started with no time left")
@@ -101,7 +100,7 @@ def test_auto_outside_grasshopper_is_the_explicit_solver_alone(monkeypatch):
     monkeypatch.setattr(sat_package, "solve", no_sat)
     monkeypatch.setattr(solvers, "AUTO_EXPLICIT_STATES", 1)
     s = solve(solo_game(mode="monk"), method="auto", progress=False, max_states=5)
-    assert s.status == "unknown" and s.certificate["solver"] == explicit.SOLVER
+    assert s.status == "unknown" and s.certificate.solver == explicit.SOLVER
 
 
 def test_auto_counts_the_first_turns_again_when_its_positions_ran_out(challenges, monkeypatch):
@@ -112,7 +111,7 @@ def test_auto_counts_the_first_turns_again_when_its_positions_ran_out(challenges
     assert cut.status == "optimal" and cut.optimal_first_turns is None
     monkeypatch.setattr(solvers, "AUTO_EXPLICIT_STATES", enough_for_the_search)
     s = solve(puzzle, method="auto", progress=False)
-    assert s.certificate["solver"] == explicit.SOLVER and s.optimum == 5
+    assert s.certificate.solver == explicit.SOLVER and s.optimum == 5
     assert s.optimal_first_turns == alone.optimal_first_turns == 9
     assert s.stats["auto"]["recounted_first_turns"] is True
 
@@ -137,7 +136,7 @@ def test_auto_hands_over_sooner_under_the_next_turn_lookahead(challenges, monkey
     s = solve(next_turn, method="auto", progress=False)
     record = s.stats["auto"]
     assert record["answered_by"] == "sat" and record["explicit_expanded"] == 1
-    assert s.certificate["solver"] == sat_package.SOLVER
+    assert s.certificate.solver == sat_package.SOLVER
     assert s.optimum == explicit.solve(next_turn, progress=False).optimum
     m = solve(puzzle, method="auto", progress=False)
     assert m.stats["auto"]["answered_by"] == "explicit" and m.optimum == 3

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from taolong_lab.puzzles import Puzzle, bundle, load_puzzles
-from taolong_lab.puzzles.generate import tier_of
+from taolong_lab.puzzles.grade import tier_of
 from taolong_lab.rules import scenario_names
 
 

@@ -26,6 +26,7 @@ import random
 from pathlib import Path
 
 import pytest
+from tool_scripts import load
 
 from taolong_lab import load_puzzles
 from taolong_lab.cli import main
@@ -35,6 +36,7 @@ from taolong_lab.puzzles import Puzzle, rulebook, save_puzzles
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles"
 RULEBOOK = "rulebook-solo.jsonl"
+rulebook_tool = load("rulebook")  # tools/rulebook.py
 TIERS = ("novice", "intermediate", "advanced", "expert")
 SEED = int(os.environ.get("TAOLONG_SAMPLE_SEED", "20261121"))
 SAMPLE_SIZE, SAMPLE_MAX_OPTIMUM = 6, 4  # the sample's budget: puzzles, and turns each
@@ -348,10 +350,10 @@ def test_rebuilding_the_rulebook_file_keeps_its_results(tmp_path):
     path.write_bytes(rulebook.SHIPPED.read_bytes())
     stored = rulebook.stored_results(path)
     assert stored, "no results in the shipped file"
-    assert rulebook.main(["--output", str(path)]) == 0  # up to date: left alone
+    assert rulebook_tool.main(["--output", str(path)]) == 0  # up to date: left alone
     save_puzzles(path, rulebook.rulebook_puzzles(results=stored))
     assert rulebook.stored_results(path) == stored
-    assert rulebook.main(["--output", str(path), "--check"]) == 0
+    assert rulebook_tool.main(["--output", str(path), "--check"]) == 0
 
 
 def test_a_changed_position_drops_its_stale_result(tmp_path):
@@ -368,7 +370,7 @@ def test_a_changed_position_drops_its_stale_result(tmp_path):
     ]
     save_puzzles(path, swapped)
     assert solved.id not in rulebook.stored_results(path)
-    assert rulebook.main(["--output", str(path), "--check"]) == 1
-    assert rulebook.main(["--output", str(path)]) == 0
+    assert rulebook_tool.main(["--output", str(path), "--check"]) == 1
+    assert rulebook_tool.main(["--output", str(path)]) == 0
     rebuilt = {p.id: p for p in load_puzzles(path)}
     assert rebuilt[solved.id].solution is None and rebuilt[other.id].solution is not None

@@ -25,16 +25,9 @@ from taolong_lab.cli import main
 from taolong_lab.errors import IllegalTurnError
 from taolong_lab.puzzles import Puzzle, save_puzzles
 from taolong_lab.solvers import common
+from taolong_lab.solvers.bounds import BOUND_NAME, bound_params
 from taolong_lab.solvers.common import Checkpoint, CheckpointError, SolverError
-from taolong_lab.solvers.explicit import (
-    BOUND_NAME,
-    SOLVER,
-    _Search,
-    bound_params,
-    solve,
-    win_line_within,
-    win_within,
-)
+from taolong_lab.solvers.explicit import SOLVER, _Search, solve, win_line_within, win_within
 
 START = solo_game(segments={"black": 1}, water={"black": 2})  # an optimum of 4
 OTHER = solo_game(segments={"black": 1}, water={"black": 1})
@@ -206,7 +199,11 @@ def forgeries(line: list[str]) -> dict:
             "'no-win', but the saved search has positions left or a win",
             {"status": "no-win", "optimum": None, "line": []},
         ),
-        "illegal turn 3": ("result.line", f"turn 3 ({line[0]!r}): illegal turn", {"line": illegal}),
+        "illegal turn 3": (
+            "result.line",
+            f"illegal turn {line[0]!r}: turn 3:",
+            {"line": illegal},
+        ),
         "optimum 3": ("result.optimum", "3, but result.line has 4 turns", {"optimum": 3}),
         "bound": (
             "result.proved_no_win_below",
@@ -484,7 +481,10 @@ def test_the_command_line_starts_afresh_only_when_asked(tmp_path, capsys, puzzle
     tampered = path.read_bytes()
     code, out, err = cli(capsys, "solve", str(puzzle_file), "--checkpoint", str(ckpt))
     assert (code, out) == (2, "") and len(err.splitlines()) == 1
-    assert err.startswith(f"taolong: error: checkpoint {path}: result.line: turn 3 ")
+    turn = body["result"]["line"][2]
+    assert err.startswith(
+        f"taolong: error: checkpoint {path}: result.line: illegal turn {turn!r}: turn 3:"
+    )
     assert err.rstrip().endswith("; pass --fresh to start again")
     assert path.read_bytes() == tampered
     code, out, err = cli(capsys, "solve", str(puzzle_file), "--checkpoint", str(ckpt), "--fresh")

@@ -17,24 +17,23 @@ from taolong_lab import State, TaoLongError, cli
 from taolong_lab.cli_generate import add_commands
 from taolong_lab.cli_solve import verify_puzzle
 from taolong_lab.puzzles import load_puzzles
-from taolong_lab.puzzles.format import PuzzleError, append_puzzle, puzzles_text
-from taolong_lab.puzzles.generate import (
-    SOURCE_NAMES,
-    CrossCheckWarning,
-    GenerateError,
+from taolong_lab.puzzles.analysis import (
     count_optimal_lines,
     cross_check,
-    difficulty,
-    evaluate,
-    generate,
     greedy_line,
     line_is_fair,
     optimal_counts,
-    position_key,
-    repair_tail,
-    tier_of,
-    win_in_1_ok,
 )
+from taolong_lab.puzzles.format import PuzzleError, append_puzzle, puzzles_text
+from taolong_lab.puzzles.generate import (
+    CrossCheckWarning,
+    GenerateError,
+    evaluate,
+    generate,
+    repair_tail,
+)
+from taolong_lab.puzzles.grade import GradeError, difficulty, tier_of, win_in_1_ok
+from taolong_lab.puzzles.sources import SOURCE_NAMES, position_key
 
 FAST = {"turns": (1, 3), "progress": False, "time_limit": 10.0}
 
@@ -316,7 +315,7 @@ def test_each_source_yields_kept_puzzles_deterministically(source):
 
 
 def test_the_sources_are_drawn_per_candidate(five):
-    from taolong_lab.puzzles.generate import SOURCES, candidate
+    from taolong_lab.puzzles.sources import SOURCES, candidate
 
     names = {candidate(0, i, ("field", "valley"), ("grasshopper",))[1]["source"] for i in range(12)}
     assert names == {SOURCE_NAMES[name] for name in SOURCES}  # "line" only when named
@@ -327,8 +326,8 @@ def test_the_sources_are_drawn_per_candidate(five):
 
 
 def test_the_line_source_walks_a_proved_line():
-    from taolong_lab.puzzles.generate import candidate
     from taolong_lab.puzzles.rulebook import SHIPPED
+    from taolong_lab.puzzles.sources import candidate
 
     proved = {p.id: p for p in load_puzzles(SHIPPED, check_solutions=False)}
     for index in range(6):
@@ -349,7 +348,7 @@ def test_the_line_source_walks_a_proved_line():
 
 
 def test_the_village_is_drawn_with_the_opponent_protecting_it():
-    from taolong_lab.puzzles.generate import candidate
+    from taolong_lab.puzzles.sources import candidate
 
     villages = [candidate(1, i, ("field",), ("grasshopper",), ("random",)) for i in range(15)]
     drawn = [(s, d) for s, d in villages if d["village"]]
@@ -496,7 +495,7 @@ def test_tiers_and_scores_never_cross():
         "expert",
         "expert",
     ]
-    with pytest.raises(GenerateError, match="optimum"):
+    with pytest.raises(GradeError, match="optimum"):
         tier_of(0)
     for optimum in range(1, 10):
         hardest = difficulty(optimum, 1, 10**6, 10**9, optimal_lines=1, greedy_turns=None)

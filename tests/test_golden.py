@@ -1,6 +1,6 @@
 """Replay the golden transcripts in tests/golden (see tests/golden/README.md).
 
-Regenerate after an intended change with ``.venv/bin/python -m taolong_lab.tools.golden``.
+Regenerate after an intended change with ``.venv/bin/python tools/golden.py``.
 """
 
 from __future__ import annotations
@@ -11,13 +11,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from tool_scripts import load
 
 from taolong_lab import State, new_game, solo_game
 from taolong_lab.pictures.text import board_text
 from taolong_lab.rules import Rules
-from taolong_lab.tools import golden
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
+golden = load("golden")
 TURN_RE = re.compile(r"(\d+) (white|black) (\S.*)\Z")
 
 
@@ -183,7 +184,7 @@ def test_features_are_counted_turn_by_turn(tln, turn, expected):
 def test_replay_golden_file(path):
     text = path.read_text(encoding="utf-8")
     comments = [line for line in text.splitlines()[:10] if line.startswith("#")]
-    assert any("python -m taolong_lab.tools.golden" in line for line in comments)
+    assert any("python tools/golden.py" in line for line in comments)
     record = parse(text)
     header = record.header
     assert set(header) == {"game", "seed", "rules", "start"}
@@ -262,3 +263,40 @@ def test_check_mode_flags_missing_and_stray_files(tmp_path):
     assert golden.check(tmp_path, out=out) == 1
     report = out.getvalue()
     assert "missing:" in report and "stray golden file" in report
+
+
+def test_the_tool_is_a_script_outside_the_package():
+    """``python tools/golden.py --check`` runs from any folder, with no PYTHONPATH (it finds
+    the taolong_lab of its checkout), and the package itself holds no tools."""
+    import importlib.util
+    import os
+    import subprocess
+    import sys
+
+    assert importlib.util.find_spec("taolong_lab.tools") is None
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run(
+        [sys.executable, str(Path(golden.__file__)), "--check", "--dir", str(GOLDEN)],
+        cwd="/",
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "golden files up to date" in done.stdout
+    where = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"import runpy; runpy.run_path({str(Path(golden.__file__))!r}); "
+            "import taolong_lab; print(taolong_lab.__file__)",
+        ],
+        cwd="/",
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    root = Path(golden.__file__).resolve().parents[1]
+    assert Path(where.stdout.strip()).resolve().is_relative_to(root), where.stdout + where.stderr

@@ -98,6 +98,23 @@ def test_a_walk_has_a_default_budget_and_a_deepest_depth():
     assert explore(State(WIN_IN_1), depth=MAX_DEPTH, max_states=200).max_depth == MAX_DEPTH
 
 
+@pytest.mark.parametrize(
+    ("position", "options", "field"),
+    [
+        ("a TLN", {}, "position"),
+        (None, {}, "position"),
+        (solo_game(), {"depth": -1}, "depth"),
+        (solo_game(), {"max_states": 0}, "max_states"),
+    ],
+)
+def test_a_bad_walk_is_refused_when_asked_for_not_when_first_read(position, options, field):
+    """``iter_explore`` checks its arguments at the call (a SolverError naming the
+    argument), before any event is read; ``explore`` the same way."""
+    for walk in (iter_explore, explore):
+        with pytest.raises(SolverError, match=f"^{field}"):
+            walk(position, **options)
+
+
 def test_progress_shows_a_bar_on_stderr_and_changes_nothing(capsys):
     quiet = explore(State(WIN_IN_2), depth=2)
     capsys.readouterr()
@@ -111,7 +128,7 @@ def test_two_player_explore():
     assert g.player is None and len(g) > 6 and g.depth[0] == 0
     r = retrograde_two_player(g)
     assert set(r.value) <= {"", "white", "black"}
-    with pytest.raises(ValueError, match="solo"):
+    with pytest.raises(SolverError, match="solo"):
         retrograde(g)
 
 
@@ -150,7 +167,7 @@ def test_graphml_and_gexf_round_trip(tmp_path, suffix):
             assert back.nodes[i][name] == G.nodes[i][name], name
     u, v = next(iter(G.edges))
     assert back.edges[u, v]["turn"] == G.edges[u, v]["turn"]
-    with pytest.raises(ValueError, match="graphml"):
+    with pytest.raises(SolverError, match="graphml"):
         g.write(tmp_path / "g.txt")
 
 

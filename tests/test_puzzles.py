@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tool_scripts import load
 
 from taolong_lab import OPTIONS, Rules, State, solo_game
 from taolong_lab.errors import PuzzleError
@@ -31,6 +32,7 @@ from taolong_lab.rules import COLOURS, MODES, scenario_names
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "puzzles" / "rulebook-solo.jsonl"
+rulebook_tool = load("rulebook")  # tools/rulebook.py
 START_TLN = (
     "field/grasshopper/current/solo 8/8/8/8/8/8/8/8 a2-a1-b1-b2:4:0 g8-h8-h7-g7:4:0 "
     "WW/-/BW/-/BB/-/WB/- 0:8 w 1"
@@ -687,7 +689,7 @@ def test_file_level_problems(tmp_path):
         load_puzzles(tmp_path / "absent.jsonl")
     path.write_text("", encoding="utf-8")
     assert load_puzzles(path) == []
-    with pytest.raises(ValueError, match="errors must be 'raise' or 'skip', not 'ignore'"):
+    with pytest.raises(PuzzleError, match="errors: must be 'raise' or 'skip', not 'ignore'"):
         load_puzzles(path, errors="ignore")
 
 
@@ -889,17 +891,17 @@ def test_the_shipped_rulebook_puzzles_load_and_are_what_the_generator_builds(cap
         assert puzzle.provenance["generator"] == "taolong_lab.puzzles.rulebook"
         assert set(puzzle.provenance) == {"generator", "version", "date"}
     assert rulebook.differences(SHIPPED) == []
-    assert rulebook.main(["--check"]) == 0
+    assert rulebook_tool.main(["--check"]) == 0
     assert capsys.readouterr().out == f"{SHIPPED} is up to date\n"
 
 
 def test_the_rulebook_check_finds_a_stale_file(tmp_path, capsys):
     path = tmp_path / "rulebook-solo.jsonl"
-    assert rulebook.main(["--check", "--output", str(path)]) == 1
+    assert rulebook_tool.main(["--check", "--output", str(path)]) == 1
     assert f"cannot read {path}: No such file or directory" in capsys.readouterr().err
-    assert rulebook.main(["--output", str(path)]) == 0
+    assert rulebook_tool.main(["--output", str(path)]) == 0
     assert capsys.readouterr().out == f"wrote {2 * len(scenario_names())} puzzles to {path}\n"
-    assert rulebook.main(["--check", "--output", str(path)]) == 0
+    assert rulebook_tool.main(["--check", "--output", str(path)]) == 0
     first = path.read_bytes()
     # an older date and version are not a difference: the file is left alone
     lines = path.read_text("utf-8").splitlines()
@@ -907,7 +909,7 @@ def test_the_rulebook_check_finds_a_stale_file(tmp_path, capsys):
     for doc in docs:
         doc["provenance"].update(date="2000-01-01", version="0.0.1")
     write_lines(path, *docs)
-    assert rulebook.main(["--output", str(path)]) == 0
+    assert rulebook_tool.main(["--output", str(path)]) == 0
     assert "left as it is" in capsys.readouterr().out
     assert path.read_bytes() != first and rulebook.differences(path) == []
     # a changed title, a missing and an extra puzzle are
@@ -919,9 +921,9 @@ def test_the_rulebook_check_finds_a_stale_file(tmp_path, capsys):
         "unexpected puzzle 'moon-white'",
         f"puzzle {docs[0]['id']!r} differs",
     ]
-    assert rulebook.main(["--check", "--output", str(path)]) == 1
+    assert rulebook_tool.main(["--check", "--output", str(path)]) == 1
     err = capsys.readouterr().err
-    assert "is out of date" in err and "python -m taolong_lab.puzzles.rulebook" in err
+    assert "is out of date" in err and "python tools/rulebook.py" in err
     write_lines(path, docs[0], {"format": "x"})
     assert rulebook.differences(path)[0] == f"{path} does not load:"
 
@@ -971,3 +973,29 @@ def test_the_compiled_schema_and_the_full_validator_agree(path):
         fast, full = _fits(doc)
         assert fast == full, (path, value)
     assert _fits(json.loads(lines[0])) == (True, True)
+
+
+def test_the_rulebook_tool_is_a_script(tmp_path):
+    """``python tools/rulebook.py`` runs from any folder with no PYTHONPATH, writes a missing
+    file and checks it; ``taolong_lab.puzzles.rulebook`` has no command of its own."""
+    import subprocess
+    import sys
+
+    assert not hasattr(rulebook, "main")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    path = tmp_path / "rulebook-solo.jsonl"
+
+    def run(*args):
+        return subprocess.run(
+            [sys.executable, str(Path(rulebook_tool.__file__)), "--output", str(path), *args],
+            cwd="/",
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    assert run("--check").returncode == 1
+    assert run().returncode == 0 and path.exists()
+    done = run("--check")
+    assert done.returncode == 0 and "is up to date" in done.stdout

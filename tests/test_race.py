@@ -63,7 +63,7 @@ def test_the_race_gives_the_stored_optimum(challenges, ident):
     alone = solve(puzzle, method="explicit", progress=False)
     assert s.optimal_first_turns == alone.optimal_first_turns
     assert s.stats["race"]["winner"] in ("explicit", "sat")
-    assert s.certificate["solver"].endswith(s.stats["race"]["winner"])
+    assert s.certificate.solver.endswith(s.stats["race"]["winner"])
     assert no_racer_left()
 
 
@@ -127,7 +127,7 @@ def test_an_option_of_one_solver_is_refused(challenges):
 def test_other_modes_race_the_explicit_solver_alone():
     s = solve(solo_game("field", "monk"), method="race", time_limit=0.2, progress=False)
     assert s.status == "unknown" and "race" not in s.stats
-    assert s.certificate["solver"].endswith("explicit")
+    assert s.certificate.solver.endswith("explicit")
 
 
 def test_bench_race_runs():

@@ -164,7 +164,7 @@ def test_solo_options_need_the_solo_variant():
     with pytest.raises(RulesError):
         solo_game(solo_lookahead="forever")
     with pytest.raises(RulesError, match="solo rules"):
-        from taolong_lab.engine.codec import solo_start
+        from taolong_lab.engine.setup import solo_start
 
         solo_start(Rules())
 

@@ -15,7 +15,7 @@ import random
 import pytest
 
 from taolong_lab import State, solo_game
-from taolong_lab.solvers import explicit
+from taolong_lab.solvers import bounds, explicit
 from taolong_lab.solvers.common import SolverError
 from taolong_lab.solvers.sat import SatEncodingError, solve
 from taolong_lab.solvers.sat import encode as sat_encode
@@ -96,7 +96,7 @@ def agree(i: int, share: float | None = None):
     assert sat.status == "optimal", sat
     assert sat.optimum == ex.optimum, (i, state.to_tln(), sat.line, ex.line)
     assert_wins_in(state, sat.line, sat.optimum)
-    cert = sat.certificate
+    cert = sat.certificate.to_json()
     assert cert["proved_no_win_below"] == sat.optimum
     assert cert["unsat_horizons"] == [k for k in range(cert["start_lower_bound"], sat.optimum)]
     assert len(cert["per_turn"]) == sat.optimum
@@ -143,7 +143,7 @@ WIN_IN_4 = (
 def test_win_in_one_and_the_certificate():
     s = solve(State(WIN_IN_1), progress=False)
     assert (s.status, s.optimum, s.line) == ("optimal", 1, ("Ea>Mo =",))
-    cert = s.certificate
+    cert = s.certificate.to_json()
     assert cert["solver"] == "taolong_lab.solvers.sat"
     assert cert["sat_solver"] == "g4"
     assert cert["per_turn"][0]["clauses"] > 0 and cert["per_turn"][0]["variables"] > 0
@@ -155,7 +155,7 @@ def test_win_in_one_and_the_certificate():
 def test_win_in_four_with_cadical():
     s = solve(State(WIN_IN_4), progress=False, solver_name="cd195")
     assert (s.status, s.optimum) == ("optimal", 4)
-    assert s.certificate["unsat_horizons"] == [1, 2, 3]
+    assert s.certificate.unsat_horizons == (1, 2, 3)
     assert_wins_in(State(WIN_IN_4), s.line, 4)
 
 
@@ -166,7 +166,7 @@ def test_a_won_start_is_optimal_in_zero():
 
 @pytest.mark.parametrize("mode", ["monk", "master", "chosen-one"])
 def test_other_modes_are_not_implemented(mode):
-    with pytest.raises(NotImplementedError, match=mode):
+    with pytest.raises(SolverError, match=mode):
         solve(solo_game("field", mode), progress=False)
 
 
@@ -182,12 +182,12 @@ def test_budgets_give_unknown():
     s = solve(state, conflict_budget=0, progress=False)
     assert s.status == "unknown" and s.optimum is None
     assert s.proved_no_win_below == 1  # the lower bound
-    assert "conflict_budget" in s.certificate["stopped"]
+    assert "conflict_budget" in s.certificate.stopped
     s = solve(state, time_limit=0, progress=False)
-    assert s.status == "unknown" and "time_limit" in s.certificate["stopped"]
+    assert s.status == "unknown" and "time_limit" in s.certificate.stopped
     s = solve(state, max_horizon=3, progress=False)
     assert s.status == "unknown" and s.proved_no_win_below == 4
-    assert s.certificate["unsat_horizons"] == [1, 2, 3]
+    assert s.certificate.unsat_horizons == (1, 2, 3)
     with pytest.raises(SolverError):
         solve(state, time_limit=-1, progress=False)
 
@@ -207,7 +207,7 @@ def test_a_wrong_encoding_is_caught_not_returned(monkeypatch):
 
     monkeypatch.setattr(sat_encode.Board, "damage", double)
     s = solve(State(WIN_IN_4), progress=False)
-    assert (s.status, s.optimum) == ("optimal", 4) and s.certificate["dead_ends"] > 0
+    assert (s.status, s.optimum) == ("optimal", 4) and s.certificate.dead_ends > 0
     monkeypatch.setattr(SatSearch, "SEARCH_DEPTH", 0)
     with pytest.raises(SatEncodingError):
         solve(State(WIN_IN_4), progress=False)
@@ -223,7 +223,7 @@ def test_short_real_search_and_dead_ends():
         assert search.short_win(State(WIN_IN_1), 1) == ["Ea>Mo ="]
         start = State(WIN_IN_4)
         assert search.short_win(start, 3) is None
-        walk = (start._dragons, start._water, start._fire, start._rocks)
+        walk = start.board
         assert search.dead_end(walk, start.bagua, 3) == 1
         assert search.dead_end(walk, start.bagua, 3) == 0  # known already
     finally:
@@ -244,7 +244,7 @@ def test_dead_ends_are_lifted_to_their_ancestors(monkeypatch):
     path = [start, s1, s2]
 
     def walk(st):
-        return (st._dragons, st._water, st._fire, st._rocks)
+        return st.board
 
     monkeypatch.setattr(SatSearch, "LIFT_AFTER", 1)  # search each ancestor at once
     search = SatSearch(start)
@@ -299,12 +299,12 @@ def test_lifted_dead_ends_change_the_speed_not_the_answer(i, monkeypatch):
         monkeypatch.setattr(SatSearch, "LIFT_BUDGET", budget)
         s = runs[budget] = solve(state, progress=False)
         assert s.status == "optimal"
-        assert s.certificate["lift"] == {"budget": budget, "after": SatSearch.LIFT_AFTER}
+        assert s.certificate.lift == (budget, SatSearch.LIFT_AFTER)
         assert_wins_in(state, s.line, s.optimum)
     on, off = runs.values()
     assert on.stats["lifted_dead_ends"] > 0 and off.stats["lifted_dead_ends"] == 0
     assert on.optimum == off.optimum
-    assert on.certificate["unsat_horizons"] == off.certificate["unsat_horizons"]
+    assert on.certificate.unsat_horizons == off.certificate.unsat_horizons
     assert on.optimal_first_turns == off.optimal_first_turns
 
 
@@ -443,10 +443,10 @@ def test_the_damage_budget_is_the_most_damage_of_the_sowings(scenario, seed, seg
     Wall's breakable rocks added once), capped at the most life a dragon can have (not the
     opponent's life at the start: it can rise); under the goal, a sequence that cannot deal
     the opponent's life is UNSAT (the bound is the explicit
-    solver's ``may_win_within``, whose proof is in ``explicit.lower_bound``)."""
+    solver's ``may_win_within``, whose proof is in ``bounds.lower_bound``)."""
     from pysat.solvers import Solver
 
-    from taolong_lab.solvers.common import sow_table
+    from taolong_lab.solvers.bounds import sow_table
 
     k = 3
     start = solo_game(scenario, bagua="random", seed=seed, segments={"black": segments})
@@ -461,7 +461,7 @@ def test_the_damage_budget_is_the_most_damage_of_the_sowings(scenario, seed, seg
     portals = scenario == "valley"
     rocks = sum(start.rocks.values())
     assert (rocks > 0) == (scenario == "wall")
-    ring, cap = start._env.ring, start._env.cap
+    ring, cap = start.tables.ring, start.tables.cap
     most = 3 * cap
     seen = []
     with Solver(name="g4", bootstrap_with=enc.g.take()) as sat:
@@ -481,7 +481,7 @@ def test_the_damage_budget_is_the_most_damage_of_the_sowings(scenario, seed, seg
                     seen.append(want)
                 return
             for space, (new, group, element) in sow_table(bagua, "B").items():
-                hit = explicit.turn_damage_bound(ring[element], cap, len(group), portals)[0]
+                hit = bounds.turn_damage_bound(ring[element], cap, len(group), portals)[0]
                 walk(new, total + hit, [*spaces, space])
 
         walk(start.bagua, 0, [])
@@ -492,37 +492,27 @@ def test_the_damage_budget_is_the_most_damage_of_the_sowings(scenario, seed, seg
         assert len(set(seen)) > 1
 
 
-def test_the_damage_budget_changes_the_search_not_the_answer(monkeypatch):
-    """The same optimum and UNSAT horizons with the damage budget on and off (its clauses
-    added on top of the same layers), and the certificate says which was used."""
-    runs = {}
-    for on in (True, False):
-        monkeypatch.setattr(sat_encode.Encoder, "DAMAGE_BUDGET", on)
-        s = solve(challenge(20), progress=False, count_first_turns=False)
-        assert s.certificate["damage_budget"] is on
-        runs[on] = s
-    assert runs[True].optimum == runs[False].optimum
-    assert runs[True].certificate["unsat_horizons"] == runs[False].certificate["unsat_horizons"]
-    assert runs[True].optimum == 4
-    assert runs[True].stats["clauses"] > runs[False].stats["clauses"]
+def test_the_damage_budget_is_in_the_certificate():
+    """The damage budget's clauses are added at each horizon, and the certificate says so;
+    the answer is the explicit solver's."""
+    s = solve(challenge(20), progress=False, count_first_turns=False)
+    assert s.certificate.damage_budget is True
+    assert s.optimum == explicit.solve(challenge(20), progress=False).optimum == 4
 
 
 @pytest.mark.parametrize("i", [20, 24, 47])
-def test_elimination_changes_the_speed_not_the_answer(i):
+def test_elimination_keeps_the_answer(i):
     """The solver hands each layer over with its own gates eliminated
-    (``solver.eliminate``): the same optimum, UNSAT horizons and first-turn count as the
-    full layers, and the certificate says which was used."""
+    (``solver.eliminate``): the explicit solver's optimum and first-turn count, and the
+    certificate says elimination was used."""
     state = challenge(i)
-    runs = {on: solve(state, progress=False, eliminate=on) for on in (True, False)}
-    for on, s in runs.items():
-        assert s.status == "optimal"
-        assert s.certificate["eliminate"] is on
-        assert_wins_in(state, s.line, s.optimum)
-    assert runs[True].stats["eliminated_variables"] > 0
-    assert runs[False].stats["eliminated_variables"] == 0
-    assert runs[True].optimum == runs[False].optimum
-    assert runs[True].certificate["unsat_horizons"] == runs[False].certificate["unsat_horizons"]
-    assert runs[True].optimal_first_turns == runs[False].optimal_first_turns
+    s = solve(state, progress=False)
+    by_explicit = explicit.solve(state, progress=False)
+    assert s.status == "optimal" and s.certificate.eliminate is True
+    assert_wins_in(state, s.line, s.optimum)
+    assert s.stats["eliminated_variables"] > 0
+    assert s.optimum == by_explicit.optimum
+    assert s.optimal_first_turns == by_explicit.optimal_first_turns
 
 
 def test_eliminated_gates_are_never_read_again():
@@ -530,7 +520,7 @@ def test_eliminated_gates_are_never_read_again():
     structural-hashing cache, not by a layer's Ba Gua equalities, not among what later
     clauses and the decoding read (``Layer.read_later``); and something did go."""
     state = challenge(47)
-    search = sat_solver.SatSearch(state, eliminate=False)
+    search = sat_solver.SatSearch(state)
     search.seed(state)
     g, layers = search.g, search.enc.layers
     total = 0
@@ -588,14 +578,14 @@ def test_no_short_searches_under_the_next_turn_lookahead(monkeypatch):
     finally:
         search.close()
     off = solve(state, progress=False)
-    assert off.certificate["dead_ends"] == 0 and off.stats["short_search_depth"] == 0
-    assert off.certificate["lift"]["budget"] == 0
+    assert off.certificate.dead_ends == 0 and off.stats["short_search_depth"] == 0
+    assert off.certificate.lift.budget == 0
     # the first-turn count is SAT's alone (COUNT_EXPLICIT_SHARE_NEXT_TURN = 0)
     assert off.stats["first_turns_by_explicit"] == 0 and off.stats["first_turns_calls"] >= 1
     monkeypatch.setitem(SatSearch.SEARCHES, "next-turn", True)
     on = solve(state, progress=False)
-    assert on.certificate["dead_ends"] > 0
-    assert on.certificate["lift"]["budget"] == SatSearch.LIFT_BUDGET
+    assert on.certificate.dead_ends > 0
+    assert on.certificate.lift.budget == SatSearch.LIFT_BUDGET
     assert on.optimum == off.optimum == explicit.solve(state, progress=False).optimum
     assert on.optimal_first_turns == off.optimal_first_turns
     assert_wins_in(state, off.line, off.optimum)

@@ -40,14 +40,14 @@ def test_resumed_search_does_the_same_work_once(one_shot, tmp_path):
         runs.append(s)
         if s.status != "unknown":
             break
-        assert s.certificate["stopped"].startswith("max_states")
+        assert s.certificate.stopped.startswith("max_states")
     assert len(runs) > 2
     bounds = [r.proved_no_win_below for r in runs]
     assert bounds == sorted(bounds), "a resumed run never proves less"
     final = runs[-1]
     assert (final.optimum, final.line) == (one_shot.optimum, one_shot.line)
     assert final.stats["search_expanded"] == one_shot.stats["search_expanded"]
-    assert final.certificate["no_win_within"] == one_shot.certificate["no_win_within"]
+    assert final.certificate.no_win_within == one_shot.certificate.no_win_within
     assert final.stats["earlier_runs_seconds"] > 0
 
 
@@ -100,7 +100,7 @@ def test_ctrl_c_saves_and_returns_unknown(tmp_path, monkeypatch):
 
     monkeypatch.setattr(State, "iter_successors", interrupting)
     s = solve(START, progress=False, checkpoint=path)
-    assert s.status == "unknown" and s.certificate["stopped"] == "interrupted"
+    assert s.status == "unknown" and s.certificate.stopped == "interrupted"
     _, saved = read(path)
     assert saved["proved"] == s.proved_no_win_below >= 2
     assert saved["expanded"] == s.stats["expanded"] == 15

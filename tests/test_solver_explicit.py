@@ -7,14 +7,8 @@ import pytest
 
 from taolong_lab import State, new_game, solo_game
 from taolong_lab.graph import explore, retrograde
-from taolong_lab.solvers.explicit import (
-    SolverError,
-    bound_params,
-    lower_bound,
-    replay,
-    replay_text,
-    solve,
-)
+from taolong_lab.solvers.bounds import bound_params, lower_bound
+from taolong_lab.solvers.explicit import SolverError, replay, replay_text, solve
 
 # The player (white) faces south at d3, the black head is right ahead at d4; black has one
 # segment and one water. Sowing the lone W stone on Earth lands on Mountain: no black stone is
@@ -93,7 +87,7 @@ def test_win_in_3_by_retrograde():
 
 def test_the_certificate():
     s = solve(State(WIN_IN_3), progress=False)
-    cert = s.certificate
+    cert = s.certificate.to_json()
     assert cert["solver"] and cert["method"] and cert["lookahead"] == "matter"
     assert cert["optimum"] == 3 and cert["proved_no_win_below"] == 3
     assert [c["turns"] for c in cert["no_win_within"]] == [0, 1, 2]
@@ -121,7 +115,7 @@ def test_unknown_within_max_states():
     assert s.status == "unknown" and s.optimum is None and s.line == ()
     assert s.proved_no_win_below >= lower_bound(start) == 2
     assert s.stats["expanded"] <= 5
-    assert "max_states" in s.certificate["stopped"]
+    assert "max_states" in s.certificate.stopped
     zero = solve(start, max_states=0, progress=False)
     assert zero.status == "unknown" and zero.proved_no_win_below == 2
 
@@ -129,7 +123,7 @@ def test_unknown_within_max_states():
 def test_unknown_within_time_limit():
     s = solve(solo_game(), time_limit=0.2, progress=False)
     assert s.status == "unknown" and s.proved_no_win_below >= 2
-    assert s.certificate["stopped"] == "time_limit reached"
+    assert s.certificate.stopped == "time_limit reached"
 
 
 def test_keyboard_interrupt_returns_what_is_proved(monkeypatch):
@@ -144,7 +138,7 @@ def test_keyboard_interrupt_returns_what_is_proved(monkeypatch):
 
     monkeypatch.setattr(State, "iter_successors", interrupting)
     s = solve(solo_game(), progress=False)
-    assert s.status == "unknown" and s.certificate["stopped"] == "interrupted"
+    assert s.status == "unknown" and s.certificate.stopped == "interrupted"
     assert s.proved_no_win_below >= 2
 
 

@@ -41,12 +41,12 @@ def _good(method: str) -> dict:
     assert not won
     first = found.optimal_first_turns or 1
     certificate = {
-        **found.certificate,
+        **found.certificate.to_json(),
         "optimal_first_turns": first,
         "optimal_lines": first + 1,
         "optimal_lines_exact": True,
         "cross_check": {
-            "solver": check.certificate["solver"],
+            "solver": check.certificate.solver,
             "method": "re-proved",
             "optimum": check.optimum,
             "agrees": True,
@@ -566,11 +566,12 @@ def forgery() -> Puzzle:
     else:
         pytest.fail("no bundled win in 2 with a 3-turn win")
     truth = solve(puzzle.start, progress=False)
-    cert = {key: truth.certificate[key] for key in ("solver", "method", "lookahead")}
-    rows = truth.certificate["no_win_within"]
+    done = truth.certificate.to_json()
+    cert = {key: done[key] for key in ("solver", "method", "lookahead")}
+    rows = done["no_win_within"]
     cert.update(
-        lower_bound=truth.certificate["lower_bound"],
-        start_lower_bound=truth.certificate["start_lower_bound"],
+        lower_bound=done["lower_bound"],
+        start_lower_bound=done["start_lower_bound"],
         optimum=3,
         proved_no_win_below=3,
         no_win_within=[*rows, {"turns": 2, "positions": rows[-1]["positions"] + 1}],

@@ -1,4 +1,4 @@
-"""Positions as text: TLN (one line) and JSON; the start position; invariant checks.
+"""Positions as text: TLN (one line) and JSON; invariant checks.
 
 TLN has eight space-separated fields; the start of the default game is::
 
@@ -45,7 +45,7 @@ from ..rules.scenario import (
     PORTAL_COLOURS,
     load_scenario,
 )
-from .core import CCW, CW, ROCK_HITS, Dragon, Layout, env_for, start_layout
+from .core import CCW, CW, ROCK_HITS, Dragon, Layout, env_for
 from .geometry import cell_name, parse_cell
 from .state import State
 
@@ -55,84 +55,6 @@ JSON_VERSION = 1
 _INT_RE = re.compile(r"(0|[1-9][0-9]*)\Z")
 MAX_TURN = 999_999_999
 MAX_TLN_CHARS = 10_000
-
-
-def start_state(rules: Rules) -> State:
-    data = game_data()
-    scenario = load_scenario(rules.scenario)
-    layout, rocks = start_layout(rules)
-    env = env_for(rules, layout)
-    dragons = tuple(
-        Dragon(tuple(env.geo.index(xy) for xy in cells), data.start_water, data.start_fire)
-        for cells in scenario.starts
-    )
-    water = data.water_stones - sum(d.water for d in dragons)
-    fire = data.fire_stones - sum(d.fire for d in dragons)
-    return State._make(env, (dragons, water, fire, rocks), data.setup_stacks, CCW, 0, 0)
-
-
-BAGUA_SETUPS = ("standard", "shuffled", "random")
-
-
-def solo_start(
-    rules: Rules,
-    player: str = "white",
-    segments: int | dict = 3,
-    water: int | dict = 4,
-    bagua: str = "standard",
-    seed: int | None = None,
-) -> State:
-    """The start of a solo challenge (A31): both dragons on the board, the player's colour
-    to move for the whole game.
-
-    ``segments`` (1–3) and ``water`` (1–4) are an int for both dragons or a dict by colour.
-    ``bagua``: ``"standard"`` setup stacks; ``"shuffled"``, the eight stones shuffled into
-    stacks of two on the main spaces; ``"random"``, each stone on a random space. Both draw
-    from ``random.Random(seed)`` once: the result is stored in the position.
-    """
-    import random
-
-    if not rules.solo:
-        raise RulesError("solo_start needs solo rules, e.g. Rules(solo=True)")
-    if player not in COLOURS:
-        raise RulesError(f"player must be 'white' or 'black', not {player!r}")
-    if bagua not in BAGUA_SETUPS:
-        raise RulesError(f"bagua must be one of {BAGUA_SETUPS}, not {bagua!r}")
-    data = game_data()
-    start = start_state(rules)
-    dragons = []
-    for colour, dragon in zip(COLOURS, start._dragons, strict=True):
-        n = _per_colour(segments, colour, "segments", 1, len(dragon.cells) - 1)
-        w = _per_colour(water, colour, "water", 1, data.capacity)
-        dragons.append(Dragon(dragon.cells[: n + 1], w, dragon.fire))
-    stacks = data.setup_stacks
-    if bagua != "standard":
-        rng = random.Random(seed)
-        stones = list("".join(stacks))
-        rng.shuffle(stones)
-        placed = [""] * len(stacks)
-        if bagua == "shuffled":
-            main = [i for i, name in enumerate(data.ring) if name in data.main]
-            for j, stone in enumerate(stones):
-                placed[main[j // 2 % len(main)]] += stone
-        else:
-            for stone in stones:
-                placed[rng.randrange(len(placed))] += stone
-        stacks = tuple(placed)
-    water_left = data.water_stones - sum(d.water for d in dragons)
-    walk = (tuple(dragons), water_left, start._fire, start._rocks)
-    return State._make(start._env, walk, stacks, CCW, COLOURS.index(player), 0)
-
-
-def _per_colour(value, colour: str, name: str, low: int, high: int) -> int:
-    if isinstance(value, dict):
-        unknown = set(value) - set(COLOURS)
-        if unknown:
-            raise RulesError(f"{name}: colours are 'white' and 'black', not {sorted(unknown)}")
-        value = value.get(colour, high)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise RulesError(f"{name}[{colour!r}] must be a whole number {low}-{high}, not {value!r}")
-    return value
 
 
 # ---- TLN -----------------------------------------------------------------------------------
@@ -543,4 +465,4 @@ def invariant_problems(state: State) -> list[str]:
     return problems
 
 
-__all__ = ["from_json", "from_tln", "invariant_problems", "start_state", "to_json", "to_tln"]
+__all__ = ["from_json", "from_tln", "invariant_problems", "to_json", "to_tln"]

@@ -232,13 +232,43 @@ def env_for(rules: Rules, layout: Layout | None = None) -> Env:
     return Env(rules, layout or start_layout(rules)[0])
 
 
-def sow(bagua: tuple[str, ...], space: int, flow: int = CCW) -> tuple[tuple[str, ...], int]:
-    """Lift the stack on ``space`` and drop it one stone a space, base stone first.
+class Sown(NamedTuple):
+    """What :func:`sow` does to the Ba Gua."""
 
-    Returns the new stacks and the space that received the last stone.
+    bagua: tuple[str, ...]  # the stacks after sowing
+    element: int  # the space the last stone landed on: the element of the Matter phase
+    targets: tuple[int, ...]  # the space each stone landed on, base stone first
+
+
+_sown = functools.partial(tuple.__new__, Sown)
+
+
+def sow(bagua: tuple[str, ...], space: int, flow: int = CCW) -> Sown:
+    """Lift the stack on ``space`` and drop it one stone a space, base stone first (R3.3):
+    counterclockwise (``CCW``, up the ring order) or clockwise (``CW``, Master's flow).
+
+    The one place the engine, the solvers and the pictures sow a stack as it stands; Monk's
+    drop priorities choose the colours dropped on the same :attr:`Sown.targets`.
+
+    Parameters
+    ----------
+    bagua : tuple of str
+        The eight stacks in ring order, each base first.
+    space : int
+        The space sown (its ring index).
+    flow : int
+        ``CCW`` or ``CW``.
+
+    Returns
+    -------
+    Sown
+        The stacks after sowing, the space the last stone landed on and the spaces the
+        stones landed on.
 
     >>> sow(("WW", "", "BW", "", "BB", "", "WB", ""), 0)
-    (('', 'W', 'BWW', '', 'BB', '', 'WB', ''), 2)
+    Sown(bagua=('', 'W', 'BWW', '', 'BB', '', 'WB', ''), element=2, targets=(1, 2))
+    >>> sow(("WW", "", "BW", "", "BB", "", "WB", ""), 0, CW).targets
+    (7, 6)
     """
     stack = bagua[space]
     new = list(bagua)
@@ -246,10 +276,12 @@ def sow(bagua: tuple[str, ...], space: int, flow: int = CCW) -> tuple[tuple[str,
     i = space
     n = len(new)
     step = 1 if flow == CCW else n - 1
+    landed = []
     for stone in stack:
         i = (i + step) % n
         new[i] += stone
-    return tuple(new), i
+        landed.append(i)
+    return _sown((tuple(new), i, tuple(landed)))
 
 
 def damage(dragon: Dragon, amount: int, water: int, cap: int) -> tuple[Dragon, int]:
@@ -744,3 +776,54 @@ def village_damage(env: Env, walk, colour: int):
     if env.tiles(walk[0][colour]) & env.beside_village:
         return hurt(walk, colour, 1, env.cap)
     return walk
+
+
+__all__ = [
+    "BLACK",
+    "BODY_CACHE_SIZE",
+    "CCW",
+    "CW",
+    "EARTH",
+    "ELEMENT_MOVES",
+    "ENV_CACHE_SIZE",
+    "FIRE",
+    "FORWARD",
+    "HEAVEN",
+    "LAKE",
+    "LIGHT_CACHE_SIZE",
+    "MOUNTAIN",
+    "ROCK_HITS",
+    "SIDEWAYS",
+    "STAY_ON_AXIS",
+    "STEP_AND_EFFECT",
+    "THUNDER",
+    "WATER",
+    "WHITE",
+    "WIND",
+    "Dragon",
+    "Env",
+    "Layout",
+    "Outcome",
+    "Plan",
+    "Sown",
+    "carry_out",
+    "damage",
+    "env_for",
+    "executions",
+    "fill",
+    "hurt",
+    "is_light",
+    "life",
+    "light_row",
+    "light_steps",
+    "most_damage",
+    "occupancy",
+    "plan_damage",
+    "plans",
+    "ruler_hit",
+    "ruler_hits",
+    "sow",
+    "start_layout",
+    "steps",
+    "village_damage",
+]

@@ -49,7 +49,9 @@ def explain(state: State, turn: Turn) -> str:
             return f"{where}: Ba Gua spaces are numbered 0-{env.ring_size - 1}, not {phase.space}"
         if not bagua[phase.space]:
             return f"{where}: the {env.ring[phase.space].title()} space is empty"
-        _, element = sow(bagua, phase.space, flow_for(bagua[phase.space], coin, env.rules.mode))
+        element = sow(
+            bagua, phase.space, flow_for(bagua[phase.space], coin, env.rules.mode)
+        ).element
         if phase.element >= 0 and phase.element != element:
             return (
                 f"{where}: sowing {space_abbrev(phase.space)} lands on "

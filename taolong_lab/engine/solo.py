@@ -24,7 +24,6 @@ from typing import NamedTuple
 
 from ..errors import RulesError
 from .core import (
-    CCW,
     Env,
     Outcome,
     Plan,
@@ -84,18 +83,16 @@ def solo_sowings(env: Env, bagua, space: int, flow: int) -> tuple[SoloSowing, ..
     are taken lowest first and the others dropped in stack order (:func:`_needed_first`).
     More than one result left means the player chooses, and the drops appear in the notation.
     """
-    return _solo_sowings(bagua, space, flow, env.ring_size, env.main_spaces, env.monk)
+    return _solo_sowings(bagua, space, flow, env.main_spaces, env.monk)
 
 
 @functools.lru_cache(maxsize=65536)
-def _solo_sowings(bagua, space, flow, n, main, monk) -> tuple[SoloSowing, ...]:
+def _solo_sowings(bagua, space, flow, main, monk) -> tuple[SoloSowing, ...]:
     stack = bagua[space]
-    step = 1 if flow == CCW else n - 1
-    targets = tuple((space + step * j) % n for j in range(1, len(stack) + 1))
+    new, element, targets = sow(bagua, space, flow)
     if not monk:
-        new, element = sow(bagua, space, flow)
         return (SoloSowing(Sowing("", new, element, ()), stack, targets),)
-    options = _monk_sowings(bagua, space, flow, n, main)
+    options = _monk_sowings(bagua, space, flow, main)
     if "W" not in stack or "B" not in stack:  # one colour: a single way to drop
         return (SoloSowing(options[0], stack, targets),)
     best = {o.drops: o for o in options}

@@ -68,16 +68,15 @@ def sowings(env: Env, bagua: tuple[str, ...], space: int, flow: int) -> tuple[So
     rest.
     """
     if not env.monk:
-        new, element = sow(bagua, space, flow)
+        new, element, _ = sow(bagua, space, flow)
         return (Sowing("", new, element, ()),)
-    return _monk_sowings(bagua, space, flow, env.ring_size, env.main_spaces)
+    return _monk_sowings(bagua, space, flow, env.main_spaces)
 
 
 @functools.lru_cache(maxsize=65536)
-def _monk_sowings(bagua, space, flow, n, main) -> tuple[Sowing, ...]:
+def _monk_sowings(bagua, space, flow, main) -> tuple[Sowing, ...]:
     stack = bagua[space]
-    step = 1 if flow == CCW else n - 1
-    targets = [(space + step * j) % n for j in range(1, len(stack) + 1)]
+    targets = sow(bagua, space, flow).targets
     whites = stack.count("W")
     scored = []
     for places in itertools.combinations(range(len(stack)), whites):
@@ -146,7 +145,8 @@ def _action(env: Env, outcome) -> Phase:
         return Phase(-1, penalty=True)
     xy = env.xy
     portals = tuple((i, xy[a], xy[b]) for i, a, b in outcome.portals) if outcome.portals else ()
-    return Phase(-1, -1, tuple(map(xy.__getitem__, outcome.path)), outcome.effect, False, portals)
+    path = tuple(map(xy.__getitem__, outcome.path))
+    return Phase(-1, path=path, effect=outcome.effect, portals=portals)
 
 
 def _spirit_options(env: Env, walk, bagua, coin):
@@ -157,7 +157,7 @@ def _spirit_options(env: Env, walk, bagua, coin):
             continue
         flow = flow_for(bagua[space], coin, mode)
         if not env.monk:
-            new, element = sow(bagua, space, flow)
+            new, element, _ = sow(bagua, space, flow)
             yield space, Sowing("", new, element, ()), flow, walk, ()
             continue
         for sowing in sowings(env, bagua, space, flow):
@@ -190,7 +190,7 @@ _spirit = functools.partial(tuple.__new__, Spirit)
 def bagua_after(spirit: Spirit) -> tuple[str, ...]:
     """The Ba Gua after ``spirit``'s sowing."""
     if spirit.sowing is None:
-        return sow(spirit.before, spirit.space, spirit.flow)[0]
+        return sow(spirit.before, spirit.space, spirit.flow).bagua
     return spirit.sowing.bagua
 
 
@@ -263,13 +263,19 @@ def finish(env: Env, kind: int, walk, element: int, plan: Plan | None, colour: i
 
 def phase_of(env: Env, spirit: Spirit, plan: Plan | None) -> Phase:
     """The notation of ``spirit`` carried out with ``plan``."""
-    space, element, _flow, _walk, records, kind, _before, sowing, _plans = spirit
+    space, element, records, kind, sowing = (
+        spirit.space,
+        spirit.element,
+        spirit.records,
+        spirit.kind,
+        spirit.sowing,
+    )
     focus = _focus(env, records) if records else ()
     drops = sowing.drops if sowing is not None else ""
     if kind == ENDED:
-        return Phase(space, element, (), None, False, (), drops, focus, True)
+        return Phase(space, element, drops=drops, focus=focus, ended=True)
     if kind == PENALTY:
-        return Phase(space, element, (), None, True, (), drops, focus)
+        return Phase(space, element, penalty=True, drops=drops, focus=focus)
     return phase_of_plan(env, plan)._replace(space=space, element=element, drops=drops, focus=focus)
 
 
@@ -277,7 +283,8 @@ def phase_of_plan(env: Env, plan: Plan) -> Phase:
     """A Matter execution as a space-less Phase (the Matter part of the notation)."""
     xy = env.xy
     portals = tuple((i, xy[a], xy[b]) for i, a, b in plan.portals) if plan.portals else ()
-    return Phase(-1, -1, tuple(map(xy.__getitem__, plan.path)), plan.effect, False, portals)
+    path = tuple(map(xy.__getitem__, plan.path))
+    return Phase(-1, path=path, effect=plan.effect, portals=portals)
 
 
 def grants_extra(env: Env, spirit: Spirit) -> bool:
@@ -307,3 +314,26 @@ def phases(env: Env, walk, bagua, coin, colour):
 
 def _focus(env: Env, records) -> tuple:
     return tuple(("wb"[colour], _action(env, o)) for colour, _, o in records)
+
+
+__all__ = [
+    "BALANCE",
+    "COLOUR_OF_STONE",
+    "ENDED",
+    "EXEC",
+    "FOCUS",
+    "PENALTY",
+    "Sowing",
+    "Spirit",
+    "bagua_after",
+    "carry",
+    "finish",
+    "flow_for",
+    "grants_extra",
+    "options",
+    "phase_of",
+    "phase_of_plan",
+    "phases",
+    "resolve_effects",
+    "sowings",
+]

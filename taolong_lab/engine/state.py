@@ -72,7 +72,8 @@ class State:
     )
 
     def __init__(self, tln: str | None = None):
-        from .codec import from_tln, start_state
+        from .codec import from_tln
+        from .setup import start_state
 
         other = start_state(Rules()) if tln is None else from_tln(tln)
         for slot in State.__slots__:

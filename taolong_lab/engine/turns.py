@@ -122,11 +122,6 @@ class Phase(NamedTuple):
         same = self._replace(**blank) == other._replace(**blank)
         return same and (self.element == other.element or -1 in (self.element, other.element))
 
-    @property
-    def action_only(self) -> bool:
-        """A Focus action: no space of its own (the Focus space names its element)."""
-        return self.space < 0
-
 
 class Turn(tuple):
     """A whole turn: one or two :class:`Phase` values, ``phases``.
@@ -263,3 +258,18 @@ def parse_turn(text: str) -> Turn:
     if len(parts) > MAX_PHASES:
         raise NotationError(f"{shown(text)}: a turn has at most two phases")
     return Turn(tuple(parse_phase(part) for part in parts))
+
+
+__all__ = [
+    "ABSORB",
+    "EXPEL",
+    "MAX_PHASES",
+    "MAX_TURN_CHARS",
+    "Phase",
+    "Turn",
+    "lazy_turn",
+    "parse_phase",
+    "parse_turn",
+    "space_abbrev",
+    "space_index",
+]

@@ -1,4 +1,6 @@
-"""Solo challenges: the puzzle file format (``format``) and the rulebook's own set (``rulebook``).
+"""Solo challenges: the puzzle file format (``format``), the rulebook's own set (``rulebook``)
+and the generator (``sources`` of candidates, their ``analysis``, their ``grade``, the run in
+``generate``, over the workers of ``runner``; the bundled sets in ``bundle``).
 
 ``load_puzzles("puzzles/rulebook-solo.jsonl")`` reads a puzzle file; docs/puzzles.md describes
 the format.

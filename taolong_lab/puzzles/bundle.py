@@ -246,5 +246,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+__all__ = [
+    "COMMAND",
+    "PUZZLES",
+    "README",
+    "RECIPE",
+    "TIERS",
+    "WORK",
+    "Tier",
+    "bundled_sets",
+    "main",
+    "publish",
+    "readme_text",
+    "run",
+    "set_path",
+]
+
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..engine import State
+from ..engine import Line, State
 from ..errors import PuzzleError, RulesError, TaoLongError
 from ..files import read_bounded, write_atomic
 from ..rules import COLOURS, EDITIONS, MODES, Rules, data_dir, scenario_names
 from ..rules.data import BoundError, check_bounds, decode_json, json_decoder, shown
-from ..rules.options import _check_option
+from ..rules.options import check_option
 
 FORMAT = "taolong-puzzle"
 VERSION = 1
@@ -56,9 +56,10 @@ class Puzzle:
 
     ``rules`` must be the start position's rules, and solo; ``player`` its side to move.
     ``solution`` holds turns in turn notation. ``certificate``, ``difficulty`` and
-    ``provenance`` are JSON objects, copied on construction. Constructing a Puzzle checks its
-    fields (raising :class:`PuzzleError`) but does not replay the solution: :meth:`from_json`
-    and :func:`load_puzzles` do.
+    ``provenance`` are JSON objects, copied on construction (a solver's typed certificate is
+    taken as its ``to_json()``). Constructing a Puzzle checks its fields (raising
+    :class:`PuzzleError`) but does not replay the solution: :meth:`from_json` and
+    :func:`load_puzzles` do.
     """
 
     id: str
@@ -98,6 +99,8 @@ class Puzzle:
             value = getattr(self, name)
             if value is None:
                 continue
+            if name == "certificate" and hasattr(value, "to_json"):
+                value = value.to_json()  # a solver's typed certificate
             try:  # a private copy, and a check that it is plain JSON
                 check_bounds(value)
                 copied = json.loads(json.dumps(value, allow_nan=False))
@@ -112,7 +115,31 @@ class Puzzle:
 
     @classmethod
     def from_state(cls, id: str, title: str, start: State, **fields) -> Puzzle:
-        """A puzzle whose rules and player are read from the solo position ``start``."""
+        """A puzzle whose rules and player are read from the solo position ``start``.
+
+        Parameters
+        ----------
+        id, title : str
+            The puzzle's id (letters, digits, ``-`` and ``_``) and title.
+        start : State
+            A solo position, the player to move.
+        **fields
+            ``goal``, ``optimum``, ``solution``, ``certificate``, ``difficulty``,
+            ``provenance``.
+
+        Returns
+        -------
+        Puzzle
+
+        Raises
+        ------
+        PuzzleError
+            Naming every field at fault.
+
+        >>> from taolong_lab import solo_game
+        >>> Puzzle.from_state("p", "A start", solo_game()).player
+        'white'
+        """
         return cls(id, title, start.rules, start, start.to_move, **fields)
 
     # ---- JSON -------------------------------------------------------------------------------
@@ -145,9 +172,24 @@ class Puzzle:
 
     @classmethod
     def from_json(cls, doc: dict | str, *, check_solutions: bool = True) -> Puzzle:
-        """Read a puzzle from its JSON object (a dict or a JSON string). Raises
-        :class:`PuzzleError` naming every problem; the solution is replayed unless
-        ``check_solutions`` is false."""
+        """Read a puzzle from its JSON object.
+
+        Parameters
+        ----------
+        doc : dict or str
+            The object, or its JSON text.
+        check_solutions : bool
+            Replay the stored solution.
+
+        Returns
+        -------
+        Puzzle
+
+        Raises
+        ------
+        PuzzleError
+            Naming every problem.
+        """
         where = "puzzle"
         if isinstance(doc, str):
             try:
@@ -162,12 +204,9 @@ class Puzzle:
         return puzzle
 
     def replay(self) -> list[State]:
-        """The positions after each turn of the solution (empty without one)."""
-        states, state = [], self.start
-        for text in self.solution or ():
-            state = state.play(text)
-            states.append(state)
-        return states
+        """The positions after each turn of the solution (empty without one); an
+        :class:`~taolong_lab.errors.IllegalTurnError` for a turn that is not legal there."""
+        return Line(self.start, self.solution or ()).states()[1:]
 
 
 # ---- reading one document -------------------------------------------------------------------
@@ -279,7 +318,7 @@ def _read_rules(node: dict) -> tuple[Rules | None, list[tuple[str, str]]]:
         )
     for name, value in options.items():
         try:
-            _check_option(name, value)
+            check_option(name, value)
         except RulesError as exc:
             found.append((f"rules.options.{name}", str(exc)))
     if found:
@@ -596,8 +635,25 @@ def read_puzzles(path, *, check_solutions: bool = True) -> tuple[list[Puzzle], l
 
     ``.jsonl``: one puzzle object a line; blank lines are skipped, nothing else (no comments).
     ``.json``: one puzzle object, or a list of them. A line number is where the object starts.
-    A puzzle whose id an earlier line already used is a problem, and is left out. A file that
-    is missing, not a regular file, or too big raises :class:`~taolong_lab.files.InputFileError`.
+    A puzzle whose id an earlier line already used is a problem, and is left out.
+
+    Parameters
+    ----------
+    path : str or Path
+        A ``.jsonl`` or ``.json`` file.
+    check_solutions : bool
+        Replay each stored solution (every turn legal, a win in the stored optimum).
+
+    Returns
+    -------
+    tuple of (list of Puzzle, list of Problem)
+
+    Raises
+    ------
+    InputFileError
+        A file that is missing, not a regular file, or too big.
+    PuzzleError
+        A file whose name is neither ``.jsonl`` nor ``.json``.
     """
     path = Path(path)
     kind = _kind(path)
@@ -636,13 +692,36 @@ def _is_comment(text: str, line: int | None) -> bool:
 def load_puzzles(path, *, check_solutions: bool = True, errors: str = "raise") -> list[Puzzle]:
     """The puzzles of a ``.jsonl`` or ``.json`` file, in file order.
 
-    ``errors="raise"`` (the default): any problem raises one :class:`PuzzleError` listing every
-    problem as ``file:line: field: reason``. ``errors="skip"``: return the good puzzles and
-    leave the bad ones out (:func:`read_puzzles` returns the problems too).
-    ``check_solutions=False`` skips replaying the solutions.
+    Parameters
+    ----------
+    path : str or Path
+        A ``.jsonl`` or ``.json`` file.
+    check_solutions : bool
+        Replay each stored solution; ``False`` skips it.
+    errors : str
+        ``"raise"``: any problem raises one :class:`PuzzleError` listing every problem as
+        ``file:line: field: reason``. ``"skip"``: the bad puzzles are left out
+        (:func:`read_puzzles` returns the problems too).
+
+    Returns
+    -------
+    list of Puzzle
+
+    Raises
+    ------
+    PuzzleError
+        A problem in the file (with ``errors="raise"``), or a bad ``errors``.
+    InputFileError
+        A file that is missing, not a regular file, or too big.
+
+    >>> from taolong_lab.puzzles.rulebook import SHIPPED
+    >>> [p.id for p in load_puzzles(SHIPPED)][:2]
+    ['cave-white', 'cave-black']
     """
     if errors not in ("raise", "skip"):
-        raise ValueError(f"errors must be 'raise' or 'skip', not {errors!r}")
+        raise PuzzleError(
+            str(path), [(None, "errors", f"must be 'raise' or 'skip', not {shown(errors)}")]
+        )
     puzzles, problems = read_puzzles(path, check_solutions=check_solutions)
     if problems and errors == "raise":
         raise PuzzleError(str(path), problems)
@@ -661,7 +740,23 @@ def puzzles_text(puzzles: Iterable[Puzzle], kind: str = "jsonl") -> str:
 def save_puzzles(path, puzzles: Iterable[Puzzle]) -> None:
     """Write puzzles to ``path`` (``.jsonl``: one a line; ``.json``: a list), atomically: the
     text goes to a temporary file in the same directory, is flushed to disk, then renamed over
-    ``path``. On any failure the old file is left as it was. Ids must be unique."""
+    ``path``. On any failure the old file is left as it was.
+
+    Parameters
+    ----------
+    path : str or Path
+        A ``.jsonl`` or ``.json`` file.
+    puzzles : iterable of Puzzle
+        Their ids must be unique.
+
+    Raises
+    ------
+    PuzzleError
+        Something that is not a Puzzle, a repeated id, or a file name that is neither
+        ``.jsonl`` nor ``.json``.
+    OSError
+        The file cannot be written.
+    """
     path = Path(path)
     kind = _kind(path)
     puzzles = list(puzzles)

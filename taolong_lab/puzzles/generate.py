@@ -1,62 +1,10 @@
-"""The puzzle generator: candidate positions from three sources, proved, cross-checked,
-counted, checked, graded and appended to a file.
+"""The puzzle generator's run: candidates drawn (:mod:`.sources`), proved and checked
+(:mod:`.analysis`), graded (:mod:`.grade`) and appended to a file, resumably.
 
 :func:`generate` draws candidate positions, proves each one's optimum with the explicit solver,
 re-checks it with a second method, and keeps the ones that make good puzzles. Everything about
 one candidate is derived from ``(seed, index)`` alone, so the same seed gives the same puzzles
-whatever the number of workers. ``docs/puzzles.md`` ("Generating puzzles") is the reference;
-this docstring is its summary.
-
-Candidate sources (``sources``, drawn per candidate)
-----------------------------------------------------
-Candidate ``index`` of run ``seed`` uses ``random.Random(f"taolong-generate/{seed}/{index}")``.
-It draws, in this order: the source (one of ``sources``), the scenario, the mode, the player,
-the Village (with probability 1/3 where the scenario allows it, the opponent protecting it:
-the village is then part of the dragon the player attacks and hurts the player, R11), then:
-
-- ``random-solo/v2`` (``"random"``): the opponent's segments and water, the Ba Gua seed, a
-  :func:`~taolong_lab.solo_game` (both dragons on their start cells, so placed legally, the
-  player's dragon whole) and 0 to :data:`RANDOM_TURNS` random turns among those that do not end
-  the game. Segments 1-2 and water 1-2 for ``turns`` up to 3; up to 3 water for a maximum of 4;
-  segments up to 3 and water up to 4 beyond, and at least 2 segments when the minimum is 5 or
-  more (:func:`opponent_range`).
-- ``played-game/v1`` (``"played"``): the rulebook setup (both dragons whole) with a random Ba
-  Gua, played by a seeded epsilon-greedy player (with probability ``epsilon``, drawn, a random
-  turn that does not end the game; otherwise the damage-greedy turn of :func:`greedy_line`) for
-  at most :data:`PLAYED_TURNS` turns. Of the positions along the game whose lower bound is
-  within ``turns`` (all of them if none), one is picked, biased to later ones (the latest of
-  three uniform draws) when the maximum is at most 4, else uniformly.
-- ``backward/v1`` (``"backward"``): a ``random-solo/v2`` position is the seed; the state graph
-  is explored forward from it (:func:`~taolong_lab.solvers.graph.explore`, depth ``turns[1]``,
-  at most :data:`BACKWARD_STATES` positions); a breadth-first search over the predecessors of
-  the won positions (:func:`~taolong_lab.solvers.graph.retrograde`) gives each node its
-  distance to a win in the explored graph, an upper bound on its optimum; a node at the largest
-  distance within ``turns`` is picked (the seed itself when none is).
-- ``proved-line/v1`` (``"line"``, only when named: ``"all"`` means the three above): a
-  position along the proved optimal line of a challenge of ``puzzles/rulebook-solo.jsonl``
-  whose remaining optimum lies within ``turns`` (drawn among the requested scenarios and
-  modes; a ``random-solo/v2`` position when none fits). Used for the deep tier.
-
-Checks, in order (the first that fails is the rejection's reason)
------------------------------------------------------------------
-1. not a duplicate (canonical position: the TLN without its turn counter, rules included), not
-   over; 2. the lower bound is at most ``turns[1]`` and a win within ``turns[1]`` exists
-   (:func:`wins_within`); 3. the explicit solver proves the optimum, within ``turns``;
-   4. **fairness**: the stored line never loses; 5. **non-triviality**: the greedy player does
-   not win within the optimum; 6. the optimal lines and first turns are counted
-   (:func:`optimal_counts`, lines exact or "at least"); win-in-1 (which the greedy player always
-   finds) is kept only when at most a quarter of the legal turns win and at least
-   :data:`WIN_IN_1_MIN_TURNS` turns are legal; 7. the **cross-check** (:func:`cross_check`):
-   SAT re-proves a Grasshopper optimum, the explicit solver's bounded depth-first search the
-   others (a disagreement is a bug: warned about and counted).
-
-The grade (:func:`difficulty`)
-------------------------------
-``tier``/``grade`` by the optimum: novice 1-2, intermediate 3-4, advanced 5-7, expert 8+.
-``score = optimum + hardness``, ``hardness = 1 - exp(-x)`` in [0, 1) (floored to 3 places,
-at most 0.999), ``x = 0.15 * log2(branching / optimal_first_turns) + 0.3 / optimal_lines +
-0.1 * log10(1 + expanded) + 0.1 * greedy_shortfall``: the score orders puzzles within a tier
-and never crosses tiers.
+whatever the number of workers. ``docs/puzzles.md`` ("Generating puzzles") is the reference.
 
 Crash safety and resuming
 -------------------------
@@ -79,33 +27,35 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import operator
 import os
-import random
 import re
 import time
 import warnings
 from contextlib import closing
 from pathlib import Path
-from typing import NamedTuple
 
-from ..engine import State
+from .. import __version__
 from ..errors import TaoLongError
 from ..files import write_atomic
-from .format import Puzzle, append_bytes, load_puzzles, puzzles_text, read_puzzles
-from .runner import check_scheduler, ordered_map
+from ..rules import MODES, scenario_names
+from ..solvers import solve
+from ..solvers.bounds import lower_bound
+from .analysis import (
+    MAX_STATES,
+    cross_check,
+    greedy_line,
+    line_is_fair,
+    optimal_counts,
+    wins_within,
+)
+from .format import Puzzle, append_bytes, puzzles_text, read_puzzles
+from .grade import GREEDY_HORIZON, difficulty, win_in_1_ok
+from .runner import MAX_WORKERS, check_scheduler, ordered_map
+from .sources import SOURCE_NAMES, SOURCES, candidate, position_key
 
 GENERATOR = "taolong_lab.puzzles.generate"
 GENERATOR_VERSION = "2"
-SOURCES = ("random", "played", "backward")  # what "all" means
-SOURCE_NAMES = {
-    "random": "random-solo/v2",
-    "played": "played-game/v1",
-    "backward": "backward/v1",
-    "line": "proved-line/v1",
-}
-SOURCE = SOURCE_NAMES["random"]  # the first slice's name, kept for callers
 STATE_FORMAT = "taolong-generate-state"
 STATE_VERSION = 3  # version 2 had no record of the bytes written
 MAX_COUNT = 1_000_000  # puzzles wanted in one file
@@ -113,24 +63,7 @@ SEED_LIMIT = 2**64  # seeds are 0 .. 2**64 - 1
 INDEX_LIMIT = 2**63  # candidate indices
 MAX_ASKED_TURNS = 100  # the deepest puzzle asked for
 MAX_TIME_LIMIT = 86_400  # seconds per candidate: a day
-RANDOM_TURNS = 4
-PLAYED_TURNS = 40
-BACKWARD_STATES = 1500
-VILLAGE_CHANCE = 1 / 3
-MAX_STATES = 20000  # a deterministic budget per candidate, besides the time limit
-LINE_CAP = 10_000
-GREEDY_HORIZON = 4  # the greedy player is followed up to optimum + 4 turns
-WIN_IN_1_MIN_TURNS = 8
 MAX_CANDIDATES_PER_PUZZLE = 500
-TIERS = ((2, "novice"), (4, "intermediate"), (7, "advanced"), (math.inf, "expert"))
-WEIGHTS = {"rarity": 0.15, "uniqueness": 0.3, "effort": 0.1, "greedy_shortfall": 0.1}
-FORMULA = (
-    "score = optimum + hardness; hardness = 1 - exp(-x), floored to 3 places, <= 0.999; "
-    "x = 0.15*log2(branching/optimal_first_turns) + 0.3/optimal_lines "
-    "+ 0.1*log10(1+expanded) + 0.1*greedy_shortfall"
-)
-SAT_SOLVER = "taolong_lab.solvers.sat"
-EXPLICIT_CHECK = "taolong_lab.solvers.explicit.win_within"
 
 
 class GenerateError(TaoLongError):
@@ -141,453 +74,6 @@ class CrossCheckWarning(UserWarning):
     """The two methods disagree on a candidate's optimum: a bug in one of the solvers."""
 
 
-# ---- candidate sources ----------------------------------------------------------------------
-def _opponent(player: str) -> str:
-    return "black" if player == "white" else "white"
-
-
-def opponent_range(turns) -> tuple[tuple[int, int], tuple[int, int]]:
-    """The opponent's segments and water ranges drawn by ``random-solo/v2`` for ``turns``:
-    small dragons for short puzzles, up to whole ones for deep tiers."""
-    low, high = turns
-    if high <= 3:
-        return (1, 2), (1, 2)
-    if high == 4:
-        return (1, 2), (1, 3)
-    return (2 if low >= 5 else 1, 3), (1, 4)
-
-
-def _draw_common(rng: random.Random, scenarios, modes) -> dict:
-    from ..rules.scenario import load_scenario
-
-    scenario = scenarios[rng.randrange(len(scenarios))]
-    mode = modes[rng.randrange(len(modes))]
-    player = ("white", "black")[rng.randrange(2)]
-    village = None
-    if load_scenario(scenario).village and rng.random() < VILLAGE_CHANCE:
-        village = _opponent(player)
-    return {"scenario": scenario, "mode": mode, "player": player, "village": village}
-
-
-def _solo(drawn: dict, rng: random.Random, **sizes) -> State:
-    from .. import solo_game
-
-    options = {"village": drawn["village"]} if drawn["village"] else {}
-    drawn["bagua_seed"] = rng.randrange(2**32)
-    return solo_game(
-        drawn["scenario"],
-        drawn["mode"],
-        player=drawn["player"],
-        bagua="random",
-        seed=drawn["bagua_seed"],
-        **sizes,
-        **options,
-    )
-
-
-def _random_solo(rng: random.Random, drawn: dict, turns) -> State:
-    (s_low, s_high), (w_low, w_high) = opponent_range(turns)
-    opponent = _opponent(drawn["player"])
-    drawn["opponent_segments"] = segments = rng.randint(s_low, s_high)
-    drawn["opponent_water"] = water = rng.randint(w_low, w_high)
-    random_turns = rng.randint(0, RANDOM_TURNS)
-    state = _solo(drawn, rng, segments={opponent: segments}, water={opponent: water})
-    played = 0
-    for _ in range(random_turns):
-        going_on = [after for _, after in state.successors() if not after.is_over()]
-        if not going_on:
-            break
-        state = going_on[rng.randrange(len(going_on))]
-        played += 1
-    drawn["random_turns"] = played
-    return state
-
-
-def _played_game(rng: random.Random, drawn: dict, turns) -> State:
-    from ..solvers.explicit import lower_bound
-
-    drawn["epsilon"] = epsilon = rng.choice((0.2, 0.35, 0.5))
-    state = _solo(drawn, rng)
-    positions = []
-    while not state.is_over() and len(positions) < PLAYED_TURNS:
-        positions.append(state)
-        successors = state.successors()
-        going_on = [after for _, after in successors if not after.is_over()]
-        if going_on and rng.random() < epsilon:
-            state = going_on[rng.randrange(len(going_on))]
-        else:
-            state = _most_damage(state, successors)[1]
-    eligible = [i for i, s in enumerate(positions) if lower_bound(s) <= turns[1]]
-    eligible = eligible or list(range(len(positions)))
-    draws = 3 if turns[1] <= 4 else 1
-    pick = eligible[max(rng.randrange(len(eligible)) for _ in range(draws))]
-    drawn["game_turns"], drawn["picked_turn"] = len(positions), pick
-    return positions[pick]
-
-
-def _backward(rng: random.Random, drawn: dict, turns) -> State:
-    from ..solvers.graph import explore, retrograde
-
-    seed_state = _random_solo(rng, drawn, turns)
-    graph = explore(seed_state, depth=turns[1], max_states=BACKWARD_STATES)
-    distance = retrograde(graph).turns_to_win
-    within = [d for d in distance if d is not None and 1 <= d <= turns[1]]
-    drawn["explored"] = len(graph)
-    if not within:
-        drawn["backward_distance"] = None
-        return seed_state
-    best = max(within)
-    nodes = [i for i, d in enumerate(distance) if d == best]
-    node = nodes[rng.randrange(len(nodes))]
-    drawn["backward_distance"], drawn["backward_depth"] = best, graph.depth[node]
-    return graph.state(node)
-
-
-def _proved_line(rng: random.Random, drawn: dict, turns) -> State:
-    from .rulebook import SHIPPED
-
-    eligible = []
-    for puzzle in load_puzzles(SHIPPED, check_solutions=False):
-        if puzzle.optimum is None or not puzzle.solution:
-            continue
-        if (
-            puzzle.rules.scenario not in drawn["scenarios"]
-            or puzzle.rules.mode not in drawn["modes"]
-        ):
-            continue
-        eligible += [
-            (puzzle, k) for k in range(puzzle.optimum) if turns[0] <= puzzle.optimum - k <= turns[1]
-        ]
-    if not eligible:
-        drawn["line"] = None
-        return _random_solo(rng, drawn, turns)
-    puzzle, k = eligible[rng.randrange(len(eligible))]
-    state = puzzle.start
-    for text in puzzle.solution[:k]:
-        state = state.play(text)
-    drawn.update(scenario=puzzle.rules.scenario, mode=puzzle.rules.mode, player=puzzle.player)
-    drawn.update(village=dict(puzzle.rules.options).get("village"), line=puzzle.id, ply=k)
-    return state
-
-
-_DRAW = {
-    "random": _random_solo,
-    "played": _played_game,
-    "backward": _backward,
-    "line": _proved_line,
-}
-
-
-def candidate(
-    seed: int, index: int, scenarios, modes, sources=SOURCES, turns=(1, 4)
-) -> tuple[State, dict]:
-    """Candidate ``index`` of run ``seed``: the start position and how it was drawn (the
-    source's name under ``"source"`` and every parameter drawn). Depends on the arguments
-    only (see the module docstring for the draws)."""
-    rng = random.Random(f"taolong-generate/{seed}/{index}")
-    source = sources[rng.randrange(len(sources))]
-    drawn = {"source": SOURCE_NAMES[source], **_draw_common(rng, scenarios, modes)}
-    if source == "line":
-        drawn.update(scenarios=tuple(scenarios), modes=tuple(modes))
-    state = _DRAW[source](rng, drawn, tuple(turns))
-    drawn.pop("scenarios", None)
-    drawn.pop("modes", None)
-    return state, drawn
-
-
-def position_key(state) -> str:
-    """The canonical position: the TLN without its turn counter (rules included)."""
-    return " ".join(state.to_tln().split()[:-1])
-
-
-# ---- the checks -----------------------------------------------------------------------------
-def _most_damage(state, successors=None):
-    """The ``(turn, after)`` taking the most of the opponent's life now, ties by engine
-    order (None without a legal turn)."""
-    opponent = _opponent(state.to_move)
-    life = state.life(opponent)
-    best = None
-    for turn, after in state.successors() if successors is None else successors:
-        damage = life - after.life(opponent)
-        if best is None or damage > best[0]:
-            best = (damage, turn, after)
-    return None if best is None else best[1:]
-
-
-def greedy_line(state, turns: int) -> tuple[list[str], bool]:
-    """The greedy player's first ``turns`` turns (fewer if the game ends): always the turn
-    that takes the most of the opponent's life now, ties by engine order. Returns the turns
-    played (notation) and whether the player won."""
-    player = state.to_move
-    line = []
-    for _ in range(turns):
-        if state.is_over():
-            break
-        best = _most_damage(state)
-        if best is None:
-            break
-        line.append(str(best[0]))
-        state = best[1]
-    result = state.outcome()
-    return line, result is not None and result.winner == player
-
-
-def wins_within(
-    state,
-    turns: int,
-    max_states: int | None = None,
-    failed: dict | None = None,
-    time_limit: float | None = None,
-) -> bool | None:
-    """Whether the player can win within ``turns`` turns (the explicit solver's exact
-    :func:`~taolong_lab.solvers.explicit.win_within`, sharing what it proved through
-    ``failed``); None when ``max_states`` expansions or ``time_limit`` seconds did not
-    settle it."""
-    from ..solvers.common import Budget
-    from ..solvers.explicit import OutOfBudget, bound_params, win_within
-
-    budget = Budget(time_limit, max_states)
-    try:
-        return win_within(state, turns, bound_params(state), budget, failed)
-    except OutOfBudget:
-        return None
-
-
-def line_is_fair(state, line) -> bool:
-    """The line never loses: every turn legal, none ends the game but the last, a win."""
-    player = state.to_move
-    for i, text in enumerate(line):
-        if state.is_over():
-            return False
-        state = state.play(text)
-        result = state.outcome()
-        if result is not None and (result.winner != player or i != len(line) - 1):
-            return False
-    result = state.outcome()
-    return result is not None and result.winner == player
-
-
-class OptimalCounts(NamedTuple):
-    """What :func:`optimal_counts` found: the optimal lines and the optimal first turns, each
-    exact or, when a budget ran out, "at least" (``exact``, ``first_turns_exact`` False)."""
-
-    lines: int
-    exact: bool
-    first_turns: int
-    first_turns_exact: bool = True
-
-
-def count_optimal_lines(
-    state,
-    optimum: int,
-    cap: int = LINE_CAP,
-    max_states: int | None = MAX_STATES,
-    failed: dict | None = None,
-) -> tuple[int, bool]:
-    """The number of winning lines of exactly ``optimum`` turns from ``state`` (sequences of
-    the engine's turns, distinct texts; two turns to the same position count twice; a line
-    wins at its last turn only), and whether the count is exact. See :func:`optimal_counts`."""
-    counts = optimal_counts(state, optimum, cap, max_states, failed)
-    return counts.lines, counts.exact
-
-
-def optimal_counts(
-    state,
-    optimum: int,
-    cap: int = LINE_CAP,
-    max_states: int | None = MAX_STATES,
-    failed: dict | None = None,
-    time_limit: float | None = None,
-) -> OptimalCounts:
-    """The optimal lines from ``state`` (see :func:`count_optimal_lines`) and the optimal first
-    turns (the turns that start one).
-
-    A depth-first search pruned by the lower bound and by
-    :func:`~taolong_lab.solvers.explicit.win_within`, memoised on ``(State.key(), turns
-    left)``. ``exact`` is False when the count reached ``cap`` (the count is then ``cap``)
-    or ``max_states`` expansions ran out (the lines counted so far): "at least this many".
-    Past the cap, the remaining first turns are decided by ``win_within`` alone. When
-    ``max_states`` or ``time_limit`` runs out, both counts are what was counted so far ("at
-    least").
-    ``failed``: a ``win_within`` memo to share (what an earlier search proved).
-    """
-    from ..solvers.common import Budget
-    from ..solvers.explicit import OutOfBudget, bound_params, lower_bound, win_within
-
-    params = bound_params(state)
-    budget = Budget(time_limit, max_states)
-    failed = {} if failed is None else failed
-    memo: dict = {}
-
-    def lines(st: State, r: int) -> int:
-        h = lower_bound(st, params)
-        if h == 0 or r == 0 or h > r:
-            return 1 if h == 0 and r == 0 else 0
-        k = (st.key(), r)
-        if k not in memo:
-            if not win_within(st, r, params, budget, failed):
-                memo[k] = 0
-                return 0
-            if budget.spent():
-                raise OutOfBudget
-            budget.expanded += 1
-            total = 0
-            for _, after in st.iter_successors():
-                total += lines(after, r - 1)
-                if total >= cap:
-                    break
-            memo[k] = min(total, cap)
-        return memo[k]
-
-    if state.is_over() or optimum == 0:
-        return OptimalCounts(lines(state, optimum), True, 0)
-    total, first, exact = 0, 0, True
-    try:
-        for _, after in state.iter_successors():
-            if total < cap:
-                found = lines(after, optimum - 1)
-                total += found
-                first += found > 0
-            else:
-                exact = False
-                first += win_within(after, optimum - 1, params, budget, failed)
-    except OutOfBudget:
-        return OptimalCounts(total, False, first, False)
-    if total >= cap:
-        return OptimalCounts(cap, False, first)
-    return OptimalCounts(total, exact, first)
-
-
-def cross_check(state, optimum: int, time_limit: float | None, max_states: int | None) -> dict:
-    """Re-prove ``optimum`` by a second method: the SAT solver in Grasshopper (it must return
-    status optimal with the same optimum; optimum 1 needs no search: a win needs a turn); in
-    the other modes, which SAT does not encode, the explicit solver's bounded depth-first
-    search :func:`~taolong_lab.solvers.explicit.win_within` (no win within ``optimum - 1``, a
-    win within ``optimum``). ``agrees``: True, False (a disagreement: a bug) or None (a
-    budget ran out)."""
-    t0 = time.perf_counter()
-    if state.rules.mode == "grasshopper":
-        check = _sat_check(state, optimum, time_limit)
-    else:
-        check = _explicit_check(state, optimum, time_limit, max_states)
-    check["seconds"] = round(time.perf_counter() - t0, 3)
-    return check
-
-
-def _sat_check(state, optimum: int, time_limit: float | None) -> dict:
-    from ..solvers.sat.solver import SatEncodingError, solve
-
-    check = {"solver": SAT_SOLVER, "optimum": None, "agrees": None}
-    if optimum == 1:
-        check.update(method="optimum 1: no win exists in 0 turns", optimum=1, agrees=True)
-        return check
-    check["method"] = f"incremental SAT by turns up to max_horizon={optimum}"
-    try:
-        sol = solve(
-            state,
-            time_limit=time_limit,
-            max_horizon=optimum,
-            progress=False,
-            count_first_turns=False,  # the generator counts them itself
-        )
-    except SatEncodingError as exc:
-        check.update(agrees=False, error=str(exc))
-        return check
-    check["status"], check["proved_no_win_below"] = sol.status, sol.proved_no_win_below
-    check["conflicts"] = sol.certificate.get("conflicts", 0)
-    if sol.status == "optimal":
-        check["optimum"], check["agrees"] = sol.optimum, sol.optimum == optimum
-    elif sol.status == "no-win" or sol.proved_no_win_below > optimum:
-        check["agrees"] = False  # SAT proves no win within the claimed optimum
-    return check
-
-
-def _explicit_check(state, optimum: int, time_limit, max_states) -> dict:
-    from ..solvers.common import Budget
-    from ..solvers.explicit import OutOfBudget, bound_params, win_within
-
-    check = {
-        "solver": EXPLICIT_CHECK,
-        "method": f"bounded depth-first search: no win within {optimum - 1}, a win within "
-        f"{optimum}",
-        "optimum": None,
-        "agrees": None,
-    }
-    params, budget = bound_params(state), Budget(time_limit, max_states)
-    try:
-        shorter = win_within(state, optimum - 1, params, budget)
-        within = win_within(state, optimum, params, budget)
-    except OutOfBudget:
-        return check
-    check["win_within_optimum_minus_1"], check["win_within_optimum"] = shorter, within
-    check["agrees"] = within and not shorter
-    check["optimum"] = optimum if check["agrees"] else None
-    return check
-
-
-def tier_of(optimum: int) -> str:
-    """The tier of a puzzle by its optimum: novice 1-2, intermediate 3-4, advanced 5-7,
-    expert 8 and more."""
-    if isinstance(optimum, bool) or not isinstance(optimum, int) or optimum < 1:
-        raise GenerateError(f"optimum must be a whole number >= 1, got {optimum!r}")
-    return next(name for limit, name in TIERS if optimum <= limit)
-
-
-def greedy_shortfall(greedy_turns: int | None, optimum: int) -> int:
-    """How many turns beyond the optimum the greedy player needs to win, or
-    ``GREEDY_HORIZON + 1`` when it does not win within ``optimum + GREEDY_HORIZON``."""
-    if greedy_turns is None:
-        return GREEDY_HORIZON + 1
-    return max(0, greedy_turns - optimum)
-
-
-def difficulty(
-    optimum: int,
-    optimal_first_turns: int,
-    branching: int,
-    expanded: int,
-    optimal_lines: int = 1,
-    greedy_turns: int | None = None,
-    **features,
-) -> dict:
-    """The documented grade (:data:`FORMULA`, see the module docstring) and every feature it
-    is made of (``features`` are recorded as given). ``greedy_turns``: the turns the greedy
-    player needs to win (None: not within ``optimum + GREEDY_HORIZON``)."""
-    shortfall = greedy_shortfall(greedy_turns, optimum)
-    terms = {
-        "rarity": math.log2(max(branching, 1) / max(optimal_first_turns, 1)),
-        "uniqueness": 1 / max(optimal_lines, 1),
-        "effort": math.log10(1 + max(expanded, 0)),
-        "greedy_shortfall": shortfall,
-    }
-    x = sum(WEIGHTS[name] * value for name, value in terms.items())
-    hardness = min(math.floor((1 - math.exp(-x)) * 1000) / 1000, 0.999)
-    tier = tier_of(optimum)
-    return {
-        "tier": tier,
-        "grade": tier,
-        "score": round(optimum + hardness, 3),
-        "hardness": hardness,
-        "formula": FORMULA,
-        "optimum": optimum,
-        "optimal_first_turns": optimal_first_turns,
-        "branching": branching,
-        "optimal_lines": optimal_lines,
-        "expanded": expanded,
-        "greedy_turns_to_win": greedy_turns,
-        "greedy_shortfall": shortfall,
-        "rarity": round(terms["rarity"], 4),
-        **features,
-    }
-
-
-def win_in_1_ok(optimal_first_turns: int, branching: int) -> bool:
-    """The win-in-1 exception to the greedy rule: kept only when at most a quarter of the
-    legal turns win and at least :data:`WIN_IN_1_MIN_TURNS` turns are legal."""
-    return branching >= WIN_IN_1_MIN_TURNS and 4 * optimal_first_turns <= branching
-
-
-# ---- one candidate --------------------------------------------------------------------------
 def evaluate(job: dict) -> dict:
     """Decide one candidate (runs in a worker). Never raises: an exception is a rejection
     with reason ``error: ...``. Returns ``{"index", "key", "kept", "reason", "puzzle"}``
@@ -623,9 +109,6 @@ def _blank(index: int) -> dict:
 def _prove(state, job: dict, failed: dict):
     """The explicit solution when the optimum is within ``job["turns"]``, else the reason
     (``failed``: the ``win_within`` memo, shared with the line count)."""
-    from ..solvers import solve
-    from ..solvers.explicit import lower_bound
-
     low, high = job["turns"]
     if lower_bound(state) > high:
         return None, "lower bound above the turns"
@@ -689,16 +172,16 @@ def _judge(state, drawn: dict, job: dict, out: dict) -> None:
         out["detail"] = check
         return
     grade = difficulty(
-        optimum,
-        first,
-        branching,
-        solution.stats["expanded"],
+        optimum=optimum,
+        optimal_first_turns=first,
+        branching=branching,
+        expanded=solution.stats["expanded"],
         optimal_lines=lines,
         greedy_turns=greedy_turns,
         optimal_lines_exact=exact,
         greedy_wins_within_optimum=greedy_within,
     )
-    certificate = dict(solution.certificate)
+    certificate = solution.certificate.to_json()
     certificate.update(
         optimal_first_turns=first,
         optimal_first_turns_exact=first_exact,
@@ -710,13 +193,19 @@ def _judge(state, drawn: dict, job: dict, out: dict) -> None:
         greedy_turns_to_win=greedy_turns,
         greedy_wins_within_optimum=greedy_within,
     )
-    puzzle = _puzzle(state, seed, index, solution, certificate, grade, drawn)
+    puzzle = _puzzle(
+        state,
+        seed=seed,
+        index=index,
+        solution=solution,
+        certificate=certificate,
+        grade=grade,
+        drawn=drawn,
+    )
     out["kept"], out["reason"], out["puzzle"] = True, "kept", puzzle.to_json()
 
 
-def _puzzle(state, seed, index, solution, certificate, grade, drawn) -> Puzzle:
-    from .. import __version__
-
+def _puzzle(state, *, seed, index, solution, certificate, grade, drawn) -> Puzzle:
     rules = state.rules
     village = f", village of {drawn['village']}" if drawn.get("village") else ""
     return Puzzle.from_state(
@@ -765,10 +254,7 @@ def _whole(field: str, value, low: int, high: int) -> int:
     return number
 
 
-def _check(count, scenarios, modes, sources, turns, seed, workers, time_limit, out, budgets):
-    from ..rules import MODES, scenario_names
-    from .runner import MAX_WORKERS
-
+def _check(count, *, scenarios, modes, sources, turns, seed, workers, time_limit, out, budgets):
     _whole("count", count, 0, MAX_COUNT)
     scenarios = _names("scenario", scenarios, tuple(scenario_names()))
     modes = _names("mode", modes, tuple(MODES))
@@ -822,19 +308,63 @@ def generate(
     stats: dict | None = None,
 ) -> list[Puzzle]:
     """Generate puzzles until ``count`` are kept (with ``out``: until the file holds
-    ``count``), and return them all in candidate order. See the module docstring for the
-    sources, the checks, the grade and resuming. ``scenarios``, ``modes`` and ``sources``
-    (``"random"``, ``"played"``, ``"backward"``) are lists of names or ``"all"``; ``turns``
-    the least and most optimum kept. ``max_candidates`` (default ``500 * count``) caps the
-    candidates tried in this call. ``scheduler``: a Dask scheduler address, and ``security``
-    its TLS settings, passed to the runner (:mod:`taolong_lab.puzzles.runner`; a cluster is
-    trusted code). Everything is checked before ``out`` is read. A cross-check that disagrees
-    is warned about (:class:`CrossCheckWarning`) and counted under its reason in the sidecar.
-    ``stats``, a dict, receives the candidates of this call counted by reason (``kept``,
-    ``too long``...)."""
+    ``count``), and return them all in candidate order. See the module docstring for
+    resuming, :mod:`.sources`, :mod:`.analysis` and :mod:`.grade` for the rest. Everything is
+    checked before ``out`` is read. A cross-check that disagrees is warned about
+    (:class:`CrossCheckWarning`) and counted under its reason in the sidecar.
+
+    Parameters
+    ----------
+    count : int
+        The puzzles wanted.
+    scenarios, modes, sources : list of str or "all"
+        What candidates are drawn from (sources: ``"random"``, ``"played"``,
+        ``"backward"``, ``"line"``).
+    turns : tuple of int
+        The least and most optimum kept.
+    seed : int
+        The run's seed.
+    workers : int
+        Worker processes.
+    out : str or Path or None
+        The ``.jsonl`` file the puzzles are appended to, with its sidecar.
+    time_limit : float or None
+        Seconds per candidate.
+    progress : bool
+        Show a progress bar (tqdm).
+    max_states : int or None
+        Positions the explicit solver expands per candidate, at most.
+    max_candidates : int or None
+        Candidates tried in this call (default :data:`MAX_CANDIDATES_PER_PUZZLE` times
+        ``count``).
+    scheduler, security
+        A Dask scheduler address and its TLS settings, passed to the runner
+        (:mod:`taolong_lab.puzzles.runner`; a cluster is trusted code).
+    stats : dict or None
+        Receives the candidates of this call counted by reason (``kept``, ``too long``...).
+
+    Returns
+    -------
+    list of Puzzle
+
+    Raises
+    ------
+    GenerateError
+        A bad argument, naming it, or an ``out`` file of another run or that does not read
+        as puzzles (left as it is).
+    """
     budgets = {"max_states": max_states, "max_candidates": max_candidates}
     scenarios, modes, sources, turns = _check(
-        count, scenarios, modes, sources, turns, seed, workers, time_limit, out, budgets
+        count,
+        scenarios=scenarios,
+        modes=modes,
+        sources=sources,
+        turns=turns,
+        seed=seed,
+        workers=workers,
+        time_limit=time_limit,
+        out=out,
+        budgets=budgets,
     )
     check_scheduler(scheduler, security)
     params = {
@@ -1119,26 +649,10 @@ def _bar(enabled: bool, total: int, initial: int):
 __all__ = [
     "GENERATOR",
     "GENERATOR_VERSION",
-    "MAX_STATES",
-    "RANDOM_TURNS",
-    "SOURCE",
-    "SOURCES",
-    "SOURCE_NAMES",
-    "TIERS",
+    "MAX_CANDIDATES_PER_PUZZLE",
     "CrossCheckWarning",
     "GenerateError",
-    "candidate",
-    "count_optimal_lines",
-    "cross_check",
-    "difficulty",
     "evaluate",
     "generate",
-    "greedy_line",
-    "greedy_shortfall",
-    "line_is_fair",
-    "opponent_range",
-    "position_key",
     "repair_tail",
-    "tier_of",
-    "win_in_1_ok",
 ]

@@ -18,9 +18,9 @@ its stale result. New results come in with ``--results FILE`` (the JSON that
 (:func:`better`: an optimum beats a bound, a higher bound a lower one, a counted first-turn
 number an uncounted one).
 
-    python -m taolong_lab.puzzles.rulebook          write the file (left alone if up to date)
-    python -m taolong_lab.puzzles.rulebook --check  exit 1 if the file is not what this builds
-    python -m taolong_lab.puzzles.rulebook --results bench/rulebook-results.json
+    python tools/rulebook.py          write the file (left alone if up to date)
+    python tools/rulebook.py --check  exit 1 if the file is not what this builds
+    python tools/rulebook.py --results bench/rulebook-results.json
 
 The provenance's ``date`` and ``version`` say when and by which taolong_lab the puzzles were
 last written; the check ignores both, so the file is only rewritten when a puzzle changes.
@@ -28,19 +28,16 @@ last written; the check ignores both, so the file is only rewritten when a puzzl
 
 from __future__ import annotations
 
-import argparse
 import datetime
-import json
-import sys
-from collections.abc import Sequence
 from pathlib import Path
 
-from .. import __version__, solo_game
+from .. import __version__
+from ..engine import solo_start
 from ..errors import PuzzleError
 from ..files import InputFileError
-from ..rules import COLOURS, game_data, scenario_names
+from ..rules import COLOURS, Rules, game_data, scenario_names
 from ..rules.scenario import load_scenario
-from .format import Puzzle, load_puzzles, save_puzzles
+from .format import Puzzle, load_puzzles
 
 GENERATOR = "taolong_lab.puzzles.rulebook"
 SHIPPED = Path(__file__).resolve().parents[2] / "puzzles" / "rulebook-solo.jsonl"
@@ -59,9 +56,7 @@ def rulebook_puzzles(date: str | None = None, results: dict | None = None) -> li
     for scenario in scenario_names():
         title = load_scenario(scenario).name
         for colour, name in zip(COLOURS, names, strict=True):
-            start = solo_game(
-                scenario, "grasshopper", player=colour, segments=3, water=4, bagua="standard"
-            )
+            start = solo_start(Rules.make(scenario, "grasshopper", solo=True), player=colour)
             provenance = {"generator": GENERATOR, "version": __version__, "date": date}
             puzzles.append(
                 Puzzle.from_state(
@@ -174,52 +169,15 @@ def differences(path: Path | str = SHIPPED) -> list[str]:
     return found
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog=f"python -m {GENERATOR}", description="Write or check the rulebook's solo puzzles."
-    )
-    parser.add_argument("--check", action="store_true", help="only check the file is up to date")
-    parser.add_argument("--output", type=Path, default=SHIPPED, help=f"the file ({SHIPPED.name})")
-    parser.add_argument(
-        "--results",
-        type=Path,
-        default=None,
-        metavar="FILE",
-        help="merge the better results of this bench/rulebook_results.py JSON file",
-    )
-    args = parser.parse_args(argv)
-    results = stored_results(args.output)
-    if args.results is not None:
-        if args.check:
-            parser.error("--check and --results do not go together")
-        try:
-            records = json.loads(args.results.read_text())
-        except (OSError, ValueError) as exc:
-            print(f"--results {args.results}: {exc}", file=sys.stderr)
-            return 2
-        merged = merge_results(results, records)
-        if merged != results:
-            puzzles = rulebook_puzzles(results=merged)
-            save_puzzles(args.output, puzzles)
-            changed = sorted(k for k in merged if merged[k] != results.get(k))
-            print(f"wrote {len(puzzles)} puzzles to {args.output}; new results: {changed}")
-            return 0
-    found = differences(args.output)
-    if args.check:
-        if found:
-            print(f"{args.output} is out of date:", *found, sep="\n  ", file=sys.stderr)
-            print(f"Regenerate it with: python -m {GENERATOR}", file=sys.stderr)
-            return 1
-        print(f"{args.output} is up to date")
-        return 0
-    if not found:
-        print(f"{args.output} is up to date; left as it is")
-        return 0
-    puzzles = rulebook_puzzles(results=results)
-    save_puzzles(args.output, puzzles)
-    print(f"wrote {len(puzzles)} puzzles to {args.output}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+__all__ = [
+    "GENERATOR",
+    "RESULT_FIELDS",
+    "SHIPPED",
+    "STAMP",
+    "better",
+    "differences",
+    "merge_results",
+    "result_of",
+    "rulebook_puzzles",
+    "stored_results",
+]

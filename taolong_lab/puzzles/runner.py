@@ -564,3 +564,19 @@ def _dask_outcome(future, distributed):
         return {"error": f"worker process died ({describe(exc)})"}
     except Exception as exc:
         return {"error": describe(exc)}
+
+
+__all__ = [
+    "AHEAD_PER_WORKER",
+    "CLOSE_TIMEOUT",
+    "CONNECT_TIMEOUT",
+    "DASK_EXTRA",
+    "MAX_WORKERS",
+    "SCHEDULER",
+    "TLS_FLAGS",
+    "InsecureSchedulerWarning",
+    "RunnerError",
+    "check_scheduler",
+    "describe",
+    "ordered_map",
+]

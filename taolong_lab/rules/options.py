@@ -1,8 +1,8 @@
 """Variants declared as data: the ``Rules`` value and the registry of named options.
 
-Each option is one reading of an ambiguity of the rulebook (``A1``–``A32`` in
-``shared/research/taolong-facts.md``). Its default is the reading adopted in
-``shared/design/rules-decisions.md``; ``docs/rules.md`` restates each one.
+Each option is one reading of an ambiguity of the rulebook (the decisions ``A1``–``A32`` of
+``docs/rules.md``, section 16). Its default is the reading the project adopted; the other
+choices are the readings it did not.
 """
 
 from __future__ import annotations
@@ -85,7 +85,9 @@ OPTIONS: dict[str, Option] = {
 }
 
 
-def _check_option(name: str, value: Any) -> None:
+def check_option(name: str, value: Any) -> None:
+    """Raise :class:`RulesError` unless ``name`` is a known option and ``value`` one of its
+    choices."""
     if not isinstance(name, str) or name not in OPTIONS:
         known = ", ".join(sorted(OPTIONS))
         raise RulesError(f"unknown option {shown(name)}; known options: {known}")
@@ -124,7 +126,7 @@ class Rules:
             raise RulesError(f"options must be (name, value) pairs, not {shown(self.options)}")
         seen = set()
         for name, value in self.options:
-            _check_option(name, value)
+            check_option(name, value)
             if name in seen:
                 raise RulesError(f"option {name!r} is given twice")
             seen.add(name)
@@ -204,3 +206,14 @@ def parse_option_value(raw: str) -> Any:
     if _INT_RE.match(raw):
         return int(raw)
     return raw
+
+
+__all__ = [
+    "EDITIONS",
+    "MODES",
+    "OPTIONS",
+    "Option",
+    "Rules",
+    "check_option",
+    "parse_option_value",
+]

@@ -1,5 +1,7 @@
-"""Search over positions: the state graph and retrograde analysis (``graph``), the explicit
-shortest-win solver (``explicit``) and the SAT solver (``sat``) for solo challenges.
+"""Search over positions: the state graph and retrograde analysis (``graph``), and for solo
+challenges the explicit shortest-win solver (``explicit``), the SAT solver (``sat``), the two
+raced (``race``), the bounds they share (``bounds``) and what they return (``certificate``,
+``common``).
 
 >>> from taolong_lab import solo_game
 >>> from taolong_lab.solvers import explore
@@ -8,28 +10,49 @@ shortest-win solver (``explicit``) and the SAT solver (``sat``) for solo challen
 (0, True, True)
 """
 
+from .bounds import lower_bound
+from .certificate import ExplicitCertificate, SatCertificate, Status
 from .common import Solution, SolverError
-from .explicit import lower_bound, replay
+from .explicit import replay
 from .graph import Edge, Node, Retrograde, StateGraph, explore, iter_explore, retrograde
 
 METHODS = ("explicit", "sat", "auto", "race")
 
 
-# method="auto": the explicit solver first, for up to this many positions expanded (about
-# 10 KB each, so a few GB), then SAT, whose memory stays flat (docs/performance.md)
+# method="auto": the explicit solver first, for up to this many positions expanded (its
+# memory grows with them), then SAT, whose memory stays flat (docs/performance.md)
 AUTO_EXPLICIT_STATES = 500_000
-# ... under solo_lookahead="next-turn", where an expansion costs 20-100x more and SAT was
-# the faster solver on 28 of the 33 measured challenges of 6-9 turns (docs/performance.md)
+# ... under solo_lookahead="next-turn", where each expansion is much dearer and SAT is mostly
+# the faster solver
 AUTO_EXPLICIT_STATES_NEXT_TURN = 500
-# ... except in these scenarios, where the explicit solver was the faster one under either
-# reading (The Maze under next-turn: 4.0-5.5x on the rulebook's two, and maze-w-r1)
+# ... except in these scenarios, where the explicit solver is the faster one under either
+# reading
 AUTO_EXPLICIT_SCENARIOS = frozenset({"maze"})
 
 
 def choose_method(puzzle_or_state) -> str:
     """``"sat"`` where the SAT encoding applies (Grasshopper mode), else ``"explicit"``:
     ``method="auto"`` hands a challenge over to SAT, and ``method="race"`` races the two, only
-    where this is ``"sat"``."""
+    where this is ``"sat"``.
+
+    Parameters
+    ----------
+    puzzle_or_state : Puzzle or State
+        A solo challenge.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    SolverError
+        Not a Puzzle or a State, or not a solo position.
+
+    >>> from taolong_lab import solo_game
+    >>> choose_method(solo_game()), choose_method(solo_game(mode="monk"))
+    ('sat', 'explicit')
+    """
     from .explicit import _start_of
 
     start = _start_of(puzzle_or_state)
@@ -48,20 +71,37 @@ def solve(puzzle_or_state, method: str = "explicit", **options) -> Solution:
     once, one process each, and returns the first exact answer: the better of the two on
     every challenge, for two cores (``time_limit`` and ``progress`` only).
 
-    ``"auto"``: the explicit solver, the faster one on most measured challenges and in total
-    (40 challenges of 5-11 turns: 1 149 s against about 2 365 s for SAT; SAT is faster on
-    some, by up to about 3x, the explicit solver on others by up to 30x: docs/performance.md,
-    "What auto should pick"). In Grasshopper mode, once it has expanded
+    ``"auto"``: the explicit solver, the faster one on most challenges and in total
+    (docs/performance.md has the figures). In Grasshopper mode, once it has expanded
     ``AUTO_EXPLICIT_STATES`` positions without an answer (its memory grows with them, SAT's
     does not), SAT takes over with the rest of the time limit. Under
     ``solo_lookahead="next-turn"`` SAT takes over after ``AUTO_EXPLICIT_STATES_NEXT_TURN``
-    positions: there the policy's lookahead makes each expansion 20-100x dearer and SAT was
-    faster on 28 of 33 measured challenges of 6-9 turns (1.1-18.8x); not in the scenarios of
-    ``AUTO_EXPLICIT_SCENARIOS`` (The Maze), where the explicit solver was faster under both
-    readings (:func:`auto_explicit_states`). Both are exact: the choice
-    changes the time and the memory, never the answer. An optimum whose first-turn count ran
-    out of those positions is counted again with the time alone. ``stats["auto"]`` records
-    what the explicit run did and which solver answered.
+    positions: there the policy's lookahead makes each expansion much dearer and SAT is
+    mostly the faster; not in the scenarios of ``AUTO_EXPLICIT_SCENARIOS`` (The Maze), where
+    the explicit solver is faster under both readings (:func:`auto_explicit_states`). Both
+    are exact: the choice changes the time and the memory, never the answer. An optimum whose
+    first-turn count ran out of those positions is counted again with the time alone.
+    ``stats["auto"]`` records what the explicit run did and which solver answered.
+
+    Parameters
+    ----------
+    puzzle_or_state : Puzzle or State
+        A solo challenge.
+    method : str
+        One of :data:`METHODS`.
+    **options
+        For the solver (see above).
+
+    Returns
+    -------
+    Solution
+
+    Raises
+    ------
+    SolverError
+        An unknown method or option, a bad budget, a checkpoint that cannot be resumed
+        (:class:`~.common.CheckpointError`), not a solo challenge; the SAT solver missing, or
+        ``method="sat"`` outside the Grasshopper mode.
     """
     if method == "auto":
         return _solve_auto(puzzle_or_state, **options)
@@ -101,7 +141,7 @@ def _solve_auto(puzzle_or_state, time_limit=None, progress=True, **options) -> S
         progress=progress,
     )
     record = {
-        "explicit_status": first.status,
+        "explicit_status": first.status.value,
         "explicit_seconds": first.stats["seconds"],
         "explicit_expanded": first.stats["expanded"],
         "explicit_proved_no_win_below": first.proved_no_win_below,
@@ -109,15 +149,15 @@ def _solve_auto(puzzle_or_state, time_limit=None, progress=True, **options) -> S
     }
     left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
     time_left = left is None or left > 0
-    if first.status == "optimal" and first.optimal_first_turns is None and time_left:
+    if first.status == Status.OPTIMAL and first.optimal_first_turns is None and time_left:
         # the count ran out of positions, not of time: count again, bounded by time only
         count = count_first_turns(start, first.optimum, time_limit=left)
         first = replace(first, optimal_first_turns=count)
         record["recounted_first_turns"] = True
-    if first.status != "unknown" or not time_left:
+    if first.status != Status.UNKNOWN or not time_left:
         return _with_stats(first, auto=record)
     second = solve(puzzle_or_state, method="sat", time_limit=left, progress=progress)
-    if second.status == "unknown" and second.proved_no_win_below < first.proved_no_win_below:
+    if second.status == Status.UNKNOWN and second.proved_no_win_below < first.proved_no_win_below:
         return _with_stats(first, auto=record)  # the explicit run proved more
     return _with_stats(second, auto={**record, "answered_by": "sat"})
 
@@ -126,6 +166,20 @@ def auto_explicit_states(puzzle_or_state) -> int:
     """The positions ``method="auto"`` lets the explicit solver expand before SAT takes over:
     :data:`AUTO_EXPLICIT_STATES`, or :data:`AUTO_EXPLICIT_STATES_NEXT_TURN` under the
     ``"next-turn"`` lookahead outside the scenarios of :data:`AUTO_EXPLICIT_SCENARIOS`.
+
+    Parameters
+    ----------
+    puzzle_or_state : Puzzle or State
+        A solo challenge.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    SolverError
+        Not a Puzzle or a State, or not a solo position.
 
     >>> from taolong_lab import solo_game
     >>> auto_explicit_states(solo_game("field")), auto_explicit_states(
@@ -151,11 +205,14 @@ def _with_stats(solution: Solution, **more) -> Solution:
 __all__ = [
     "METHODS",
     "Edge",
+    "ExplicitCertificate",
     "Node",
     "Retrograde",
+    "SatCertificate",
     "Solution",
     "SolverError",
     "StateGraph",
+    "Status",
     "auto_explicit_states",
     "choose_method",
     "explore",

@@ -29,6 +29,11 @@ from pathlib import Path
 
 from ..errors import TaoLongError
 from ..files import write_atomic
+from .certificate import (
+    Certificate,
+    Status,
+    certificate_from_json,
+)
 
 
 class SolverError(TaoLongError):
@@ -40,50 +45,96 @@ class SolverError(TaoLongError):
 class Solution:
     """What a solver proved.
 
-    ``status``: ``"optimal"`` (``optimum`` turns is the fewest, ``line`` one such line),
-    ``"unknown"`` (a budget or an interrupt stopped the search: no win in fewer than
-    ``proved_no_win_below`` turns), ``"no-win"`` (every reachable position was searched: the
+    ``status`` (:class:`Status`): ``OPTIMAL`` (``optimum`` turns is the fewest, ``line`` one
+    such line), ``UNKNOWN`` (a budget or an interrupt stopped the search: no win in fewer than
+    ``proved_no_win_below`` turns), ``NO_WIN`` (every reachable position was searched: the
     player cannot win). ``optimal_first_turns``: how many first turns start an optimal line
-    (None if the budget ran out while counting them). ``certificate``: plain JSON (it fits the
+    (None if the budget ran out while counting them). ``certificate``: the solver's evidence,
+    an :class:`ExplicitCertificate` or a :class:`SatCertificate` (its ``to_json()`` fits the
     puzzle format's ``certificate``). ``stats``: positions expanded and generated, seconds (wall
     and CPU), positions per second, peak memory (MB, the peak resident set during this solve
     on Linux).
+
+    >>> from taolong_lab import State, solve
+    >>> s = solve(State("field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "
+    ...     "d3-d2-d1-e1:4:0 d4-d5:1:0 -/-/BB/-/W/-/BWW/WB 3:8 w 1"), progress=False)
+    >>> s
+    Solution(status='optimal', optimum=1, line=1 turn, solver='taolong_lab.solvers.explicit')
+    >>> print(s)
+    optimal: a win in 1 turn, 1 optimal first turn (taolong_lab.solvers.explicit)
     """
 
-    status: str
+    status: Status
     optimum: int | None
     line: tuple[str, ...]
     optimal_first_turns: int | None
-    certificate: dict = field(hash=False)
+    certificate: Certificate = field(hash=False)
     stats: dict = field(hash=False)
     proved_no_win_below: int
     start: str = ""
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "status", Status(self.status))
+
+    def __repr__(self) -> str:
+        turns = f"{len(self.line)} turn{'s' * (len(self.line) != 1)}"
+        return (
+            f"Solution(status={self.status.value!r}, optimum={self.optimum!r}, line={turns}, "
+            f"solver={self.certificate.solver!r})"
+        )
+
+    def __str__(self) -> str:
+        return self.summary()
+
+    def summary(self) -> str:
+        """What was proved, on one line."""
+        solver = self.certificate.solver
+        if self.status == Status.OPTIMAL:
+            first = self.optimal_first_turns
+            firsts = "" if first is None else f", {_count(first, 'optimal first turn')}"
+            return f"optimal: a win in {_count(self.optimum, 'turn')}{firsts} ({solver})"
+        if self.status == Status.NO_WIN:
+            return f"no win: every reachable position was searched ({solver})"
+        why = self.certificate.stopped or "stopped"
+        return (
+            f"unknown: no win in fewer than {_count(self.proved_no_win_below, 'turn')} "
+            f"({why}; {solver})"
+        )
+
     def to_json(self) -> dict:
         return {
-            "status": self.status,
+            "status": self.status.value,
             "optimum": self.optimum,
             "line": list(self.line),
             "optimal_first_turns": self.optimal_first_turns,
             "proved_no_win_below": self.proved_no_win_below,
-            "certificate": self.certificate,
+            "certificate": self.certificate.to_json(),
             "stats": self.stats,
             "start": self.start,
         }
 
     @classmethod
     def from_json(cls, data: dict) -> Solution:
-        """The inverse of :meth:`to_json`."""
+        """The inverse of :meth:`to_json`. Raises :class:`SolverError` (a
+        :class:`CertificateError` for the certificate) naming the field that does not fit."""
+        try:
+            status = Status(data["status"])
+        except ValueError:
+            raise SolverError(f"status: {data['status']!r} is not a solver status") from None
         return cls(
-            data["status"],
-            data["optimum"],
-            tuple(data["line"]),
-            data["optimal_first_turns"],
-            data["certificate"],
-            data["stats"],
-            data["proved_no_win_below"],
-            data.get("start", ""),
+            status=status,
+            optimum=data["optimum"],
+            line=tuple(data["line"]),
+            optimal_first_turns=data["optimal_first_turns"],
+            certificate=certificate_from_json(data["certificate"]),
+            stats=data["stats"],
+            proved_no_win_below=data["proved_no_win_below"],
+            start=data.get("start", ""),
         )
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}{'s' * (n != 1)}"
 
 
 def solo_start(puzzle_or_state, solver: str):
@@ -111,9 +162,9 @@ def paused_gc():
     """The cyclic garbage collector off for the block (or the decorated call), then restored
     as it was.
 
-    The solvers build millions of small acyclic objects (positions, gates, clauses) that
-    live to the end of the search, and each of the collector's full passes walks them all:
-    a third of the explicit solver's time and of the SAT encoder's (docs/performance.md).
+    The solvers build many small acyclic objects (positions, gates, clauses) that live to
+    the end of the search, and each of the collector's full passes walks them all, which
+    costs the solvers a large share of their time.
     Reference counting still frees everything acyclic; the few cycles wait for the first
     collection after the block."""
     was = gc.isenabled()
@@ -437,30 +488,3 @@ __all__ = [
     "reset_peak_memory",
     "solo_start",
 ]
-
-
-def sow_table(bagua, opp_stone: str) -> dict:
-    """The Grasshopper solo sowings of ``bagua`` (counter-clockwise, the element where the last
-    stone lands, the opponent's group where its stones land): ``{space: (new bagua, group,
-    element)}``.
-
-    >>> sow_table(("", "WB", "", "", "", "", "", ""), "B")
-    {1: (('', '', 'W', 'B', '', '', '', ''), (3,), 3)}
-    """
-    n = len(bagua)
-    out = {}
-    for space in range(n):
-        stack = bagua[space]
-        if not stack:
-            continue
-        new = list(bagua)
-        new[space] = ""
-        group = []
-        i = space
-        for stone in stack:
-            i = (i + 1) % n
-            new[i] += stone
-            if stone == opp_stone:
-                group.append(i)
-        out[space] = (tuple(new), tuple(group), i)
-    return out

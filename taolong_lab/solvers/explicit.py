@@ -43,18 +43,21 @@ reachable graph was exhausted without a win.
 
 from __future__ import annotations
 
-import functools
-import math
 import time
-from dataclasses import dataclass
 
-from ..engine import State
-from ..engine.core import life, most_damage
-from ..engine.solo import solo_options
-from ..engine.spirit import EXEC
+from ..engine import Line, State
 from ..errors import TaoLongError
-from ..rules.data import game_data
-from ..rules.scenario import load_scenario
+from .bounds import (
+    BOUND_NAME,
+    INF,
+    SHARP_TURNS,
+    BoundParams,
+    bound_params,
+    lower_bound,
+    may_win_now,
+    may_win_within,
+)
+from .certificate import ExplicitCertificate, NoWinWithin, Status
 from .common import (
     Budget,
     Checkpoint,
@@ -65,238 +68,9 @@ from .common import (
     peak_memory_mb,
     reset_peak_memory,
     solo_start,
-    sow_table,
 )
 
-SOLVER = "taolong_lab.solvers.explicit"
-BOUND_NAME = "opponent-life/v1"
-INF = math.inf
-
-
-# ---- the lower bound -----------------------------------------------------------------------
-@dataclass(frozen=True)
-class BoundParams:
-    """The constants of :func:`lower_bound` for one position's rules and layout.
-
-    ``per_turn``: the most life the opponent can lose in one solo turn, rocks left aside;
-    ``tramples``: whether trampling rocks can hurt the opponent (breakable rocks on the board);
-    ``exact_rules``: False when the mode has effects the bound does not model (Monk and later),
-    and the bound falls back to 1.
-    """
-
-    player_matter: int
-    portal_per_turn: int
-    tramples: bool
-    exact_rules: bool
-
-    @property
-    def per_turn(self) -> int:
-        return self.player_matter + self.portal_per_turn
-
-    def to_json(self) -> dict:
-        return {
-            "name": BOUND_NAME,
-            "player_matter": self.player_matter,
-            "portal_per_turn": self.portal_per_turn,
-            "tramples": self.tramples,
-            "modelled": self.exact_rules,
-        }
-
-
-@functools.cache
-def _expel_terms() -> tuple[int, int, int]:
-    """``(capacity, the ruler's best value, the most centre water)``: a fire expel adds the
-    attacker's fire meter (at most the capacity); a water expel the centre's water, which is
-    all the water but the two living dragons' meters (each at least 1)."""
-    data = game_data()
-    return data.capacity, max(cell.value for cell in data.ruler), data.water_stones - 2
-
-
-def bound_params(state: State) -> BoundParams:
-    """The :class:`BoundParams` of ``state`` (they depend on the rules and the layout only,
-    plus the stone counts, which never change)."""
-    cap, rmax, water_bonus = _expel_terms()
-    matter = max(1, rmax + cap, rmax + water_bonus)
-    scenario = load_scenario(state.rules.scenario)
-    letters = {sym for row in state.layout for sym in row if sym.isupper() and sym != "V"}
-    water_portals = any(scenario.portal_rule(c).cost == "water" for c in letters)
-    opponent_letter = "B" if state.to_move == "white" else "W"
-    opponent_stones = sum(stack.count(opponent_letter) for stack in state.bagua)
-    portal = 2 * opponent_stones if water_portals else 0
-    return BoundParams(
-        player_matter=matter,
-        portal_per_turn=portal,
-        tramples=bool(scenario.breakable_rocks),
-        exact_rules=state.rules.mode == "grasshopper",
-    )
-
-
-def lower_bound(state: State, params: BoundParams | None = None) -> float:
-    """An admissible lower bound on the player's turns to win from the solo ``state``.
-
-    0 when the player has won, ``math.inf`` when the player's dragon is dead. Otherwise, in
-    Grasshopper mode, ``max(1, ceil((L - R) / D))`` with ``L`` the opponent's life
-    (``State.life``), ``R`` the hits left in the board's breakable rocks (0 without them) and
-    ``D`` = :attr:`BoundParams.per_turn`; in the other modes, 1.
-
-    Proof of admissibility (Grasshopper). (1) *Life drops by exactly one per damage stone.*
-    :func:`taolong_lab.engine.core.damage` takes one water stone at a time; when the meter
-    empties the dragon loses its tail and refills to the capacity ``c``, so ``(segments - 1) * c
-    + water`` falls by one per stone, and the dragon is defeated exactly when it reaches 0.
-    Life only rises by absorbing water. So a win needs at least ``L`` damage to the opponent.
-    (2) *Where the opponent's damage comes from in one solo turn.* A solo turn is a sowing,
-    the opponent's group, then one player Matter phase (no Wind/Thunder extra phase in solo,
-    R15.6, and no Focus/Balance in Grasshopper); the village hurts only the player
-    (``village_damage`` is applied to the side to move). (a) The player's Matter phase: a bite
-    (1), or an expel: the ruler's best value (``max`` over ``data/ruler.toml``) plus the bonus,
-    the attacker's fire meter (at most ``c``) for Fire, the centre's water for Water, which is
-    the water stones but both living dragons' meters, each at least 1 (an invariant: a living
-    dragon holds 1..c water), so at most ``water_stones - 2``. Other elements and movement deal
-    the opponent nothing. (b) The opponent's own group: its actions (one per space that got a
-    stone of its colour, so at most its number of stones, a constant) each take at most two
-    steps; a step hurts it only through a water-cost portal (1) or by trampling a rock (the
-    rock's hits left; the rock is destroyed). So per turn at most ``D = (a) + 2 * stones`` (the
-    second term only with water-cost portals on the board), and trampling over the whole rest
-    of the game at most ``R``, the rocks' hits left now: rocks are never added or mended. (3)
-    After ``t`` turns the opponent has taken at most ``t * D + R`` damage, so a win needs
-    ``t * D + R >= L``, i.e. ``t >= (L - R) / D``, and a win needs at least one turn. Every
-    term is a bound over *every* future turn (constants or non-increasing quantities), so the
-    bound holds at every node of the search, which is what A* needs.
-
-    >>> from taolong_lab import solo_game
-    >>> start = solo_game(segments={"black": 1}, water={"black": 1})
-    >>> lower_bound(start), lower_bound(solo_game())
-    (1, 2)
-    """
-    result = state.outcome()
-    player = state.to_move
-    if result is not None:
-        return 0 if result.winner == player else INF
-    params = params or bound_params(state)
-    if not params.exact_rules:
-        return 1
-    opponent = "black" if player == "white" else "white"
-    rocks = sum(state.rocks.values()) if params.tramples else 0
-    need = state.life(opponent) - rocks
-    return max(1, -(-need // params.per_turn))
-
-
-SHARP_TURNS = 3  # :func:`may_win_within` looks at the Ba Gua up to this many turns ahead
-
-
-def may_win_within(state: State, turns: int, params: BoundParams | None = None) -> bool:
-    """False only if the player cannot win from ``state`` within ``turns`` turns: a sharper,
-    Ba Gua-aware form of :func:`lower_bound` for the last few turns of a bounded search.
-
-    Grasshopper only (True otherwise, and for more than :data:`SHARP_TURNS` turns, where the
-    enumeration would grow). The sowings do not depend on the board, so every sequence of
-    ``turns`` sowings from the position's Ba Gua is enumerated (:func:`.common.sow_table`), and
-    each turn is given the most damage the opponent can take with the element it sows, as in
-    :func:`lower_bound`'s proof: a fire expel, the ruler's best plus the player's fire meter
-    (which only an absorbed fire stone raises, by one, so it is bounded by the meter now plus
-    the fire turns before, at most the capacity); a water expel, the ruler's best plus the
-    centre's water (at most ``water_stones - 2``); any other element a bite (1); plus, with
-    water-cost portals, two steps for each of the opponent's actions (its group's length) and,
-    with breakable rocks, the rocks' hits left once. A win needs the opponent's life.
-
-    >>> from taolong_lab import solo_game
-    >>> start = solo_game(segments={"black": 1}, water={"black": 1})
-    >>> may_win_within(start, 1), may_win_within(solo_game(), 1)
-    (True, False)
-    """
-    params = params or bound_params(state)
-    result = state.outcome()
-    if result is not None:
-        return result.winner == state.to_move
-    if not params.exact_rules or turns > SHARP_TURNS:
-        return lower_bound(state, params) <= turns
-    player = state.mover
-    need = state.life("black" if player == 0 else "white")
-    if params.tramples:
-        need -= sum(state.rocks.values())
-    if need <= 0:
-        return True
-    fire = state.dragons[player].fire
-    most = _most_damage(state.bagua, "WB"[1 - player], fire, turns, params.portal_per_turn > 0)
-    return most >= need
-
-
-def may_win_now(state: State, params: BoundParams | None = None) -> bool:
-    """Whether some turn wins from ``state`` at once: :func:`may_win_within` for one turn,
-    made exact. A win needs the opponent dead, and only a sowing that can deal it the damage
-    it has left can kill it: the element's most damage (:func:`turn_damage_bound`) plus, with
-    breakable rocks, the rocks its own group can trample (each action enters at most two
-    cells, so the ``2 * group`` rocks with the most hits left). Only those sowings are played
-    out, with the opponent's real policy (:func:`.engine.solo.solo_options` with ``keep``);
-    the turns themselves come from :meth:`.State.successors` when this says True.
-
-    >>> from taolong_lab import solo_game
-    >>> start = solo_game(segments={"black": 1}, water={"black": 1})
-    >>> may_win_within(start, 1), may_win_now(start)
-    (True, False)
-    """
-    params = params or bound_params(state)
-    if not may_win_within(state, 1, params):
-        return False
-    if state.is_over() or not params.exact_rules:
-        return True
-    env, player = state.tables, state.mover
-    need = state.life("black" if player == 0 else "white")
-    rocks = sorted(state.rocks.values(), reverse=True) if params.tramples else []
-    fire = state.dragons[player].fire
-    portals = params.portal_per_turn > 0
-    ring = game_data().ring
-
-    def keep(element: int, group: int) -> bool:
-        hit = turn_damage_bound(ring[element], fire, group, portals)[0]
-        return hit + sum(rocks[: 2 * group]) >= need
-
-    lookahead = state.rules.option("solo_lookahead")
-    walk = state.board
-    other = 1 - player
-    judged = set()
-    for option in solo_options(env, walk, state.bagua, state.coin, player, lookahead, keep):
-        w, element = option.walk, option.sowing.element
-        have = life(env, w, other)
-        if have == 0:
-            return True
-        if option.kind == EXEC and (id(w), element) not in judged:
-            judged.add((id(w), element))  # the player's plans on w, judged at once
-            if most_damage(env, w, player, element) >= have:
-                return True
-    return False
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _most_damage(bagua, opp_stone: str, fire: int, turns: int, portals: bool) -> int:
-    if turns == 0:
-        return 0
-    ring = game_data().ring
-    best = 0
-    for new, group, element in sow_table(bagua, opp_stone).values():
-        hit, after = turn_damage_bound(ring[element], fire, len(group), portals)
-        best = max(best, hit + _most_damage(new, opp_stone, after, turns - 1, portals))
-    return best
-
-
-def turn_damage_bound(element: str, fire: int, group: int, portals: bool) -> tuple[int, int]:
-    """``(most damage, fire meter after)`` for one solo turn that sows ``element`` with an
-    opponent group of ``group`` actions, the player's fire meter at most ``fire``
-    (:func:`may_win_within`'s terms; rocks aside).
-
-    >>> turn_damage_bound("wind", 4, 2, False), turn_damage_bound("fire", 1, 0, False)
-    ((1, 4), (3, 2))
-    """
-    cap, rmax, water_bonus = _expel_terms()
-    if element == "fire":
-        hit, after = rmax + fire, min(cap, fire + 1)
-    elif element == "water":
-        hit, after = rmax + water_bonus, fire
-    else:
-        hit, after = 1, fire
-    if portals:
-        hit += 2 * group
-    return hit, after
+SOLVER = ExplicitCertificate.SOLVER
 
 
 # ---- the search ----------------------------------------------------------------------------
@@ -327,10 +101,6 @@ class _Search:
         self.deferred = 0
         self.seconds = 0.0
         self.current = None
-
-    # a position taken with h = f - g <= SHARP_TURNS goes back one bound higher, unexpanded,
-    # when :func:`may_win_within` (:func:`may_win_now` for h = 1) says no win within h turns
-    DEFER = True
 
     _COUNTERS = ("expanded", "generated", "deferred")
     _BODY = frozenset({"positions", "info", "closed", "open", "proved", "found", "seconds"})
@@ -383,7 +153,6 @@ class _Search:
         list empties or the budget runs out (False). ``on_progress(bound_rose)`` is called
         when the proved bound rises and every 256 expansions."""
         info, closed, buckets, params = self.info, self.closed, self.buckets, self.params
-        defer = SHARP_TURNS if self.DEFER else 0
         while buckets:
             f = min(buckets)
             if f > self.proved:
@@ -402,7 +171,7 @@ class _Search:
                 self.current = None
                 continue
             h = f - g
-            if h <= defer and not (
+            if h <= SHARP_TURNS and not (
                 may_win_now(state, params) if h == 1 else may_win_within(state, h, params)
             ):  # no win within h turns from here: back on the open list one bound higher
                 buckets.setdefault(f + 1, []).append((g, state))
@@ -453,7 +222,12 @@ def _position(start: State, key: tuple, g: int) -> State:
     ``start``."""
     dragons, bagua, water, fire, to_move, rocks, flux, _ = key
     return State.compose(
-        start.tables, (dragons, water, fire, rocks), bagua, flux, to_move, start.ply + g
+        start.tables,
+        board=(dragons, water, fire, rocks),
+        bagua=bagua,
+        coin=flux,
+        mover=to_move,
+        ply=start.ply + g,
     )
 
 
@@ -631,6 +405,39 @@ def solve(
 
     ``count_first_turns=False`` skips counting the optimal first turns (the solution's
     ``optimal_first_turns`` is then None), for callers that count them their own way.
+
+    Parameters
+    ----------
+    puzzle_or_state : Puzzle or State
+        A solo challenge.
+    method : str
+        ``"explicit"``.
+    time_limit : float or None
+        Seconds of wall clock, at most.
+    max_states : int or None
+        Positions expanded, at most.
+    progress : bool
+        Show a progress bar (tqdm).
+    checkpoint : str or Path or None
+        The checkpoint file.
+    checkpoint_every : float
+        Seconds between periodic saves, at least.
+    count_first_turns : bool
+        Count the optimal first turns.
+    fresh : bool
+        Start a checkpointed search again.
+
+    Returns
+    -------
+    Solution
+        With an :class:`~.certificate.ExplicitCertificate`.
+
+    Raises
+    ------
+    SolverError
+        Not a solo challenge, a bad budget, ``fresh`` without ``checkpoint``.
+    CheckpointError
+        A checkpoint file that cannot be resumed (left as it is).
     """
     if method != "explicit":
         raise SolverError(f"unknown method {method!r}: this solver knows 'explicit'")
@@ -644,7 +451,7 @@ def solve(
     store = saved = None
 
     def finish(status, line, first, interrupted=False, counted=0, count_s=0.0) -> Solution:
-        optimum = len(line) if status == "optimal" else None
+        optimum = len(line) if status == Status.OPTIMAL else None
         proved = optimum if optimum is not None else search.proved
         stopped = "interrupted" if interrupted else budget.reason
         certificate = _certificate(start, params, search.closed.values(), proved, optimum, stopped)
@@ -664,11 +471,18 @@ def solve(
         if search.seconds:
             stats["earlier_runs_seconds"] = round(search.seconds, 3)
         solution = Solution(
-            status, optimum, tuple(line), first, certificate, stats, proved, start.to_tln()
+            status=status,
+            optimum=optimum,
+            line=tuple(line),
+            optimal_first_turns=first,
+            certificate=certificate,
+            stats=stats,
+            proved_no_win_below=proved,
+            start=start.to_tln(),
         )
         if store is not None:
             snapshot = search.snapshot(seconds)
-            if status != "unknown":
+            if status != Status.UNKNOWN:
                 snapshot["result"] = solution.to_json()
             store.save(snapshot)
         return solution
@@ -676,8 +490,8 @@ def solve(
     result = start.outcome()
     if result is not None:  # nothing to search, nor to save
         if result.winner == start.to_move:
-            return finish("optimal", (), 0)
-        return finish("no-win", (), None)
+            return finish(Status.OPTIMAL, (), 0)
+        return finish(Status.NO_WIN, (), None)
     if checkpoint is not None:
         solver = f"{SOLVER}/{BOUND_NAME}"
         store = Checkpoint(checkpoint, solver=solver, start=start, every=checkpoint_every)
@@ -686,7 +500,7 @@ def solve(
         search.restore(saved, store.path)
         if "result" in saved:
             done = _saved_result(saved["result"], search, store.path)
-            if done.status != "optimal" or done.optimal_first_turns is not None:
+            if done.status != Status.OPTIMAL or done.optimal_first_turns is not None:
                 return done  # else: count the optimal first turns again, with this run's budget
 
     def on_progress(bound_rose: bool) -> None:
@@ -730,27 +544,24 @@ def solve(
                 interrupted = True
             counted = budget.expanded - before
             count_s = time.perf_counter() - t_count
-        return finish("optimal", line, first, interrupted, counted, count_s)
+        return finish(Status.OPTIMAL, line, first, interrupted, counted, count_s)
     if not search.buckets and not interrupted and budget.reason is None:
-        return finish("no-win", (), None)
-    return finish("unknown", (), None, interrupted)
+        return finish(Status.NO_WIN, (), None)
+    return finish(Status.UNKNOWN, (), None, interrupted)
 
 
-def _certificate(start: State, params, closed_f, proved: int, optimum, stopped) -> dict:
-    certificate = {
-        "solver": SOLVER,
-        "method": "explicit A* by turns, transposition table on State.key()",
-        "lookahead": start.rules.option("solo_lookahead"),
-        "lower_bound": params.to_json(),
-        "start_lower_bound": _json_num(lower_bound(start, params)),
-        "proved_no_win_below": proved,
-        "no_win_within": _no_win_within(closed_f, proved),
-    }
-    if optimum is not None:
-        certificate["optimum"] = optimum
-    if stopped:
-        certificate["stopped"] = stopped
-    return certificate
+def _certificate(
+    start: State, params, closed_f, proved: int, optimum, stopped
+) -> ExplicitCertificate:
+    return ExplicitCertificate(
+        lookahead=start.rules.option("solo_lookahead"),
+        lower_bound=params,
+        start_lower_bound=_json_num(lower_bound(start, params)),
+        proved_no_win_below=proved,
+        no_win_within=_no_win_within(closed_f, proved),
+        optimum=optimum,
+        stopped=stopped or None,
+    )
 
 
 def _saved_result(result, search: _Search, path) -> Solution:
@@ -804,7 +615,7 @@ def _saved_result(result, search: _Search, path) -> Solution:
     ):
         raise refuse("optimal_first_turns", f"{_show(first)} is not a count of first turns")
     certificate = _certificate(start, search.params, search.closed.values(), proved, optimum, None)
-    if result["certificate"] != certificate:
+    if result["certificate"] != certificate.to_json():
         raise refuse("certificate", "is not the certificate of the saved search")
     stats = result["stats"]
     if not isinstance(stats, dict) or not all(
@@ -817,13 +628,17 @@ def _saved_result(result, search: _Search, path) -> Solution:
 def _check_line(line, start: State, path, field: str) -> None:
     """Raise :class:`CheckpointError` on ``field`` unless ``line`` replays from ``start`` to a
     win for the player."""
-    from ..puzzles.format import _replay
+    try:
+        result = Line(start, line).end.outcome()
+    except TaoLongError as exc:
+        raise CheckpointError(path, field, str(exc)) from None
+    if result is None:
+        raise CheckpointError(path, field, f"the game is not over after its {len(line)} turns")
+    if result.winner != start.to_move:
+        raise CheckpointError(path, field, f"the line loses: {result}")
 
-    for _, reason in _replay(start, start.to_move, line, None)[:1]:
-        raise CheckpointError(path, field, reason)
 
-
-def _no_win_within(closed_f, proved: int) -> list[dict]:
+def _no_win_within(closed_f, proved: int) -> tuple[NoWinWithin, ...]:
     """For each ``k < proved``: the positions expanded or deferred with ``f <= k`` (none of
     them won)."""
     fs = sorted(closed_f)
@@ -831,8 +646,8 @@ def _no_win_within(closed_f, proved: int) -> list[dict]:
     for k in range(proved):
         while j < len(fs) and fs[j] <= k:
             j += 1
-        rows.append({"turns": k, "positions": j})
-    return rows
+        rows.append(NoWinWithin(turns=k, positions=j))
+    return tuple(rows)
 
 
 def _json_num(x):
@@ -867,17 +682,54 @@ def win_within(
 ) -> bool:
     """Whether the player can win from ``state`` within ``turns`` turns: an exact depth-first
     search pruned by :func:`lower_bound` and, in the last :data:`SHARP_TURNS` turns, by
-    :func:`may_win_within` (the last turn by :func:`may_win_now`), remembering in ``failed``
-    (key -> the largest r proved to have no win within r turns; pass one dict to share it
-    between calls) what it proved. Raises :class:`OutOfBudget` when ``budget`` runs out."""
+    :func:`may_win_within` (the last turn by :func:`may_win_now`).
+
+    Parameters
+    ----------
+    state : State
+        A solo position.
+    turns : int
+        The turns the player has.
+    params : BoundParams
+        :func:`~.bounds.bound_params` of ``state``.
+    budget : Budget or None
+        Expansions and time, at most.
+    failed : dict or None
+        What the search proved (position key -> the most turns with no win); pass one dict
+        to share it between calls.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    OutOfBudget
+        ``budget`` ran out.
+    """
     return win_line_within(state, turns, params, budget, failed) is not None
 
 
 def win_line_within(
     state: State, turns: int, params: BoundParams, budget: Budget | None = None, failed=None
 ) -> list | None:
-    """:func:`win_within`'s search, returning the winning line it found (the turns, at most
-    ``turns`` of them; ``[]`` when the player has already won) or None when there is none.
+    """:func:`win_within`'s search, returning the winning line it found.
+
+    Parameters
+    ----------
+    state, turns, params, budget, failed
+        As :func:`win_within`'s.
+
+    Returns
+    -------
+    list of Turn or None
+        The turns, at most ``turns`` of them (``[]`` when the player has already won), or
+        None when there is no win within ``turns``.
+
+    Raises
+    ------
+    OutOfBudget
+        ``budget`` ran out.
 
     >>> from taolong_lab import solo_game
     >>> start = solo_game(segments={"black": 1}, water={"black": 1})
@@ -926,7 +778,28 @@ def count_first_turns(
 ) -> int | None:
     """How many of ``state``'s turns start a win in ``optimum`` turns, ``optimum`` being the
     proved fewest: the :class:`Solution`'s ``optimal_first_turns``, counted on its own (by
-    :func:`win_within`). None if a budget runs out.
+    :func:`win_within`).
+
+    Parameters
+    ----------
+    state : State
+        A solo position.
+    optimum : int
+        Its proved fewest turns to win.
+    time_limit : float or None
+        Seconds, at most.
+    max_states : int or None
+        Positions expanded, at most.
+
+    Returns
+    -------
+    int or None
+        None when a budget runs out.
+
+    Raises
+    ------
+    SolverError
+        A bad budget.
 
     >>> from taolong_lab import solo_game
     >>> start = solo_game(segments={"black": 1}, water={"black": 1})
@@ -963,25 +836,39 @@ def _progress(enabled: bool):
 
 # ---- replay --------------------------------------------------------------------------------
 def replay(solution: Solution, start: State | None = None) -> list[State]:
-    """The positions along the solution's line: ``[start, after turn 1, ...]``. ``start``
-    defaults to the position the solution was found from. Raises ``IllegalTurnError`` if a
-    turn is not legal (a solution for another position)."""
-    state = start if start is not None else State.from_tln(solution.start)
-    states = [state]
-    for text in solution.line:
-        state = state.play(text)
-        states.append(state)
-    return states
+    """The positions along the solution's line (:class:`~taolong_lab.engine.Line`).
+
+    Parameters
+    ----------
+    solution : Solution
+    start : State or None
+        Where the line starts; by default the position the solution was found from.
+
+    Returns
+    -------
+    list of State
+        ``[start, after turn 1, ...]``.
+
+    Raises
+    ------
+    IllegalTurnError
+        A turn that is not legal where it is played (a solution for another position).
+    """
+    return _line_of(solution, start).states()
+
+
+def _line_of(solution: Solution, start: State | None) -> Line:
+    return Line(start if start is not None else State.from_tln(solution.start), solution.line)
 
 
 def replay_text(solution: Solution, start: State | None = None) -> str:
     """A text replay: each turn in notation and in words (the opponent's responses
-    included), then the board after it."""
-    states = replay(solution, start)
+    included), then the board after it. ``start`` and the errors as :func:`replay`'s."""
+    line = _line_of(solution, start)
+    states = line.states()
     parts = [f"start\n{states[0]}"]
-    for i, text in enumerate(solution.line):
-        before = states[i]
-        words = before.describe_turn(before.parse_turn(text))
+    for i, (text, turn) in enumerate(zip(solution.line, line.turns, strict=True)):
+        words = states[i].describe_turn(turn)
         parts.append(f"turn {i + 1}: {text}\n  {words}\n{states[i + 1]}")
     result = states[-1].outcome()
     if result is not None:
@@ -990,21 +877,15 @@ def replay_text(solution: Solution, start: State | None = None) -> str:
 
 
 __all__ = [
-    "BOUND_NAME",
     "SOLVER",
-    "BoundParams",
     "CheckpointError",
     "OutOfBudget",
     "Solution",
     "SolverError",
-    "bound_params",
     "count_first_turns",
-    "lower_bound",
-    "may_win_within",
     "replay",
     "replay_text",
     "solve",
-    "turn_damage_bound",
     "win_line_within",
     "win_within",
 ]

@@ -76,11 +76,7 @@ class _Walk:
 
 
 def iter_explore(
-    position: State,
-    *,
-    depth: int | None = None,
-    max_states: int | None = MAX_STATES,
-    _walk=None,
+    position: State, *, depth: int | None = None, max_states: int | None = MAX_STATES
 ) -> Iterator[Node | Edge | Expanded]:
     """Walk the positions reachable from ``position``, breadth first, as a stream.
 
@@ -90,7 +86,25 @@ def iter_explore(
     :data:`MAX_DEPTH`; None: no limit). ``max_states`` caps the number of nodes (default
     :data:`MAX_STATES`; None: no cap): a node whose successors would pass the cap is left
     unexpanded (none of its edges is yielded) and the walk stops. Stop iterating any time.
-    A bad ``depth`` or ``max_states`` raises :class:`~.common.SolverError`.
+
+    Parameters
+    ----------
+    position : State
+        Where the walk starts.
+    depth : int or None
+        The deepest node expanded, in turns from the start.
+    max_states : int or None
+        The most nodes the walk holds.
+
+    Returns
+    -------
+    iterator of Node, Edge and Expanded
+
+    Raises
+    ------
+    SolverError
+        A ``position`` that is not a State, or a bad ``depth`` or ``max_states``, at the call
+        (before the first event).
 
     >>> from taolong_lab import solo_game
     >>> events = iter_explore(solo_game(), depth=1)
@@ -98,13 +112,22 @@ def iter_explore(
     >>> node.id, node.depth, type(next(events)).__name__
     (0, 0, 'Node')
     """
+    _check_walk(position, depth, max_states)
+    return _events(position, depth, max_states, _Walk())
+
+
+def _check_walk(position, depth, max_states) -> None:
     if not isinstance(position, State):
-        raise TypeError(f"explore needs a State, not {type(position).__name__}")
+        raise SolverError(f"position: explore needs a State, not {type(position).__name__}")
     if depth is not None and not (type(depth) is int and 0 <= depth <= MAX_DEPTH):
         raise SolverError(f"depth must be a whole number from 0 to {MAX_DEPTH}, got {depth!r}")
     if max_states is not None and not (type(max_states) is int and max_states >= 1):
         raise SolverError(f"max_states must be a whole number >= 1, got {max_states!r}")
-    walk = _walk if _walk is not None else _Walk()
+
+
+def _events(position: State, depth, max_states, walk: _Walk) -> Iterator[Node | Edge | Expanded]:
+    """The walk of :func:`iter_explore`, its arguments checked; what it learns besides the
+    events goes to ``walk``."""
     walk.max_depth = depth
     ids: dict[tuple, int] = {position.key(): 0}
     yield Node(0, position, 0)
@@ -254,8 +277,8 @@ class StateGraph:
         elif suffix == ".gexf":
             self.write_gexf(path)
         else:
-            raise ValueError(
-                f"unknown graph file kind {suffix or '(none)'!r}: use .graphml or .gexf"
+            raise SolverError(
+                f"path: unknown graph file kind {suffix or '(none)'!r}: use .graphml or .gexf"
             )
 
 
@@ -275,19 +298,35 @@ def explore(
     max_states: int | None = MAX_STATES,
     progress: bool = False,
 ) -> StateGraph:
-    """The :class:`StateGraph` of :func:`iter_explore` (same arguments). ``progress`` shows
-    a bar of the positions found (tqdm, on stderr).
+    """The :class:`StateGraph` of :func:`iter_explore`.
+
+    Parameters
+    ----------
+    position, depth, max_states
+        As :func:`iter_explore`'s.
+    progress : bool
+        Show a bar of the positions found (tqdm, on stderr).
+
+    Returns
+    -------
+    StateGraph
+
+    Raises
+    ------
+    SolverError
+        As :func:`iter_explore`.
 
     >>> from taolong_lab import solo_game
     >>> g = explore(solo_game(), depth=1)
     >>> len(g) - 1 == len(set(g.dst)) and g.edge_count == len(solo_game().successors())
     True
     """
+    _check_walk(position, depth, max_states)
     walk = _Walk()
     g = StateGraph(rules=position.rules.token(), player=position.player)
     bar = _progress_bar(max_states) if progress else None
     try:
-        for event in iter_explore(position, depth=depth, max_states=max_states, _walk=walk):
+        for event in _events(position, depth, max_states, walk):
             if isinstance(event, Node):
                 result = event.state.outcome()
                 g.tln.append(event.state.to_tln())
@@ -350,6 +389,20 @@ def retrograde(graph: StateGraph) -> Retrograde:
     """Solve a solo graph backwards from its won nodes (a breadth-first search over the
     reversed edges), then count the shortest lines forward in order of distance.
 
+    Parameters
+    ----------
+    graph : StateGraph
+        A solo graph (:func:`explore` from a solo position).
+
+    Returns
+    -------
+    Retrograde
+
+    Raises
+    ------
+    SolverError
+        A two-player graph.
+
     Examples
     --------
     >>> from taolong_lab import State
@@ -361,7 +414,7 @@ def retrograde(graph: StateGraph) -> Retrograde:
     (1, 'win', ('Ea>Mo =',), 1)
     """
     if graph.player is None:
-        raise ValueError("retrograde() is for solo graphs; use retrograde_two_player()")
+        raise SolverError("graph: retrograde() is for solo graphs; use retrograde_two_player()")
     n = len(graph)
     preds: list[list[int]] = [[] for _ in range(n)]
     for s, d in zip(graph.src, graph.dst, strict=True):
@@ -447,6 +500,14 @@ def retrograde_two_player(graph: StateGraph) -> TwoPlayerRetrograde:
     to a node won for it, lost if it is expanded and every turn leads to a node won for the
     other side. A pure function of the graph's lists (``to_move``, ``terminal``, ``winner``,
     ``expanded`` and the edges).
+
+    Parameters
+    ----------
+    graph : StateGraph
+
+    Returns
+    -------
+    TwoPlayerRetrograde
 
     >>> g = StateGraph("toy", None, tln=["a", "b", "c"], depth=[0, 1, 1],
     ...     terminal=[False, True, False], winner=["", "white", ""],

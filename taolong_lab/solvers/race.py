@@ -1,10 +1,9 @@
 """Both solvers at once, one process each: the first exact answer wins, the other stops.
 
-Neither solver dominates (docs/performance.md): the explicit solver wins the challenges of
-5-7 turns, the win-in-9 re-deals and The Maze, SAT several of the deep ones (valley-b-r1's
-optimum: 43 s against 100 s). With two free cores, racing them costs nothing in wall-clock
-time against the better of the two, whichever it is. Both are exact, so the winner never
-changes the answer.
+Neither solver is the faster on every challenge (docs/performance.md): the explicit solver
+wins most of the shorter ones and The Maze, SAT several of the deep ones. With two free cores,
+racing them costs nothing in wall-clock time against the better of the two, whichever it is.
+Both are exact, so the winner never changes the answer.
 
 >>> from taolong_lab import load_puzzles
 >>> puzzle = load_puzzles("bench/solo-set.jsonl")[0]
@@ -22,10 +21,11 @@ import time
 from dataclasses import replace
 
 from ..processes import end_with_parent
+from .certificate import Status
 from .common import Solution, SolverError
 
 RACERS = ("explicit", "sat")
-EXACT = ("optimal", "no-win")
+EXACT = (Status.OPTIMAL, Status.NO_WIN)
 POLL = 0.2  # seconds between checks of the workers
 
 
@@ -55,6 +55,25 @@ def race(puzzle_or_state, time_limit=None, progress: bool = True, **options) -> 
     ``proved_no_win_below`` is returned. ``stats["race"]`` records the winner, its wall
     seconds and what became of the other (``"stopped"`` or its own status). Outside
     Grasshopper mode (no SAT encoding yet) the explicit solver runs alone, in this process.
+
+    Parameters
+    ----------
+    puzzle_or_state : Puzzle or State
+        A solo challenge.
+    time_limit : float or None
+        Seconds of wall clock, at most, for each solver.
+    progress : bool
+        Show what is running (tqdm).
+
+    Returns
+    -------
+    Solution
+        The winner's.
+
+    Raises
+    ------
+    SolverError
+        Another option, or both solvers failed (each one's error named).
     """
     from . import choose_method, solve
 
@@ -126,3 +145,11 @@ def _bar(progress: bool):
     return tqdm(
         total=None, desc="race: explicit | sat", bar_format="{desc}, {elapsed}", mininterval=1
     )
+
+
+__all__ = [
+    "EXACT",
+    "POLL",
+    "RACERS",
+    "race",
+]

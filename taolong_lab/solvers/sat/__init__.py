@@ -7,7 +7,7 @@ SAT with python-sat, the opponent's policy handled by CEGAR.
   and :func:`solve`, which returns the explicit solver's
   :class:`~taolong_lab.solvers.explicit.Solution`.
 
-Grasshopper mode only: the other modes raise ``NotImplementedError``.
+Grasshopper mode only: the other modes raise a ``SolverError``.
 
 >>> from taolong_lab import State
 >>> s = solve(State("field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "

@@ -4,8 +4,7 @@
 - :func:`relaxed_successors`: the same turn built from the engine's own pieces
   (``core.executions``, ``solo.group_executions``, ``core.hurt``, ``core.village_damage``) but
   with the two relaxations the SAT layer makes: the opponent's group may end in **any** of its
-  legal executions (but one that hurts the player once one of its actions surely could,
-  :func:`surely_hurts`), and the player's penalty may be taken whenever the sown element is
+  legal executions, and the player's penalty may be taken whenever the sown element is
   impossible, unless one of the penalty's necessary conditions fails (some space gives Lake or
   Mountain off the player's axis, a stay; some space with no opponent group gives an element
   possible on the board as it is).
@@ -24,9 +23,9 @@ from __future__ import annotations
 from pysat.solvers import Solver
 
 from ...engine import State
-from ...engine.core import _alive, executions, hurt, occupancy, ruler_hit, village_damage
-from ...engine.solo import damage_dealt
-from .encode import Encoder, sow_table
+from ...engine.core import executions, hurt, village_damage
+from ..bounds import sow_table
+from .encode import Encoder
 from .gates import Gates
 from .solver import SatSearch, _Model
 from .solver import eliminate as eliminate_layer
@@ -36,61 +35,32 @@ def _key(state: State, walk, bagua):
     return State.compose(state.tables, walk, bagua, state.coin, state.mover, 0).key()
 
 
+def _both_alive(walk) -> bool:
+    white, black = walk[0]
+    return white.alive and black.alive
+
+
 def engine_successors(state: State) -> set:
     return {after.key() for _, after in state.successors()}
 
 
-def surely_hurts(env, walk, colour: int, element: int, rock_cells=None) -> bool:
-    """The test's mirror of ``Encoder._must_hurt``: ``element`` has a one-step execution by
-    ``colour``'s dragon onto a cell with no portal and no rock that bites the other dragon,
-    or (Fire, Water) whose ruler, blocked by the tiles before the step, reaches it with a
-    value of at least 1. ``rock_cells``: the cells no step may enter, the encoder's (every
-    rock at the start of the turn, even one broken earlier in the group); by default the
-    rocks of ``walk``."""
-    if not _alive(walk):
-        return False
-    rocks = {c for c, _ in walk[3]}
-    no_step = rocks if rock_cells is None else set(rock_cells)
-    name = env.ring[element]
-    prey = env.targets(walk[0], 1 - colour)
-    blocked = occupancy(env, walk) | env.portal_mask | env.mask(rocks)
-    head = walk[0][colour].cells[0]
-    for o in executions(env, walk, colour, element):
-        if len(o.path) != 1 or o.portals or o.path[0] in no_step:
-            continue
-        if name not in ("fire", "water"):
-            if damage_dealt(env, walk, o.walk, 1 - colour) > 0:
-                return True
-            continue
-        facing = env.nbr[head].index(o.path[0])
-        if ruler_hit(env, o.path[0], facing, blocked, prey) >= 1:
-            return True
-    return False
-
-
-def relaxed_group_ends(env, walk, colour: int, group, damage_hint: bool | None = None) -> set:
+def relaxed_group_ends(env, walk, colour: int, group) -> set:
     """The walks the relaxed opponent's group may end in: every execution of ``group``
-    (``solo.group_executions``) but, with ``damage_hint`` (None: the encoder's default,
-    :attr:`.encode.Encoder.DAMAGE_HINT`), one that leaves the other dragon unhurt after
-    passing a state where its next action :func:`surely_hurts`."""
-    if damage_hint is None:
-        damage_hint = Encoder.DAMAGE_HINT
-    paths = [(walk, False)]  # (walk so far, some action on the way surely hurt)
-    start_rocks = {c for c, _ in walk[3]}  # the encoder's rock cells (Board.rock_cells)
+    (``solo.group_executions``)."""
+    paths = [walk]
     for element in group:
         following = []
-        for w, sure in paths:
-            if not _alive(w):
-                following.append((w, sure))
+        for w in paths:
+            if not _both_alive(w):
+                following.append(w)
                 continue
-            sure = sure or (damage_hint and surely_hurts(env, w, colour, element, start_rocks))
             outs = executions(env, w, colour, element)
-            following.extend([(o.walk, sure) for o in outs] or [(w, sure)])
+            following.extend([o.walk for o in outs] or [w])
         paths = following
-    return {w for w, sure in paths if not sure or damage_dealt(env, walk, w, 1 - colour) > 0}
+    return set(paths)
 
 
-def relaxed_successors(state: State, damage_hint: bool | None = None) -> set:
+def relaxed_successors(state: State) -> set:
     env = state.tables
     player = state.mover
     opp = 1 - player
@@ -105,8 +75,8 @@ def relaxed_successors(state: State, damage_hint: bool | None = None) -> set:
         for _new, group, element in table.values()
     )
     for _space, (new, group, element) in table.items():
-        for w in relaxed_group_ends(env, walk, opp, group, damage_hint) if group else [walk]:
-            if not _alive(w):
+        for w in relaxed_group_ends(env, walk, opp, group) if group else [walk]:
+            if not _both_alive(w):
                 ends = [w]
             else:
                 outs = executions(env, w, player, element)
@@ -132,24 +102,11 @@ class OneTurn:
         *,
         exact: bool = True,
         symbolic: bool = True,
-        factored: bool = False,
-        damage_hint: bool | None = None,
         eliminate: bool = False,
     ):
         self.state = state
         self.g = Gates()
-        self.enc = Encoder(
-            state,
-            self.g,
-            symbolic_start=symbolic,
-            forbid_loss=False,
-            factor_above=0 if factored else None,
-            damage_hint=damage_hint,
-        )
-        if factored:  # the start's Ba Gua as stacks too (the penalty reads it factored)
-            L0 = self.enc.layers[0]
-            L0.stacks_of(self.g)
-            L0.bagua = None
+        self.enc = Encoder(state, self.g, symbolic_start=symbolic, forbid_loss=False)
         self.pin = self.enc.board.pin(self.enc.layers[0].state, state.board) if symbolic else []
         n_choices = len(self.g.choices)
         n0v = self.g.pool.top
@@ -248,21 +205,20 @@ def stack_domain(config) -> list[str]:
 
 
 def factored_sowings(state: State, config) -> set:
-    """The factored Ba Gua layer (:meth:`Encoder._factored_sowing`) from free stack variables
+    """The factored Ba Gua layer (:meth:`Encoder._sowing`) from free stack variables
     pinned to ``config``: every ``(space, new configuration, (group, element))`` its models
     admit, enumerated with blocking clauses. It must equal :func:`sow_table`'s."""
     from .encode import Layer
 
     g = Gates()
-    enc = Encoder(state, g, factor_above=0)
+    enc = Encoder(state, g)
     enc._reach = None  # no pruning by what the start's Ba Gua reaches
     domain = stack_domain(config)
     prev = Layer()
-    prev.bagua = None
     prev.stacks = [{v: g.var() for v in domain} for _ in config]
     pin = [x if v == config[j] else -x for j, st in enumerate(prev.stacks) for v, x in st.items()]
     L = Layer()
-    enc._factored_sowing(prev, L)
+    enc._sowing(prev, L)
     found = set()
     with Solver(name="g4", bootstrap_with=g.take()) as sat:
         while sat.solve(assumptions=pin):
@@ -272,3 +228,13 @@ def factored_sowings(state: State, config) -> set:
             found.add((space, L.bagua_value(value), sig))
             sat.add_clause([-L.space[space]])
     return found
+
+
+__all__ = [
+    "OneTurn",
+    "engine_successors",
+    "factored_sowings",
+    "relaxed_group_ends",
+    "relaxed_successors",
+    "stack_domain",
+]

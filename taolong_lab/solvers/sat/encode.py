@@ -20,21 +20,18 @@ dragon cannot reach by turn ``t`` cost nothing (constant folding in :mod:`.gates
 pruning). The turn follows :mod:`taolong_lab.engine.core` and :mod:`..engine.solo` step by step
 (the function names say which engine function each mirrors). The opponent's choices (its
 directions, second steps, portal exits, absorb or expel) are free: the layer admits every
-legal option of its group (with ``damage_hint=True``, all but the unhurting ones where an action
-surely could hurt: a part of the policy's priority 1, :meth:`Encoder._must_hurt`), and the
-CEGAR loop (:mod:`.solver`) restricts it to the policy's.
+legal option of its group, and the CEGAR loop (:mod:`.solver`) restricts it to the policy's.
 The player's penalty is admitted whenever the sown element is impossible and two necessary
 conditions of the engine's rule (every choice impossible) hold (:meth:`Encoder._penalty_needs`);
 the rule itself is restored by refinement.
 
-The Ba Gua after each turn's sowing (:class:`Layer`) is **factored** by default: for each
-space, its stack's contents one-hot (only the contents that some configuration reachable at
-that turn gives the space: the reachable configurations are tracked by a plain breadth-first
-pass over the sowings, which never depend on the board), the chosen space one-hot, and the
-sowing a circuit: space ``j`` receives stone ``i - 1`` of the chosen space ``s``'s stack when
-``j = s + i``, the lifted space is emptied (or receives the last stone of a full lap). The
-explicit form (one-hot over whole configurations, ``factor_above``) propagates better but
-grows about x3 a turn (The Maze's turn-10 layer: 1.6 M clauses explicit, 0.1 M factored).
+The Ba Gua after each turn's sowing (:class:`Layer`) is **factored**: for each space, its
+stack's contents one-hot (only the contents that some configuration reachable at that turn
+gives the space: the reachable configurations are tracked by a plain breadth-first pass over
+the sowings, which never depend on the board), the chosen space one-hot, and the sowing a
+circuit: space ``j`` receives stone ``i - 1`` of the chosen space ``s``'s stack when
+``j = s + i``, the lifted space is emptied (or receives the last stone of a full lap). One-hot
+over whole configurations would grow with their number, which multiplies turn by turn.
 
 The facing is kept as state although a walk does not hold it (it is a function of the cells
 and gaps; the conformance tests check it); the centre's stones are derived from the meters.
@@ -42,9 +39,11 @@ and gaps; the conformance tests check it); the centre's stones are derived from 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from ...engine import sow
 from ...engine.core import Dragon, Env
-from ..common import sow_table
-from ..explicit import bound_params, turn_damage_bound
+from ..bounds import bound_params, opponent_group, sow_table, turn_damage_bound
 from .gates import Gates, clean, const, ite_onehot, neg
 
 N_TILES = 4  # head + 3 segments at most
@@ -78,6 +77,19 @@ class Sym:
             [list(x) for x in self.link],
             dict(self.rocks),
         )
+
+
+class Legal(NamedTuple):
+    """What :meth:`Board.legal` finds for an action: the literal "the element sown is X" for
+    each element by name, the portal exits each entry allows (``avail``), the literal per
+    direction "a first step that way is allowed and legal" (``can``), the stay of Lake or
+    Mountain off their axis (``stay``) and "the action has an execution" (``possible``)."""
+
+    elements: dict
+    avail: dict
+    can: dict
+    stay: object
+    possible: object
 
 
 class Board:
@@ -443,10 +455,9 @@ class Board:
             T.life[k] = self.damage(S.life[k], {v: g.ORs(xs) for v, xs in dmg.items()})
         return T, stepped
 
-    def legal(self, S: Sym, k: int, E: dict):
-        """What ``core.executions`` checks first: for the element ``E`` (one-hot) and dragon
-        ``k``, the literal per direction "a first step that way is allowed and legal"
-        (``can``), the stay of Lake/Mountain off their axis (``stay``) and ``possible``."""
+    def legal(self, S: Sym, k: int, E: dict) -> Legal:
+        """What ``core.executions`` checks first, for the element ``E`` (one-hot) and dragon
+        ``k``: see :class:`Legal`."""
         g = self.g
         el = self.el
         F = S.face[k]
@@ -474,7 +485,17 @@ class Board:
         stay = g.OR(g.AND(e_la, horiz), g.AND(e_mo, vert))
         can = {d: g.AND(allow[d], okd[d]) for d in range(4)}
         possible = g.OR(stay, *can.values())
-        return e_he, e_ea, e_wi, e_th, e_la, e_mo, e_fi, e_wa, avail, can, stay, possible
+        elements = {
+            "heaven": e_he,
+            "earth": e_ea,
+            "wind": e_wi,
+            "thunder": e_th,
+            "lake": e_la,
+            "mountain": e_mo,
+            "fire": e_fi,
+            "water": e_wa,
+        }
+        return Legal(elements=elements, avail=avail, can=can, stay=stay, possible=possible)
 
     # ---- one action --------------------------------------------------------------------------
     def action(self, S: Sym, k: int, E: dict, active):
@@ -486,9 +507,11 @@ class Board:
         E = clean(E)
         if not E or active is False:
             return S, False, {}
-        e_he, e_ea, e_wi, e_th, e_la, e_mo, e_fi, e_wa, avail, can, stay, possible = self.legal(
-            S, k, E
-        )
+        legal = self.legal(S, k, E)
+        e = legal.elements
+        e_he, e_ea, e_wi, e_th = e["heaven"], e["earth"], e["wind"], e["thunder"]
+        e_la, e_mo, e_fi, e_wa = e["lake"], e["mountain"], e["fire"], e["water"]
+        avail, can, stay, possible = legal.avail, legal.can, legal.stay, legal.possible
         doit = g.AND(active, possible)
         D = {}
         for d in range(4):
@@ -649,17 +672,13 @@ class Board:
 class Layer:
     """One turn of the unrolled formula, with what decoding and refinement need.
 
-    The Ba Gua after the sowing is held in one of two forms: ``bagua``, explicit
-    ``{configuration: literal}`` (one-hot over the layer's reachable configurations; exact
-    propagation, but the set grows about x3 a turn), or ``stacks``, factored: for each space,
-    one-hot over its stack's contents (``{stack string: literal}``), with ``bagua`` None.
-    :meth:`bagua_is`, :meth:`bagua_value` and :meth:`bagua_literals` read either form."""
+    The Ba Gua after the sowing is held factored, ``stacks``: for each space, one-hot over its
+    stack's contents (``{stack string: literal}``)."""
 
     def __init__(self):
         self.state: Sym | None = None  # after the turn
         self.post_group: Sym | None = None
-        self.bagua: dict | None = {}  # config -> literal (after the sowing), None if factored
-        self.stacks: list | None = None  # per space {stack: literal} (factored form)
+        self.stacks: list = []  # per space {stack: literal}
         self._eq: dict = {}
         self._opp = "B"  # the opponent's stone colour (set by the encoder)
         self.sig: dict = {}  # (group, element) -> literal
@@ -673,8 +692,6 @@ class Layer:
 
     def bagua_is(self, g: Gates, config):
         """The literal "the Ba Gua after this turn's sowing is ``config``"."""
-        if self.bagua is not None:
-            return self.bagua.get(config, False)
         x = self._eq.get(config)
         if x is None:
             x = self._eq[config] = g.ANDs(
@@ -684,11 +701,6 @@ class Layer:
 
     def bagua_value(self, value):
         """The configuration under ``value`` (a literal -> bool function)."""
-        if self.bagua is not None:
-            for c, x in self.bagua.items():
-                if value(x):
-                    return c
-            return None
         out = []
         for st in self.stacks:
             v = next((v for v, x in st.items() if value(x)), None)
@@ -698,8 +710,6 @@ class Layer:
         return tuple(out)
 
     def bagua_literals(self) -> list:
-        if self.bagua is not None:
-            return list(self.bagua.values())
         return [x for st in self.stacks for x in st.values()]
 
     def read_later(self) -> set[int]:
@@ -711,65 +721,43 @@ class Layer:
         lits += self.bagua_literals()
         return {abs(x) for x in lits if x is not True and x is not False}
 
-    def stacks_of(self, g: Gates) -> list:
-        """The factored form (derived from the explicit one if needed)."""
-        if self.stacks is None:
-            n = len(next(iter(self.bagua)))
-            acc: list = [{} for _ in range(n)]
-            for c, x in self.bagua.items():
-                for j, v in enumerate(c):
-                    acc[j].setdefault(v, []).append(x)
-            self.stacks = [clean({v: g.ORs(xs) for v, xs in a.items()}) for a in acc]
-        return self.stacks
-
-    def sowing_outcomes(self, sowings):
-        """``[(literal, group, element)]``: for every way the Ba Gua before the next turn
-        may sow (a configuration and a space, or a space's stack contents), the literal that
-        this Ba Gua allows it, and what it gives (``sowings`` maps a configuration to its
-        :func:`sow_table`)."""
-        out = []
-        if self.bagua is not None:
-            for config, lit in self.bagua.items():
-                for _new, group, element in sowings(config).values():
-                    out.append((lit, group, element))
-            return out
+    def sowing_outcomes(self):
+        """``[(literal, group, element)]``: for every space and stack this Ba Gua may hold,
+        the literal that it holds it, and the opponent's group and the element sowing it
+        gives."""
         n = len(self.stacks)
-        for s, st in enumerate(self.stacks):
-            for v, x in st.items():
-                if v:
-                    out.append((x, *stack_sowing(s, v, n, self._opp)))
-        return out
+        return [
+            (x, *stack_sowing(s, v, n, self._opp))
+            for s, st in enumerate(self.stacks)
+            for v, x in st.items()
+            if v
+        ]
 
 
-def stack_sowing(space: int, stack: str, n: int, opp_stone: str):
-    """``(group, element)`` of sowing ``stack`` from ``space`` on a ring of ``n`` spaces."""
-    group = tuple((space + p + 1) % n for p, stone in enumerate(stack) if stone == opp_stone)
-    return group, (space + len(stack)) % n
+def stack_sowing(space: int, stack: str, n: int, opp_stone: str) -> tuple[tuple[int, ...], int]:
+    """``(group, element)`` of sowing ``stack`` from ``space`` on a ring of ``n`` spaces
+    (counterclockwise, :func:`~taolong_lab.engine.core.sow`)."""
+    ring = tuple(stack if j == space else "" for j in range(n))
+    _, element, targets = sow(ring, space)
+    return opponent_group(stack, targets, opp_stone), element
 
 
-def sow_table_one(bagua, space: int) -> tuple:
-    """The Ba Gua after sowing ``space`` (counter-clockwise, :func:`core.sow`)."""
-    n = len(bagua)
-    new = list(bagua)
-    new[space] = ""
-    i = space
-    for stone in bagua[space]:
-        i = (i + 1) % n
-        new[i] += stone
-    return tuple(new)
+class DecodedTurn(NamedTuple):
+    """One turn of a model (:meth:`Encoder.decode_layer`): the space sown, the Ba Gua after
+    the sowing, the ``(group, element)`` it gave, the walk after the opponent's group and
+    after the turn, and whether the player took the penalty."""
+
+    space: int
+    bagua: tuple
+    signature: tuple
+    post_group: tuple
+    walk: tuple
+    penalty: bool
 
 
 class Encoder:
     """The incremental unrolling: layer 0 is the start (constant, or free for the tests),
     :meth:`add_layer` adds one turn."""
-
-    FACTOR_ABOVE = 0  # explicit Ba Gua layers while the previous one has at most this many
-    # the opponent's priority 1 where an action surely hurts (_must_hurt): sound, but off by
-    # default since the deeper short searches (docs/performance.md measures both)
-    DAMAGE_HINT = False
-    # "won by k" needs the opponent's life at every turn within the most damage the sown
-    # elements of the turns left can deal (:meth:`damage_budget`)
-    DAMAGE_BUDGET = True
 
     def __init__(
         self,
@@ -777,14 +765,8 @@ class Encoder:
         g: Gates | None = None,
         symbolic_start: bool = False,
         forbid_loss=True,
-        factor_above: int | None = None,
-        damage_hint: bool | None = None,
     ):
         env = start.tables
-        self.damage_hint = self.DAMAGE_HINT if damage_hint is None else damage_hint
-        self.factor_above = self.FACTOR_ABOVE if factor_above is None else factor_above
-        if sum(map(len, start.bagua)) > len(start.bagua):  # a stack could lap the ring twice
-            self.factor_above = float("inf")
         self.forbid_loss = forbid_loss
         self.env = env
         self.g = g or Gates()
@@ -806,7 +788,7 @@ class Encoder:
         self.layers: list[Layer] = []
         L0 = Layer()
         L0.state = S0
-        L0.bagua = {start.bagua: True}
+        L0.stacks = [const(stack) for stack in start.bagua]
         L0._opp = self.opp_stone
         L0.won = False
         self.layers.append(L0)
@@ -829,10 +811,7 @@ class Encoder:
         L = Layer()
         L._opp = self.opp_stone
         self._advance_reach()
-        if prev.bagua is None or len(prev.bagua) > self.factor_above:
-            self._factored_sowing(prev, L)
-        else:
-            self._explicit_sowing(prev, L)
+        self._sowing(prev, L)
         self._rest_of_turn(prev, L, n0c, n0v)
         return L
 
@@ -845,15 +824,15 @@ class Encoder:
         for config in self._reach:
             for space, stack in enumerate(config):
                 if stack:
-                    nxt.add(sow_table_one(config, space))
+                    nxt.add(sow(config, space).bagua)
         self._reach = nxt if len(nxt) <= self.REACH_LIMIT else None
 
-    def _factored_sowing(self, prev: Layer, L: Layer) -> None:
+    def _sowing(self, prev: Layer, L: Layer) -> None:
         """The Ba Gua, factored: per space, its stack's contents one-hot; the chosen space
         (one-hot) lifts its stack and drops stone ``i`` on the ``i``-th space after it (the
         engine's :func:`~taolong_lab.engine.core.sow`, counter-clockwise)."""
         g = self.g
-        P = prev.stacks_of(g)
+        P = prev.stacks
         n = len(P)
         opp = self.opp_stone
         sel = {}
@@ -907,7 +886,6 @@ class Encoder:
                 acc = {v: xs for v, xs in acc.items() if v in seen}
             stacks.append(clean({v: g.ORs(xs) for v, xs in acc.items()}))
         L.stacks = stacks
-        L.bagua = None
         sig: dict = {}
         for s, x in sel.items():
             for v, y in P[s].items():
@@ -919,36 +897,11 @@ class Encoder:
         L.sig = {k: g.ORs(xs) for k, xs in sig.items()}
         L.space = dict(sel)
 
-    def _explicit_sowing(self, prev: Layer, L: Layer) -> None:
-        """The Ba Gua, explicit: one-hot over the reachable configurations."""
-        g = self.g
-        nxt: dict = {}
-        sig: dict = {}
-        space: dict = {}
-        for config, lit in prev.bagua.items():
-            table = self.sowings(config)
-            xs = []
-            for s, (new, group, element) in table.items():
-                x = g.var() if len(table) > 1 else lit
-                if len(table) > 1:
-                    g.implies(x, lit)
-                xs.append(x)
-                nxt.setdefault(new, []).append(x)
-                sig.setdefault((group, element), []).append(x)
-                space.setdefault(s, []).append(x)
-            if len(table) > 1:
-                g.clause([neg(lit), *xs])
-                g.amo(xs)
-        L.bagua = {c: g.ORs(xs) for c, xs in nxt.items()}
-        L.sig = {k: g.ORs(xs) for k, xs in sig.items()}
-        L.space = {k: g.ORs(xs) for k, xs in space.items()}
-
     def _rest_of_turn(self, prev: Layer, L: Layer, n0c: int, n0v: int) -> None:
         g, B = self.g, self.board
         # ---- the opponent's group (solo.group_executions), every legal option
         S = prev.state
         width = max((len(gr) for gr, _ in L.sig), default=0)
-        sure = []
         for a in range(width):
             E: dict = {}
             for (gr, _el), x in L.sig.items():
@@ -957,12 +910,8 @@ class Encoder:
             E = {e: g.ORs(xs) for e, xs in E.items()}
             both = g.AND(B.alive(S, 0), B.alive(S, 1))
             active = g.AND(both, g.ORs(list(E.values())))
-            if self.damage_hint:
-                sure.append(self._surely_hurts(S, E, both))
             S, _, _ = B.action(S, self.opp, E, active)
         L.post_group = S
-        if self.damage_hint:
-            self._must_hurt(prev.state, S, g.ORs(sure))
         # ---- the player's Matter phase, or the penalty
         E = {}
         for (_gr, el), x in L.sig.items():
@@ -999,18 +948,18 @@ class Encoder:
 
     @property
     def budgeted(self) -> bool:
-        """Whether :meth:`damage_budget` adds clauses (on, and a mode the bound models)."""
-        return self.DAMAGE_BUDGET and self.params.exact_rules
+        """Whether :meth:`damage_budget` adds clauses: in a mode the bound models."""
+        return self.params.exact_rules
 
     def damage_budget(self, k: int, goal=None) -> list[dict] | None:
         """Clauses "``goal`` (by default ``won_k``) -> after each turn ``t <= k`` the
         opponent's life is at most the most damage turns ``t+1..k`` can deal", the most a
         turn can deal given by the element it sows and its group's length
-        (:func:`~..explicit.turn_damage_bound`, the player's fire meter taken at the
+        (:func:`~..bounds.turn_damage_bound`, the player's fire meter taken at the
         capacity), plus the breakable rocks' hits at the start. Sound: a win by turn ``j <= k``
         takes the opponent's life after turn ``t`` down to 0 by turns ``t+1..j`` (and it stays
         0), and what it absorbs on the way only adds to the damage needed. It is the explicit
-        solver's :func:`~..explicit.may_win_within` over every turn, read off the Ba Gua
+        solver's :func:`~..bounds.may_win_within` over every turn, read off the Ba Gua
         circuit, so a candidate line whose sowings cannot deal the damage is cut before the
         board is looked at. Grasshopper only, as the bound.
 
@@ -1047,61 +996,6 @@ class Encoder:
             budgets.append(budget)
         return budgets[::-1]
 
-    def _surely_hurts(self, S: Sym, E: dict, both):
-        """The literal "the opponent's action ``E`` (one-hot element) from ``S`` surely has
-        an execution that hurts the player": a one-step execution onto a plain cell (no
-        portal, no rock: the dragon lives) that bites the player's dragon (a moving element)
-        or expels at it with a ruler value of at least 1 (Fire, Water; the ruler blocked by
-        the tiles before the step, a superset of those after it). See :meth:`_must_hurt`."""
-        g, B, env = self.g, self.board, self.env
-        k, other = self.opp, self.player
-        E = clean(E)
-        if not E or both is False:
-            return False
-        el = B.el
-        bite_names = ("heaven", "earth", "wind", "thunder", "lake", "mountain")
-        biting = g.ORs([E.get(el[n], False) for n in bite_names])
-        breath = g.OR(E.get(el["fire"], False), E.get(el["water"], False))
-        can = B.legal(S, k, E)[9]
-        prey = B.targets(S, other)
-        blocked = B.ruler_blockers(S)
-        terms = []
-        for d in range(4):
-            if can[d] is False:
-                continue
-            for c, at in S.pos[k][0].items():
-                t = B.nbr[c][d]
-                if t < 0 or t in B.portals or t in B.rock_cells:
-                    continue
-                front = B.nbr[t][d]
-                if front >= 0 and biting is not False:
-                    terms.append(g.AND(biting, can[d], at, prey.get(front, False)))
-                if breath is False:
-                    continue
-                entries = env.ruler[t * 4 + d]
-                for cell, value, blocked_by in entries:
-                    if cell < 0 or value < 1 or any(entries[b][0] < 0 for b in blocked_by):
-                        continue
-                    free = [neg(blocked.get(entries[b][0], False)) for b in blocked_by]
-                    terms.append(g.AND(breath, can[d], at, prey.get(cell, False), *free))
-        return g.AND(both, g.ORs(terms))
-
-    def _must_hurt(self, S: Sym, post: Sym, surely) -> None:
-        """Part of the opponent's priority 1 (``solo.choose_group``: the most damage dealt),
-        so still a relaxation of its policy: when some action of its group, from the state
-        the encoded execution reached before it, surely has an execution that hurts the
-        player (:meth:`_surely_hurts`), the group must hurt the player (life lower at
-        ``post`` than at ``S``). Sound: that prefix plus the hurting execution (plus any
-        rest) is an execution of the group that hurts, the player's life never rises during
-        the opponent's group, so the policy's choice, the most damage, hurts too."""
-        if surely is False:
-            return
-        g, other = self.g, self.player
-        before, after = S.life[other], post.life[other]
-        for v, x in before.items():
-            lower = [y for u, y in after.items() if u < v]
-            g.clause([neg(surely), neg(x), *lower])
-
     def _penalty_needs(self, prev: Layer, L: Layer) -> None:
         """Necessary conditions of the penalty (``solo.solo_options``: every choice
         impossible), added to the relaxation, so still sound: no space of the Ba Gua may give
@@ -1111,7 +1005,7 @@ class Encoder:
         g, B = self.g, self.board
         has: dict = {}
         free: dict = {}
-        for lit, group, element in prev.sowing_outcomes(self.sowings):
+        for lit, group, element in prev.sowing_outcomes():
             has.setdefault(element, set()).add(lit)
             if not group:
                 free.setdefault(element, set()).add(lit)
@@ -1119,10 +1013,10 @@ class Encoder:
         k = self.player
         bad = []
         for e, lits in has.items():
-            stay = B.legal(S, k, {e: True})[10]
+            stay = B.legal(S, k, {e: True}).stay
             bad.append(g.AND(g.ORs(sorted(lits, key=str)), stay))
         for e, lits in free.items():
-            possible = B.legal(S, k, {e: True})[11]
+            possible = B.legal(S, k, {e: True}).possible
             bad.append(g.AND(g.ORs(sorted(lits, key=str)), possible))
         for b in bad:
             g.clause([neg(L.penalty), neg(b)])
@@ -1193,9 +1087,8 @@ class Encoder:
             rocks,
         )
 
-    def decode_layer(self, t: int, value):
-        """``(space, bagua, (group, element), post-group walk, walk, penalty)`` of turn
-        ``t`` under ``value``."""
+    def decode_layer(self, t: int, value) -> DecodedTurn:
+        """Turn ``t`` under ``value`` (a literal -> bool function)."""
         L = self.layers[t]
 
         def pick(d: dict):
@@ -1204,11 +1097,24 @@ class Encoder:
                     return v
             return None
 
-        return (
-            pick(L.space),
-            L.bagua_value(value),
-            pick(L.sig),
-            self.decode(L.post_group, value),
-            self.decode(L.state, value),
-            value(L.penalty),
+        return DecodedTurn(
+            space=pick(L.space),
+            bagua=L.bagua_value(value),
+            signature=pick(L.sig),
+            post_group=self.decode(L.post_group, value),
+            walk=self.decode(L.state, value),
+            penalty=value(L.penalty),
         )
+
+
+__all__ = [
+    "N_GAPS",
+    "N_TILES",
+    "Board",
+    "DecodedTurn",
+    "Encoder",
+    "Layer",
+    "Legal",
+    "Sym",
+    "stack_sowing",
+]

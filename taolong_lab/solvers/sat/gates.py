@@ -6,16 +6,14 @@ duplicates, spot complementary inputs, and are hashed on their sorted inputs, so
 is built once however often it is asked for. Clauses go to a buffer that the caller flushes
 into the solver (``take()``), once per turn.
 
-We never use ``pysat.formula`` (its clausification is exponential on shared sub-formulas, see
-``../shared/research/anchors-sat.md`` §5); every variable, gate or choice, comes from the one
-``IDPool`` of the encoder, so no two parts can collide.
+We never use ``pysat.formula``: its clausification copies a shared sub-formula for each place
+it is used, where a gate here is built once and read by reference. Every variable, gate or
+choice comes from the one ``IDPool`` of the encoder, so no two parts can collide.
 """
 
 from __future__ import annotations
 
 from pysat.formula import IDPool
-
-TRUE, FALSE = True, False
 
 
 def neg(x):
@@ -160,9 +158,6 @@ class Gates:
         self.n_clauses += 6
         return g
 
-    def EQ(self, a, b):
-        return self.ITE(a, b, neg(b))
-
     def amo(self, lits) -> None:
         """At most one of ``lits`` (pairwise up to 6, a ladder above)."""
         lits = [x for x in lits if x is not False]
@@ -215,18 +210,10 @@ def ite_onehot(g: Gates, c, a: dict, b: dict) -> dict:
     return out
 
 
-def mux(g: Gates, sel: dict, options: dict) -> dict:
-    """``options[k]`` for the ``k`` whose selector is true (selectors one-hot)."""
-    acc: dict = {}
-    for k, s in sel.items():
-        if s is False or k not in options:
-            continue
-        for v, x in options[k].items():
-            y = g.AND(s, x)
-            if y is not False:
-                acc.setdefault(v, []).append(y)
-    return {v: g.ORs(xs) for v, xs in acc.items()}
-
-
-def any_of(g: Gates, d: dict, values) -> object:
-    return g.ORs([d[v] for v in values if v in d])
+__all__ = [
+    "Gates",
+    "clean",
+    "const",
+    "ite_onehot",
+    "neg",
+]

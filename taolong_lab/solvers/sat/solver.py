@@ -1,28 +1,27 @@
 """Shortest solo wins by incremental SAT: deepening on the number of turns, CEGAR for the
 opponent's policy, every answer checked in the engine.
 
-The loop (``../shared/research/anchors-sat.md`` §4.1, design B+ with a hand-written layer):
+The loop: one incremental solver, one hand-written layer of gates a turn, the opponent's policy
+left out of the layers and put back by refinement (counterexample-guided abstraction
+refinement, CEGAR):
 
 1. One PySAT solver for the whole search. Layer ``t`` (:meth:`.encode.Encoder.add_layer`) is
    one turn: the Ba Gua (factored: each space's stack one-hot over the contents some reachable
-   configuration gives it, the sowing a circuit over the chosen space; or, with
-   ``factor_above``, explicit configurations while the layer is small), the opponent's group
-   with **every legal option** (a relaxation of its policy; with the optional damage hint,
-   ``Encoder.DAMAGE_HINT``, all but those that leave the player unhurt when one of its actions
-   surely could hurt: part of priority 1, :meth:`.encode.Encoder._must_hurt`), the player's
-   Matter phase (or the penalty, admitted whenever the sown element is impossible and its
-   cheap necessary conditions hold: another relaxation), the village. ``won_t`` is the
-   latched "the opponent is defeated by turn t"; the player's dragon may not die before it.
-   Each layer reaches the solver with its own gates removed by bounded variable elimination
-   (:func:`eliminate`: CaDiCaL's preprocessor, everything a later clause reads frozen), which
-   keeps its models on what is left and makes a conflict about a third cheaper.
-2. ``k`` starts at the explicit solver's admissible :func:`~..explicit.lower_bound` (every
+   configuration gives it, the sowing a circuit over the chosen space), the opponent's group
+   with **every legal option** (a relaxation of its policy), the player's Matter phase (or
+   the penalty, admitted whenever the sown element is impossible and its cheap necessary
+   conditions hold: another relaxation), the village. ``won_t`` is the latched "the opponent
+   is defeated by turn t"; the player's dragon may not die before it. Each layer reaches the
+   solver with its own gates removed by bounded variable elimination (:func:`eliminate`:
+   CaDiCaL's preprocessor, everything a later clause reads frozen), which keeps its models on
+   what is left and makes each conflict cheaper.
+2. ``k`` starts at the explicit solver's admissible :func:`~..bounds.lower_bound` (every
    ``k`` below it is proved by that bound) and grows by one. ``solve(assumptions=[won_k])``:
    UNSAT proves **no win in k turns** even for the relaxed opponent, hence for the real one.
    Each horizon adds its **damage budget** under ``won_k``
    (:meth:`.encode.Encoder.damage_budget`): after every turn the opponent's life is at most
    what the elements sown in the turns left can deal, a fact of every real win (the bound
-   of :func:`~..explicit.may_win_within`), so it prunes without losing a line.
+   of :func:`~..bounds.may_win_within`), so it prunes without losing a line.
 3. SAT gives a candidate line. Each turn is checked in the engine: if the line's state after
    the turn is one of the engine's successors, the turn is real. Otherwise either the
    opponent's group ended where the policy would not (``solo.choose_group``): a refinement
@@ -34,9 +33,9 @@ The loop (``../shared/research/anchors-sat.md`` §4.1, design B+ with a hand-wri
    Near the end of the line (``r = k - t + 1 <= 4`` turns left from the position before a
    spurious turn ``t``; a search ``r`` turns deep that runs out of budget lowers the depth
    to ``r - 1``, down to 2) a short real search (the explicit solver's depth-first
-   :func:`~..explicit.win_line_within`: pruned by :func:`~..explicit.lower_bound` and
-   :func:`~..explicit.may_win_within`, the last turn decided by
-   :func:`~..explicit.may_win_now` before it is expanded; a budget of expansions, what it
+   :func:`~..explicit.win_line_within`: pruned by :func:`~..bounds.lower_bound` and
+   :func:`~..bounds.may_win_within`, the last turn decided by
+   :func:`~..bounds.may_win_now` before it is expanded; a budget of expansions, what it
    proved kept for the whole search) is run from that position: if the line so far
    was real and the search wins, prefix + suffix is a real line of ``k`` turns; if it proves
    no win within ``r`` turns, the **dead-end nogood** ``state_j = w and Ba Gua_j = b and not
@@ -48,7 +47,7 @@ The loop (``../shared/research/anchors-sat.md`` §4.1, design B+ with a hand-wri
    search): each one proved adds its own dead-end nogood, which cuts every candidate through
    it; one that wins gives a real line of ``k``. Under ``solo_lookahead="next-turn"`` there
    are no short searches and no lifts (:attr:`~SatSearch.SEARCHES`): the policy's lookahead
-   makes every expansion 20-100x dearer, and refinements alone are faster.
+   makes every expansion much dearer, and refinements alone are faster.
 4. A candidate whose every turn is real is a real line, won in ``k`` turns, and no shorter
    win exists: it is replayed with ``State.play`` (a win in exactly ``k``) and returned.
 5. ``optimal_first_turns`` (:meth:`SatSearch.count_first_turns`): the explicit solver's
@@ -78,6 +77,8 @@ from pysat.solvers import Cadical195, Glucose4, Solver
 
 from ...engine import State
 from ...engine.solo import choose_group
+from ..bounds import bound_params, lower_bound
+from ..certificate import HorizonRecord, Lift, NoWinProof, SatCertificate, Status
 from ..common import (
     Budget,
     Solution,
@@ -87,23 +88,17 @@ from ..common import (
     reset_peak_memory,
     solo_start,
 )
-from ..explicit import (
-    OutOfBudget,
-    bound_params,
-    lower_bound,
-    win_line_within,
-    win_within,
-)
+from ..explicit import OutOfBudget, win_line_within, win_within
 from .encode import Encoder
 from .gates import Gates, neg
 
-SOLVER = "taolong_lab.solvers.sat"
+SOLVER = SatCertificate.SOLVER
 CHUNK = 20_000  # conflicts per solver call between time checks
 # the first-turn count tries the explicit bounded search first, for this share of the time the
 # optimum took (at least 1 s; 0: SAT alone), then SAT settles the first positions it did not
 COUNT_EXPLICIT_SHARE = 10.0
-# ... under solo_lookahead="next-turn", where the explicit search is 20-100x dearer an
-# expansion and SAT alone counted faster (docs/performance.md)
+# ... under solo_lookahead="next-turn", where the explicit search is much dearer an expansion
+# and SAT alone counts faster
 COUNT_EXPLICIT_SHARE_NEXT_TURN = 0.0
 
 
@@ -115,7 +110,7 @@ class SatEncodingError(SolverError):
 def _start_of(puzzle_or_state) -> State:
     state = solo_start(puzzle_or_state, "SAT")
     if state.rules.mode != "grasshopper":
-        raise NotImplementedError(
+        raise SolverError(
             f"the SAT solver encodes the Grasshopper mode only, not the {state.rules.mode!r} "
             "mode (Focus, Balance and the drop priorities are not encoded yet); use "
             "method='explicit'"
@@ -149,10 +144,9 @@ class SatSearch:
     SHORT_BUDGET = 10_000  # positions expanded by one short search
     LIFT_BUDGET = 2_000  # ... by one search from a dead end's ancestor (0: no lifting)
     LIFT_AFTER = 2  # ... from an ancestor once it is above this many dead ends
-    ELIMINATE = True  # each layer's own gates eliminated before the solver sees them
     # solo_lookahead -> whether the short searches and lifts run. Under "next-turn" the
-    # policy looks over the player's whole next turn, so an expansion costs 20-100x more and
-    # the searches cost more than the refinements they spare (docs/performance.md)
+    # policy looks over the player's whole next turn, so an expansion costs much more and the
+    # searches cost more than the refinements they spare
     SEARCHES: ClassVar[dict[str, bool]] = {"matter": True, "next-turn": False}
 
     def __init__(
@@ -162,18 +156,12 @@ class SatSearch:
         *,
         encoder=None,
         sat=None,
-        factor_above: int | None = None,
-        eliminate: bool | None = None,
     ):
         """A new search from ``start``; ``encoder`` (with its gates) and ``sat`` (a PySAT
-        solver holding its clauses) let the one-turn checks reuse the refinement code;
-        ``factor_above``: see :class:`~.encode.Encoder` (the Ba Gua layer turns factored once
-        the explicit one has more configurations)."""
+        solver holding its clauses) let the one-turn checks reuse the refinement code."""
         self.start = start
         self.env = start.tables
-        self.enc = (
-            encoder if encoder is not None else Encoder(start, Gates(), factor_above=factor_above)
-        )
+        self.enc = encoder if encoder is not None else Encoder(start, Gates())
         self.g = self.enc.g
         self.solver_name = solver_name
         kwargs = (
@@ -207,7 +195,6 @@ class SatSearch:
         self.count_calls = 0
         self.count_explicit = 0  # first positions the explicit bounded search settled
         self.spurious_left: dict[int, int] = {}  # turns left at a candidate's first fake turn
-        self.eliminate = self.ELIMINATE if eliminate is None else eliminate
         self.eliminated = 0  # variables eliminated so far
 
     def close(self):
@@ -264,7 +251,7 @@ class SatSearch:
         for nogood in self.nogoods:
             if t - nogood[2] >= 0:
                 self._apply_nogood(nogood, t - nogood[2])
-        self._flush(t0, n0v if self.eliminate else None)
+        self._flush(t0, n0v)
         return L
 
     def _flush(self, t0: float, n0v: int | None = None) -> None:
@@ -338,7 +325,15 @@ class SatSearch:
         if not group:
             return None
         after = (new, self.enc.flux) if self.lookahead == "next-turn" else None
-        chosen = choose_group(self.env, walk, self.enc.opp, group, element, after, self.lookahead)
+        chosen = choose_group(
+            self.env,
+            walk,
+            self.enc.opp,
+            group,
+            pending=element,
+            after=after,
+            lookahead=self.lookahead,
+        )
         allowed = tuple(sorted({w for _, w in chosen}, key=repr))
         return ("group", walk, (group, element), new if after else None, allowed)
 
@@ -516,7 +511,9 @@ class SatSearch:
         return sum(len(turns_to[key]) for key in winning if key in turns_to)
 
     def state_of(self, walk, bagua, ply) -> State:
-        return State.compose(self.env, walk, bagua, self.enc.flux, self.player, ply)
+        return State.compose(
+            self.env, board=walk, bagua=bagua, coin=self.enc.flux, mover=self.player, ply=ply
+        )
 
     def check(self, value, k: int):
         """Check the candidate line of ``k`` turns. Returns ``(line, refined)``: the turns in
@@ -528,7 +525,8 @@ class SatSearch:
         refined = 0
         real = True
         for t in range(1, k + 1):
-            space, bagua, _sig, post, walk, penalty = enc.decode_layer(t, value)
+            decoded = enc.decode_layer(t, value)
+            space, bagua, walk = decoded.space, decoded.bagua, decoded.walk
             pre = self.state_of(prev_walk, prev_bagua, self.ply0 + t - 1)
             if real:
                 path.append(pre)
@@ -567,10 +565,10 @@ class SatSearch:
                 real = False
                 fixed = False
                 ref = self.group_ref(prev_walk, prev_bagua, space)
-                if ref is not None and post not in ref[4]:
+                if ref is not None and decoded.post_group not in ref[4]:
                     fixed = True
                     refined += self.refine(ref)
-                if penalty and any(not t2.phases[0].penalty for t2, _ in pre.successors()):
+                if decoded.penalty and any(not t2.phases[0].penalty for t2, _ in pre.successors()):
                     fixed = True
                     refined += self.refine(("penalty", prev_walk, prev_bagua))
                 if not fixed:
@@ -590,7 +588,7 @@ class SatSearch:
 
 
 # bounded variable elimination only: probing, vivification, equivalent-literal substitution
-# and subsumption cost more time than they save here (docs/performance.md)
+# and subsumption cost more time than they save here
 ELIMINATE_OPTIONS = {"probe": False, "vivify": False, "decompose": False, "subsume": False}
 
 
@@ -664,20 +662,42 @@ def solve(
     max_horizon: int | None = None,
     progress: bool = True,
     solver_name: str = "g4",
-    factor_above: int | None = None,
     count_first_turns: bool = True,
-    eliminate: bool | None = None,
 ) -> Solution:
     """The fewest turns to win a Grasshopper solo challenge, by incremental SAT (see the
-    module docstring), as a :class:`~taolong_lab.solvers.explicit.Solution`.
+    module docstring). With a budget it returns status ``"unknown"`` and
+    ``proved_no_win_below``.
 
-    Raises ``NotImplementedError`` for the Monk, Master and Chosen One modes. With a budget
-    (``time_limit`` seconds, ``conflict_budget`` conflicts in all, ``max_horizon`` turns) it
-    returns status ``"unknown"`` and ``proved_no_win_below``. ``count_first_turns=False``
-    skips counting the optimal first turns (``optimal_first_turns`` is then None).
-    ``factor_above``: see the module docstring (the Ba Gua's encoding). ``eliminate``: each
-    layer's own gates removed by bounded variable elimination before the solver sees them
-    (:func:`eliminate`; None: :attr:`SatSearch.ELIMINATE`, on)."""
+    Parameters
+    ----------
+    puzzle_or_state : Puzzle or State
+        A solo challenge in the Grasshopper mode.
+    time_limit : float or None
+        Seconds of wall clock, at most.
+    conflict_budget : int or None
+        Conflicts of the SAT solver in all, at most.
+    max_horizon : int or None
+        Turns, at most.
+    progress : bool
+        Show a progress bar (tqdm).
+    solver_name : str
+        The PySAT solver (``"g4"``, Glucose 4; ``"cd195"``, CaDiCaL; ...).
+    count_first_turns : bool
+        Count the optimal first turns (else ``optimal_first_turns`` is None).
+
+    Returns
+    -------
+    Solution
+        With a :class:`~taolong_lab.solvers.certificate.SatCertificate`.
+
+    Raises
+    ------
+    SolverError
+        Not a solo challenge, a mode other than Grasshopper (Focus, Balance and the drop
+        priorities are not encoded), a bad budget.
+    SatEncodingError
+        The encoding and the engine disagree: a bug, never an answer.
+    """
     start = _start_of(puzzle_or_state)
     if time_limit is not None and time_limit < 0:
         raise SolverError(f"time_limit must be >= 0 seconds, got {time_limit}")
@@ -698,36 +718,30 @@ def solve(
     def finish(status, optimum, line, proved, stopped=None, first=None):
         seconds = time.perf_counter() - t0
         stats_conf = search.sat.accum_stats()["conflicts"] if search else 0
-        no_win = [
-            {"turns": k, "by": "sat-unsat" if k in unsat else "lower-bound"} for k in range(proved)
-        ]
-        certificate = {
-            "solver": SOLVER,
-            "method": "incremental SAT by turns (one layer a turn, latched goal literal), "
-            "CEGAR on the opponent's policy, every candidate replayed in the engine",
-            "lookahead": lookahead,
-            "lower_bound": params.to_json(),
-            "damage_budget": bool(search and search.enc.budgeted),
-            "eliminate": search.eliminate if search else SatSearch.ELIMINATE,
-            "lift": {
-                "budget": search.lift_budget if search else SatSearch.LIFT_BUDGET,
-                "after": SatSearch.LIFT_AFTER,
-            },
-            "start_lower_bound": None if h0 == float("inf") else h0,
-            "proved_no_win_below": proved,
-            "no_win_below_proofs": no_win,
-            "unsat_horizons": list(unsat),
-            "sat_solver": search.solver_name if search else solver_name,
-            "per_turn": per_turn,
-            "refinements": len(search.refinements) if search else 0,
-            "seeded_refinements": search.seeded if search else 0,
-            "dead_ends": len(search.nogoods) if search else 0,
-            "conflicts": stats_conf,
-        }
-        if optimum is not None:
-            certificate["optimum"] = optimum
-        if stopped:
-            certificate["stopped"] = stopped
+        certificate = SatCertificate(
+            lookahead=lookahead,
+            lower_bound=params,
+            damage_budget=bool(search and search.enc.budgeted),
+            lift=Lift(
+                budget=search.lift_budget if search else SatSearch.LIFT_BUDGET,
+                after=SatSearch.LIFT_AFTER,
+            ),
+            start_lower_bound=None if h0 == float("inf") else h0,
+            proved_no_win_below=proved,
+            no_win_below_proofs=tuple(
+                NoWinProof(turns=k, by="sat-unsat" if k in unsat else "lower-bound")
+                for k in range(proved)
+            ),
+            unsat_horizons=tuple(unsat),
+            sat_solver=search.solver_name if search else solver_name,
+            per_turn=tuple(HorizonRecord(**row) for row in per_turn),
+            refinements=len(search.refinements) if search else 0,
+            seeded_refinements=search.seeded if search else 0,
+            dead_ends=len(search.nogoods) if search else 0,
+            conflicts=stats_conf,
+            optimum=optimum,
+            stopped=stopped or None,
+        )
         stats = {
             "seconds": round(seconds, 3),
             "cpu_seconds": round(time.process_time() - cpu0, 3),
@@ -753,16 +767,23 @@ def solve(
         if search is not None:
             search.close()
         return Solution(
-            status, optimum, tuple(line), first, certificate, stats, proved, start.to_tln()
+            status=status,
+            optimum=optimum,
+            line=tuple(line),
+            optimal_first_turns=first,
+            certificate=certificate,
+            stats=stats,
+            proved_no_win_below=proved,
+            start=start.to_tln(),
         )
 
     result = start.outcome()
     if result is not None:
         if result.winner == player:
-            return finish("optimal", 0, (), 0)
-        return finish("no-win", None, (), 0)
+            return finish(Status.OPTIMAL, 0, (), 0)
+        return finish(Status.NO_WIN, None, (), 0)
 
-    search = SatSearch(start, solver_name, factor_above=factor_above, eliminate=eliminate)
+    search = SatSearch(start, solver_name)
     search.seed(start)
     bar = _progress(progress)
     proved = int(h0)
@@ -771,9 +792,9 @@ def solve(
     try:
         while True:
             if max_horizon is not None and k >= max_horizon:
-                return finish("unknown", None, (), proved, f"max_horizon={max_horizon}")
+                return finish(Status.UNKNOWN, None, (), proved, f"max_horizon={max_horizon}")
             if deadline is not None and time.perf_counter() >= deadline:
-                return finish("unknown", None, (), proved, "time_limit reached")
+                return finish(Status.UNKNOWN, None, (), proved, "time_limit reached")
             L = search.add_layer()
             k += 1
             row = {"turn": k, "clauses": L.clauses, "variables": L.variables}
@@ -797,10 +818,10 @@ def solve(
                 status = None
                 while status is None:
                     if deadline is not None and time.perf_counter() >= deadline:
-                        return finish("unknown", None, (), proved, "time_limit reached")
+                        return finish(Status.UNKNOWN, None, (), proved, "time_limit reached")
                     if conflicts_left is not None and conflicts_left <= 0:
                         return finish(
-                            "unknown", None, (), proved, f"conflict_budget={conflict_budget}"
+                            Status.UNKNOWN, None, (), proved, f"conflict_budget={conflict_budget}"
                         )
                     chunk = CHUNK if conflicts_left is None else min(CHUNK, conflicts_left)
                     before = search.sat.accum_stats()["conflicts"]
@@ -828,9 +849,9 @@ def solve(
                     if explicit_share > 0:
                         share = max(1.0, share)
                     first = search.count_first_turns(k, line, deadline, share)
-                return finish("optimal", k, line, k, first=first)
+                return finish(Status.OPTIMAL, k, line, k, first=first)
     except KeyboardInterrupt:
-        return finish("unknown", None, (), proved, "interrupted")
+        return finish(Status.UNKNOWN, None, (), proved, "interrupted")
     finally:
         if bar is not None:
             bar.close()
@@ -856,3 +877,16 @@ def _progress(enabled: bool):
     except ImportError:  # pragma: no cover
         return None
     return tqdm(unit="call", leave=False)
+
+
+__all__ = [
+    "CHUNK",
+    "COUNT_EXPLICIT_SHARE",
+    "COUNT_EXPLICIT_SHARE_NEXT_TURN",
+    "ELIMINATE_OPTIONS",
+    "SOLVER",
+    "SatEncodingError",
+    "SatSearch",
+    "eliminate",
+    "solve",
+]

@@ -1,8 +1,8 @@
 """Golden transcripts: seeded random games written out turn by turn, to pin the engine's output.
 
-``python -m taolong_lab.tools.golden`` (or ``make golden``) rewrites ``tests/golden/*.txt``;
-``python -m taolong_lab.tools.golden --check`` only compares, printing a diff and exiting 1 if a
-file would change. ``tests/test_golden.py`` replays every file against the engine.
+``python tools/golden.py`` (or ``make golden``) rewrites ``tests/golden/*.txt``;
+``python tools/golden.py --check`` only compares, printing a diff and exiting 1 if a file would
+change. ``tests/test_golden.py`` replays every file against the engine.
 
 Each game is ``random.Random(seed).choice(state.legal_turns())`` from ``new_game(...)`` until the
 game ends, so a transcript changes exactly when the rules, the order of ``legal_turns()``, the
@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import os
 import random
 import sys
 import textwrap
@@ -42,15 +41,18 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import new_game, solo_game
-from ..engine import Phase, State, Turn
-from ..engine.core import CW, sow
-from ..engine.solo import solo_sowings
-from ..engine.spirit import BALANCE, flow_for, sowings
-from ..pictures.text import board_text
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the taolong_lab of this checkout
+
+from taolong_lab import new_game, solo_game  # noqa: E402
+from taolong_lab.engine import CW, Phase, State, Turn, sow  # noqa: E402
+from taolong_lab.engine.solo import solo_sowings  # noqa: E402
+from taolong_lab.engine.spirit import BALANCE, flow_for, sowings  # noqa: E402
+from taolong_lab.files import write_atomic  # noqa: E402
+from taolong_lab.pictures.text import board_text  # noqa: E402
 
 BOARD_EVERY = 10
-REGENERATE = "python -m taolong_lab.tools.golden"
+REGENERATE = "python tools/golden.py"
 
 
 @dataclass(frozen=True)
@@ -260,7 +262,7 @@ def features(start: State, turns: list[tuple[Turn, State]]) -> Counter:
                 found["Balance"] += sum(kind == BALANCE for kind, _, _ in sowing.effects)
                 bagua = sowing.bagua
             else:
-                bagua = sow(bagua, phase.space, flow)[0]
+                bagua = sow(bagua, phase.space, flow).bagua
             coin = flow
             for who, action in phase.focus:
                 found["Focus"] += 1
@@ -366,14 +368,8 @@ def render(game: Game) -> str:
 
 
 def golden_dir() -> Path:
-    """``tests/golden`` of the source checkout this package lives in."""
-    return Path(__file__).resolve().parents[2] / "tests" / "golden"
-
-
-def _write(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8", newline="\n")
-    os.replace(tmp, path)
+    """``tests/golden`` of this checkout."""
+    return ROOT / "tests" / "golden"
 
 
 def check(directory: Path, out=None) -> int:
@@ -417,7 +413,7 @@ def regenerate(directory: Path, out=None) -> int:
         text = render(game)
         old = path.read_text(encoding="utf-8") if path.exists() else None
         if old != text:
-            _write(path, text)
+            write_atomic(path, text.encode("utf-8"))
             print(f"wrote {path}", file=out)
         else:
             print(f"unchanged {path}", file=out)

@@ -1,1 +1,0 @@
-"""Developer tools for taolong_lab (golden transcripts, ...). Run them with ``python -m``."""
