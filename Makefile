@@ -9,8 +9,8 @@ DEV_STAMP = $(VENV)/.installed-dev
 LAB_STAMP = $(VENV)/.installed-lab
 
 # Reinstall when the packaging config or the version string changes
-# (the installed metadata carries the version read from __init__.py).
-INSTALL_DEPS = pyproject.toml taolong_lab/__init__.py
+# (the installed metadata carries the version read from taolong_lab/version.py).
+INSTALL_DEPS = pyproject.toml taolong_lab/version.py
 
 .DEFAULT_GOAL := help
 

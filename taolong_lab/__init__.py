@@ -36,8 +36,7 @@ from .errors import (
 from .puzzles import Puzzle, load_puzzles, save_puzzles
 from .rules import OPTIONS, Rules
 from .solvers import Solution, solve
-
-__version__ = "0.1.0"
+from .version import __version__
 
 
 def new_game(scenario="field", mode="grasshopper", solo=False, edition="current", **options):

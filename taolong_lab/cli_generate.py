@@ -10,7 +10,7 @@ drawn per candidate (no flag). Ctrl-C stops it (exit status 130); the same comma
 Bad input raises :class:`GenerateCommandError` naming the flag, which ``taolong`` prints as
 ``taolong: error: ...`` with exit status 2; warnings are printed as one line each,
 ``taolong: warning: ...``. A Dask cluster (``--scheduler``) is trusted code: see
-:mod:`taolong_lab.puzzles.runner`.
+:mod:`taolong_lab.runner`.
 """
 
 from __future__ import annotations
@@ -152,8 +152,8 @@ def _security(args) -> dict | None:
 def parse(args) -> dict:
     """The keyword arguments of :func:`generate` from the parsed command line."""
     from .puzzles.generate import MAX_COUNT, SEED_LIMIT, SOURCE_NAMES
-    from .puzzles.runner import MAX_WORKERS
     from .rules import MODES, scenario_names
+    from .runner import MAX_WORKERS
 
     if not args.out.lower().endswith(".jsonl"):
         raise GenerateCommandError(f"--out {_shown(args.out)}: must be a .jsonl file")
@@ -182,7 +182,7 @@ def _print_warning(message, category, filename, lineno, file=None, line=None) ->
 
 def run_generate(args, out) -> int:
     from .puzzles.generate import generate
-    from .puzzles.runner import RunnerError
+    from .runner import RunnerError
 
     options = parse(args)
     count = options.pop("count")

@@ -72,6 +72,21 @@ def _fsync(path) -> None:
         os.close(fd)
 
 
+def append_bytes(path, data: bytes) -> None:
+    """Append ``data`` to the file ``path`` (created if missing) by a single ``os.write`` on a
+    descriptor opened with ``O_APPEND``, then flush the file to disk (``fsync``). A short
+    write raises ``OSError``."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags, 0o666)
+    try:
+        written = os.write(fd, data)
+        if written != len(data):
+            raise OSError(f"{path}: short write ({written} of {len(data)} bytes)")
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 # ---- reading a user's file ------------------------------------------------------------------
 class InputFileError(TaoLongError):
     """A file handed in to read is missing, unreadable, not a regular file, or too big.

@@ -1,4 +1,4 @@
-"""The parallel runner (taolong_lab.puzzles.runner.ordered_map): order, errors, crash
+"""The parallel runner (taolong_lab.runner.ordered_map): order, errors, crash
 isolation, stopping, and the Dask back end on a LocalCluster."""
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
+from taolong_lab import runner
 from taolong_lab.errors import TaoLongError
-from taolong_lab.puzzles import runner
-from taolong_lab.puzzles.runner import (
+from taolong_lab.runner import (
     MAX_WORKERS,
     InsecureSchedulerWarning,
     RunnerError,
@@ -312,7 +312,7 @@ def test_generate_on_dask_equals_generate_in_process(cluster):
 ORPHANS = """
 import itertools, json, multiprocessing, os, sys, time
 from taolong_lab import processes
-from taolong_lab.puzzles.runner import ordered_map
+from taolong_lab.runner import ordered_map
 
 def nap(job):
     if job == 0:

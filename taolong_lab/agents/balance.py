@@ -37,7 +37,7 @@ import random
 import statistics
 from pathlib import Path
 
-from ..engine import State
+from ..engine import State, start_state
 from ..errors import TaoLongError
 from ..files import read_bounded, write_atomic
 from ..rules import EDITIONS, MODES, Rules, scenario_names
@@ -203,7 +203,7 @@ def balance_card(
     out
         A JSON file: written atomically after each game; a rerun with the same settings resumes.
     workers, scheduler
-        Parallel games (see :func:`taolong_lab.puzzles.runner.ordered_map`).
+        Parallel games (see :func:`taolong_lab.runner.ordered_map`).
     progress
         Show a progress bar.
 
@@ -219,7 +219,7 @@ def balance_card(
     TaoLongError
         ``out`` holds a card of other settings, or does not read.
     """
-    from ..puzzles.runner import ordered_map
+    from ..runner import ordered_map
 
     if not isinstance(levels, dict) or not levels:
         raise AgentError("levels must be a dict of agents by name")
@@ -282,9 +282,7 @@ def balance_card(
 
 
 def _start(rules: Rules) -> State:
-    from .. import new_game
-
-    return new_game(rules.scenario, rules.mode, False, rules.edition)
+    return start_state(Rules(rules.scenario, rules.mode, rules.edition, False))
 
 
 def _write(out, card: dict) -> None:

@@ -8,7 +8,7 @@ written to that file (the whole file, atomically, after each game), and a rerun 
 file resumes: the games already recorded there are read back, not played again.
 
 Games run on the process pool (``workers=``) or a Dask cluster (``scheduler=``) through
-:func:`taolong_lab.puzzles.runner.ordered_map`; the agents and the positions cross to the
+:func:`taolong_lab.runner.ordered_map`; the agents and the positions cross to the
 workers as pickles, so they must be importable (the agents of this package are).
 
 Ratings are Bradley–Terry strengths fitted by minorisation–maximisation (a draw counts half
@@ -25,9 +25,10 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..engine import Line, State
+from ..engine import Line, State, start_state
 from ..errors import TaoLongError
 from ..files import write_atomic
+from ..rules import Rules
 from .base import AgentError, check_seed, legal_or_raise
 from .records import TURN_CAP, GameRecord, load_records, records_text
 
@@ -202,7 +203,7 @@ def match(
     max_turns, opening
         The turn cap and the random opening plies (see :func:`play_game`).
     workers, scheduler
-        Parallel games (see :func:`taolong_lab.puzzles.runner.ordered_map`).
+        Parallel games (see :func:`taolong_lab.runner.ordered_map`).
     out
         A ``.jsonl`` file for the records: written after each game, atomically; a rerun
         resumes from it.
@@ -221,14 +222,12 @@ def match(
     RecordError
         When ``out`` holds a record that does not read, or one of another match.
     """
-    from ..puzzles.runner import ordered_map
+    from ..runner import ordered_map
 
     _check_count("games", games, MAX_GAMES)
     check_seed(seed)
     if start is None:
-        from .. import new_game
-
-        start = new_game()
+        start = start_state(Rules())
     done = _resume(out, start)
     jobs = []
     for index in range(games):

@@ -21,8 +21,7 @@ from pathlib import Path
 
 from ..engine import Line, State
 from ..errors import IllegalTurnError, TaoLongError
-from ..files import read_bounded, write_atomic
-from ..puzzles.format import append_bytes
+from ..files import append_bytes, read_bounded, write_atomic
 from ..rules import data_dir
 from ..rules.data import BoundError, decode_json, json_decoder, shown
 

@@ -7,7 +7,7 @@ arrangements. For each scenario and each dragon, with full-strength dragons and 
 line and the certificate, as puzzles in ``puzzles/atlas/<scenario>.jsonl`` (the puzzle format).
 
 :func:`run` proves them, on the process pool or a Dask cluster
-(:func:`~taolong_lab.puzzles.runner.ordered_map`). It is resumable: a puzzle already in its file
+(:func:`~taolong_lab.runner.ordered_map`). It is resumable: a puzzle already in its file
 is not proved again, and a challenge whose budget ran out is kept in ``<scenario>.pending.json``
 with the bound proved so far, to be tried again by the next run.
 
@@ -27,14 +27,14 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from .. import __version__
 from ..engine import State
 from ..engine.codec import solo_start
 from ..errors import TaoLongError
 from ..files import read_bounded, write_atomic
 from ..rules import COLOURS, Rules, game_data, scenario_names
+from ..runner import ordered_map
+from ..version import __version__
 from .format import Puzzle, append_puzzle, read_puzzles
-from .runner import ordered_map
 
 GENERATOR = "taolong_lab.puzzles.atlas"
 STACK = 2  # stones a main space holds in a shuffled start
@@ -158,7 +158,7 @@ def run(
     method, time_limit :
         The solver and its budget per challenge (see :func:`taolong_lab.solve`).
     workers, scheduler :
-        As :func:`~taolong_lab.puzzles.runner.ordered_map` takes them.
+        As :func:`~taolong_lab.runner.ordered_map` takes them.
     progress : bool
         A progress bar on stderr.
 

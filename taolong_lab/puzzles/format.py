@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -24,7 +23,7 @@ from typing import Any, NamedTuple
 
 from ..engine import Line, State
 from ..errors import PuzzleError, RulesError, TaoLongError
-from ..files import read_bounded, write_atomic
+from ..files import append_bytes, read_bounded, write_atomic
 from ..rules import COLOURS, EDITIONS, MODES, Rules, data_dir, scenario_names
 from ..rules.data import BoundError, check_bounds, decode_json, json_decoder, shown
 from ..rules.options import check_option
@@ -794,21 +793,6 @@ def append_puzzle(path, puzzle: Puzzle) -> None:
     append_bytes(path, puzzles_text([puzzle], "jsonl").encode("utf-8"))
 
 
-def append_bytes(path, data: bytes) -> None:
-    """Append ``data`` to the file ``path`` (created if missing) by a single ``os.write`` on a
-    descriptor opened with ``O_APPEND``, then flush the file to disk (``fsync``). A short
-    write raises ``OSError``."""
-    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
-    fd = os.open(path, flags, 0o666)
-    try:
-        written = os.write(fd, data)
-        if written != len(data):
-            raise OSError(f"{path}: short write ({written} of {len(data)} bytes)")
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 __all__ = [
     "FORMAT",
     "MAX_TURNS",
@@ -817,7 +801,6 @@ __all__ = [
     "Problem",
     "Puzzle",
     "PuzzleError",
-    "append_bytes",
     "append_puzzle",
     "load_puzzles",
     "migrate",

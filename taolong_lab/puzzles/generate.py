@@ -12,7 +12,7 @@ With ``out`` (a ``.jsonl`` file), the sidecar ``out + ".state.json"`` records (a
 run's parameters, the next candidate index, the reasons counted, the kept positions and what
 the run wrote: the file's size after its last whole append, the SHA-256 of those bytes and,
 while a puzzle is being appended, that line. Each kept puzzle is appended with one write
-(:func:`~taolong_lab.puzzles.format.append_bytes`) between two saves of the sidecar. A rerun
+(:func:`~taolong_lab.files.append_bytes`) between two saves of the sidecar. A rerun
 with the same ``out`` and parameters resumes at the next index; positions already in the file
 are never kept twice (the keys are rebuilt from the file itself).
 
@@ -35,12 +35,13 @@ import warnings
 from contextlib import closing
 from pathlib import Path
 
-from .. import __version__
 from ..errors import TaoLongError
-from ..files import write_atomic
+from ..files import append_bytes, write_atomic
 from ..rules import MODES, scenario_names
+from ..runner import MAX_WORKERS, check_scheduler, ordered_map
 from ..solvers import solve
 from ..solvers.bounds import lower_bound
+from ..version import __version__
 from .analysis import (
     MAX_STATES,
     cross_check,
@@ -49,9 +50,8 @@ from .analysis import (
     optimal_counts,
     wins_within,
 )
-from .format import Puzzle, append_bytes, puzzles_text, read_puzzles
+from .format import Puzzle, puzzles_text, read_puzzles
 from .grade import GREEDY_HORIZON, difficulty, win_in_1_ok
-from .runner import MAX_WORKERS, check_scheduler, ordered_map
 from .sources import SOURCE_NAMES, SOURCES, candidate, position_key
 
 GENERATOR = "taolong_lab.puzzles.generate"
@@ -339,7 +339,7 @@ def generate(
         ``count``).
     scheduler, security
         A Dask scheduler address and its TLS settings, passed to the runner
-        (:mod:`taolong_lab.puzzles.runner`; a cluster is trusted code).
+        (:mod:`taolong_lab.runner`; a cluster is trusted code).
     stats : dict or None
         Receives the candidates of this call counted by reason (``kept``, ``too long``...).
 
@@ -513,7 +513,7 @@ def _error_result(index: int, message: str) -> dict:
 def _results(jobs, workers: int, scheduler, security, done):
     """The candidates' results, in candidate order, until ``done()``. An exception or a dead
     worker process loses only its own candidate (reason ``error: ...``; see
-    :mod:`taolong_lab.puzzles.runner`)."""
+    :mod:`taolong_lab.runner`)."""
     pairs = ordered_map(
         evaluate, jobs, workers=workers, scheduler=scheduler, security=security, stop=done
     )

@@ -31,12 +31,12 @@ from __future__ import annotations
 import datetime
 from pathlib import Path
 
-from .. import __version__
 from ..engine import solo_start
 from ..errors import PuzzleError
 from ..files import InputFileError
 from ..rules import COLOURS, Rules, game_data, scenario_names
 from ..rules.scenario import load_scenario
+from ..version import __version__
 from .format import Puzzle, load_puzzles
 
 GENERATOR = "taolong_lab.puzzles.rulebook"

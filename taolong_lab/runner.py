@@ -83,8 +83,8 @@ from contextlib import closing, suppress
 from itertools import chain
 from typing import Any
 
-from ..errors import TaoLongError
-from ..processes import end_with_parent
+from .errors import TaoLongError
+from .processes import end_with_parent
 
 DASK_EXTRA = "pip install 'taolong_lab[dask]'"
 AHEAD_PER_WORKER = 4
