@@ -27,8 +27,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from ..engine import State
-from ..engine.codec import solo_start
+from ..engine import State, solo_start
 from ..errors import TaoLongError
 from ..files import read_bounded, write_atomic
 from ..rules import COLOURS, Rules, game_data, scenario_names
