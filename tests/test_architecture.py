@@ -47,11 +47,6 @@ LAYERS = {
     "cli": 7,
     "widgets": 7,  # the Explorer
     "": 8,
-    # today's names, leaving with the rework: the CLI's modules (into the cli package), the
-    # maintenance tools (out of the package)
-    "cli_solve": 7,
-    "cli_generate": 7,
-    "tools": 7,
 }
 # Imports allowed in any direction: a value type's notebook hooks draw it with the pictures
 # ("module:qualified name" of the function).
@@ -63,11 +58,7 @@ HOOKS = {
 # Today's violations (see the module docstring). Each says what to change.
 ALLOWLIST = {
     # set-up from the package root: the engine's public set-up (engine/setup.py) instead
-    "upward: cli imports the package root",
     "upward: widgets imports the package root",
-    # the CLI's verifier reads other packages' helpers: puzzles/verify.py, public names
-    "private: cli_solve imports puzzles.format._show",
-    "private: cli_solve imports solvers.explicit._json_num",
 }
 
 
@@ -252,8 +243,7 @@ def test_the_hooks_exist():
 def test_the_doc_names_every_package_of_the_map():
     """docs/architecture.md names each package and module of the target layout."""
     text = DOC.read_text(encoding="utf-8")
-    leaving = {"cli_solve", "cli_generate", "tools", ""}
-    for name in set(LAYERS) - leaving:
+    for name in set(LAYERS) - {""}:
         assert re.search(rf"`{name}[/`.]", text), name
 
 
