@@ -1,8 +1,10 @@
-"""The bundled sets' recipe (taolong_lab.puzzles.bundle) and puzzles/README.md."""
+"""The bundled sets' recipe (taolong_lab.puzzles.bundle), its command (tools/bundle.py) and
+puzzles/README.md."""
 
 from __future__ import annotations
 
 import pytest
+from tool_scripts import load
 
 from taolong_lab.puzzles import Puzzle, bundle, load_puzzles
 from taolong_lab.puzzles.grade import tier_of
@@ -11,9 +13,9 @@ from taolong_lab.rules import scenario_names
 
 def test_the_readme_table_is_what_the_files_hold():
     assert bundle.README.read_text(encoding="utf-8") == bundle.readme_text(), (
-        "puzzles/README.md is stale: python -m taolong_lab.puzzles.bundle --readme"
+        f"puzzles/README.md is stale: {bundle.COMMAND} --readme"
     )
-    assert bundle.main(["--check"]) == 0
+    assert load("bundle").main(["--check"]) == 0
 
 
 def test_the_tiers_cover_every_optimum_once_and_match_the_grade():
