@@ -23,7 +23,7 @@ from taolong_lab.cli.verify import run as run_verify
 from taolong_lab.errors import TaoLongError
 from taolong_lab.puzzles import Puzzle, save_puzzles
 from taolong_lab.puzzles.generate import greedy_line
-from taolong_lab.puzzles.verify import certificate_problems, verify_puzzle
+from taolong_lab.puzzles.verify import VerifyError, certificate_problems, verify_puzzle
 from taolong_lab.solvers import solve
 
 SOURCE = "bench/solo-set.jsonl"
@@ -334,6 +334,21 @@ def test_a_bound_only_puzzle_is_checked_too(sat_doc, tmp_path):
 
     with pytest.raises(CommandError, match=r"certificate\.no_win_below_proofs"):
         run_verify(Args, io.StringIO())
+
+
+def test_an_illegal_turn_of_the_solution_is_named(explicit_doc):
+    def illegal(d):
+        d["solution"][1] = "He>Fi a3x"
+
+    problems = _corrupt(explicit_doc, illegal)
+    assert len(problems) == 1 and problems[0].startswith("solution: illegal turn 'He>Fi a3x'")
+    assert "turn 2: " in problems[0]
+
+
+def test_an_unknown_reproving_method_is_refused(explicit_doc):
+    puzzle = Puzzle.from_json(explicit_doc, check_solutions=False)
+    with pytest.raises(VerifyError, match=r"^method: 'magic' is not one of explicit, sat"):
+        verify_puzzle(puzzle, full=True, method="magic")
 
 
 def test_no_solution_and_no_bound_is_a_problem(sat_doc):

@@ -161,7 +161,16 @@ def puzzles_of(spec: str, *, check_solutions: bool = True) -> list[Puzzle]:
 
 
 def puzzle_header(puzzle: Puzzle) -> str:
-    """The puzzle's id, title and goal, on two lines."""
+    """The puzzle's id, title and goal, on two lines.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+
+    Returns
+    -------
+    str
+    """
     other = "black" if puzzle.player == "white" else "white"
     goal = f"You play {puzzle.player}; win by taking the {other} dragon's last segment"
     if puzzle.optimum is not None:
@@ -171,7 +180,17 @@ def puzzle_header(puzzle: Puzzle) -> str:
 
 def numbered_turns(state: State) -> list[str]:
     """The legal turns of ``state``, one line each: the number, the notation and the turn in
-    words (:meth:`~taolong_lab.engine.State.describe_turn`); empty when there is none."""
+    words (:meth:`~taolong_lab.engine.State.describe_turn`).
+
+    Parameters
+    ----------
+    state : State
+
+    Returns
+    -------
+    list of str
+        Empty when there is no legal turn.
+    """
     turns = state.legal_turns()
     texts = [str(turn) for turn in turns]
     number_width, turn_width = len(str(len(turns))), max(map(len, texts), default=0)

@@ -29,7 +29,13 @@ EXIT_SHORT, EXIT_INTERRUPTED = 1, 130
 
 
 def add_command(subparsers) -> None:
-    """Add ``generate`` to ``subparsers`` (from ``add_subparsers``)."""
+    """Add ``generate`` to the parser.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        What ``ArgumentParser.add_subparsers`` returned.
+    """
     gen = subparsers.add_parser("generate", help="generate proved, graded solo puzzles")
     gen.add_argument("--count", required=True, metavar="N", help="puzzles wanted in FILE in all")
     gen.add_argument("--out", required=True, metavar="FILE.jsonl")
@@ -136,7 +142,23 @@ def _security(args) -> dict | None:
 
 
 def parse(args) -> dict:
-    """The keyword arguments of :func:`generate` from the parsed command line."""
+    """The arguments of :func:`taolong_lab.puzzles.generate.generate` from the command line.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line of ``generate``.
+
+    Returns
+    -------
+    dict
+        ``count`` and the keyword arguments.
+
+    Raises
+    ------
+    CommandError
+        A value out of its range, an unknown name, a TLS file that is missing; names the flag.
+    """
     if not args.out.lower().endswith(".jsonl"):
         raise CommandError(f"--out {shown(args.out)}: must be a .jsonl file")
     return {
@@ -161,9 +183,26 @@ def _print_warning(message, category, filename, lineno, file=None, line=None) ->
 
 
 def run(args, out) -> int:
-    """Generate (or resume) the run the command line asks for; the exit status: 0 when the
-    file holds the puzzles wanted, 1 when the candidates ran out first, 130 when
-    interrupted."""
+    """Generate (or resume) the run the command line asks for.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    out : text file
+        Where the results are printed.
+
+    Returns
+    -------
+    int
+        The exit status: 0 when the file holds the puzzles wanted, 1 when the candidates ran out
+        first, 130 when interrupted.
+
+    Raises
+    ------
+    CommandError
+        Bad input (:func:`parse`), a cluster that fails, a file that cannot be written.
+    """
     options = parse(args)
     count = options.pop("count")
     try:

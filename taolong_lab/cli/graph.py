@@ -14,7 +14,13 @@ from .common import EXIT_OK, MAX_COUNT, CommandError, number, puzzles_of
 
 
 def add_command(subparsers) -> None:
-    """Add ``graph`` to ``subparsers`` (from ``add_subparsers``)."""
+    """Add ``graph`` to the parser.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        What ``ArgumentParser.add_subparsers`` returned.
+    """
     graph = subparsers.add_parser("graph", help="write the state graph of a puzzle")
     graph.add_argument("--puzzle", required=True, metavar="FILE[:ID]")
     graph.add_argument(
@@ -41,7 +47,26 @@ def add_command(subparsers) -> None:
 
 
 def run(args, out) -> int:
-    """Explore, solve backwards and write the graph; say what was written."""
+    """Explore the puzzle's graph, solve it backwards, write it and say what was written.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    out : text file
+        Where the results are printed.
+
+    Returns
+    -------
+    int
+        The exit status: 0.
+
+    Raises
+    ------
+    CommandError
+        An output that is not .graphml or .gexf or cannot be written, a puzzle file that cannot
+        be read.
+    """
     suffix = Path(args.out).suffix.lower()
     if suffix not in (".graphml", ".gexf"):
         raise CommandError(f"--out {args.out}: use a .graphml or .gexf file")

@@ -34,7 +34,13 @@ from .session import Session
 
 
 def add_commands(subparsers) -> None:
-    """Add ``show``, ``turns``, ``play`` and ``scenarios`` to ``subparsers``."""
+    """Add ``show``, ``turns``, ``play`` and ``scenarios`` to the parser.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        What ``ArgumentParser.add_subparsers`` returned.
+    """
     show = subparsers.add_parser("show", help="print a position (default: the start)")
     _add_position_arguments(show)
     _add_output_arguments(show)
@@ -176,7 +182,20 @@ def _print_state(state: State, args, out) -> None:
 
 # ---- the commands -----------------------------------------------------------------------------
 def run_show(args, out) -> int:
-    """``taolong show``: the position, as a board, TLN, JSON or SVG."""
+    """``taolong show``: the position, as a board, TLN, JSON or SVG.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    out : text file
+        Where the results are printed.
+
+    Returns
+    -------
+    int
+        The exit status: 0.
+    """
     puzzle, state = _setup(args)
     if puzzle is not None and not (args.json or args.svg):
         print(puzzle_header(puzzle), file=out)
@@ -186,7 +205,20 @@ def run_show(args, out) -> int:
 
 
 def run_turns(args, out) -> int:
-    """``taolong turns``: the legal turns, numbered, each in words."""
+    """``taolong turns``: the legal turns, numbered, each in words.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    out : text file
+        Where the results are printed.
+
+    Returns
+    -------
+    int
+        The exit status: 0.
+    """
     state = _setup(args)[1]
     lines = numbered_turns(state)
     print(*(lines or [f"no legal turns: {state.outcome()}"]), sep="\n", file=out)
@@ -195,7 +227,25 @@ def run_turns(args, out) -> int:
 
 def run_play(args, out) -> int:
     """``taolong play``: the turns played, then the position after them; with ``--puzzle``
-    and no turn, a :class:`~.session.Session`."""
+    and no turn, a :class:`~.session.Session`.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    out : text file
+        Where the results are printed.
+
+    Returns
+    -------
+    int
+        The exit status: 0.
+
+    Raises
+    ------
+    CommandError
+        A turn that cannot be read or played, named by its number.
+    """
     puzzle, state = _setup(args)
     if not args.turns:
         if puzzle is None:
@@ -220,7 +270,20 @@ def run_play(args, out) -> int:
 
 
 def run_scenarios(args, out) -> int:
-    """``taolong scenarios``: each scenario's key, name and motto."""
+    """``taolong scenarios``: each scenario's key, name and motto.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    out : text file
+        Where the results are printed.
+
+    Returns
+    -------
+    int
+        The exit status: 0.
+    """
     for key in scenario_names():
         doc = load_toml(f"scenarios/{key}.toml")
         name, motto = doc.get("name", key), doc.get("motto", "")

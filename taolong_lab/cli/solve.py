@@ -35,7 +35,13 @@ from .common import (
 
 
 def add_command(subparsers) -> None:
-    """Add ``solve`` to ``subparsers`` (from ``add_subparsers``)."""
+    """Add ``solve`` to the parser.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        What ``ArgumentParser.add_subparsers`` returned.
+    """
     solve_ = subparsers.add_parser("solve", help="prove the fewest turns to win solo challenges")
     solve_.add_argument("puzzle", metavar="FILE[:ID]", help="a puzzle file, optionally :ID")
     solve_.add_argument(
@@ -73,7 +79,26 @@ def add_command(subparsers) -> None:
 
 
 def run(args, out) -> int:
-    """Solve each puzzle and print what was proved; the exit status."""
+    """Solve each puzzle of ``args.puzzle`` and print what was proved.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    out : text file
+        Where the results are printed.
+
+    Returns
+    -------
+    int
+        The exit status: 0 when every puzzle was solved, 1 when a budget left one unknown.
+
+    Raises
+    ------
+    CommandError
+        An option of the other solver, an id the file does not hold, a checkpoint folder that
+        cannot be made.
+    """
     status = EXIT_OK
     for puzzle in puzzles_of(args.puzzle, check_solutions=False):
         options = _solver_options(args, puzzle.id)

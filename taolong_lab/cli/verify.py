@@ -21,7 +21,13 @@ DESCRIPTION = (
 
 
 def add_command(subparsers) -> None:
-    """Add ``verify`` to ``subparsers`` (from ``add_subparsers``)."""
+    """Add ``verify`` to the parser.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        What ``ArgumentParser.add_subparsers`` returned.
+    """
     verify = subparsers.add_parser(
         "verify",
         help="replay and check every stored solution (--full: re-prove each optimum)",
@@ -42,8 +48,25 @@ def add_command(subparsers) -> None:
 
 
 def run(args, out) -> int:
-    """Print each puzzle's result; any problem raises one :class:`CommandError` naming the
-    first."""
+    """Verify each puzzle of ``args.file`` and print its result.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    out : text file
+        Where the results are printed.
+
+    Returns
+    -------
+    int
+        The exit status: 0.
+
+    Raises
+    ------
+    CommandError
+        One for all the problems found, naming the first (each is printed under its puzzle).
+    """
     failures = []
     for puzzle in puzzles_of(args.file, check_solutions=False):
         problems = verify_puzzle(

@@ -192,8 +192,22 @@ class ExplorerSession:
         self.hint_turn = None
 
     def load(self, position_or_puzzle: Any = None, *, line: Iterable = (), quiet=False) -> None:
-        """Start over from a position, a puzzle or a TLN string, with an optional line; a
-        bad one changes nothing."""
+        """Start over; a bad start or line changes nothing.
+
+        Parameters
+        ----------
+        position_or_puzzle : State, Puzzle, str or None
+            A position, a puzzle, a position in TLN, or None for the default start.
+        line : iterable of str or Turn
+            Turns to put after the start, at most :data:`~taolong_lab.puzzles.format.MAX_TURNS`.
+        quiet : bool
+            Say nothing when it is loaded.
+
+        Raises
+        ------
+        ExplorerError
+            A start that is none of those, or a line that does not replay (naming the turn).
+        """
         item, puzzle = position_or_puzzle, None
         if item is None:
             start = start_state(Rules())
@@ -208,6 +222,8 @@ class ExplorerSession:
                 self.fail(f"cannot read the position: {exc}")
         else:
             self.fail(f"the Explorer needs a State, a Puzzle or a TLN string, not {shown(item)}")
+        if isinstance(line, str):
+            self.fail("the line is a list of turns, not one string")
         turns = list(itertools.islice(line, MAX_TURNS + 1))
         if len(turns) > MAX_TURNS:
             self.fail(f"the line has more than {MAX_TURNS} turns")
@@ -229,7 +245,18 @@ class ExplorerSession:
         return next((k for k, (_path, i, _title) in self.catalogue.items() if i == ident), "")
 
     def load_puzzle(self, key: str) -> None:
-        """Load a puzzle of :attr:`catalogue` by its key (``"file.jsonl:id"``) or its id."""
+        """Load a puzzle of :attr:`catalogue`.
+
+        Parameters
+        ----------
+        key : str
+            Its key (``"file.jsonl:id"``) or its id.
+
+        Raises
+        ------
+        ExplorerError
+            No such puzzle, or a file that no longer reads.
+        """
         if key not in self.catalogue:
             matches = [k for k, (_path, ident, _title) in self.catalogue.items() if ident == key]
             if not matches:
@@ -238,14 +265,29 @@ class ExplorerSession:
         path, ident, _title = self.catalogue[key]
         try:
             puzzle = _puzzles_in(path)[ident]
-        except TaoLongError as exc:
+        except (TaoLongError, OSError, KeyError) as exc:
             self.fail(f"cannot load {key}: {exc}")
         self.load(puzzle)
 
     def goto(self, index: int) -> None:
-        """Show the position after the first ``index`` turns of the line."""
-        if not 0 <= index <= len(self.line):
-            self.fail(f"no position {index}: the line has positions 0 to {len(self.line)}")
+        """Show the position after the first ``index`` turns of the line.
+
+        Parameters
+        ----------
+        index : int
+            From 0 to the line's length.
+
+        Raises
+        ------
+        ExplorerError
+            An index outside the line.
+        """
+        if (
+            isinstance(index, bool)
+            or not isinstance(index, int)
+            or not 0 <= index <= len(self.line)
+        ):
+            self.fail(f"no position {shown(index)}: the line has positions 0 to {len(self.line)}")
         if index != self.index or self.picked:
             self._show(index)
 
@@ -271,7 +313,18 @@ class ExplorerSession:
 
     # ---- playing -------------------------------------------------------------------------------
     def play(self, turn: str | Turn) -> None:
-        """Play a whole turn (notation or :class:`Turn`) from the position shown."""
+        """Play a whole turn from the position shown.
+
+        Parameters
+        ----------
+        turn : str or Turn
+            In notation, or a :class:`Turn`.
+
+        Raises
+        ------
+        ExplorerError
+            A turn that cannot be read or is not legal here, with the reason.
+        """
         try:
             parsed = self.position.parse_turn(turn)
         except TaoLongError as exc:
@@ -280,13 +333,33 @@ class ExplorerSession:
         self._commit(parsed)
 
     def choose_space(self, space: int | str) -> None:
-        """Sow a Ba Gua space (:meth:`TurnBuilder.choose_space`); the turn is played once
-        complete."""
+        """Sow a Ba Gua space; the turn is played once complete.
+
+        Parameters
+        ----------
+        space : int or str
+            As :meth:`TurnBuilder.choose_space` takes it.
+
+        Raises
+        ------
+        ExplorerError
+            A space not offered, with the reason.
+        """
         self._built(self.builder.choose_space, space)
 
     def choose(self, option: str | int | Choice) -> None:
-        """Make the next choice (:meth:`TurnBuilder.choose`); the turn is played once
-        complete."""
+        """Make the next choice; the turn is played once complete.
+
+        Parameters
+        ----------
+        option : str, int or Choice
+            As :meth:`TurnBuilder.choose` takes it.
+
+        Raises
+        ------
+        ExplorerError
+            A choice not offered, with the ones that are.
+        """
         self._built(self.builder.choose, option)
 
     def _built(self, step, value) -> None:
@@ -373,8 +446,19 @@ class ExplorerSession:
             )
 
     def hint(self) -> str | None:
-        """The best next turn by the solver within :attr:`hint_time`, with its turns to win;
-        None when the solver found no win in time."""
+        """The best next turn by the solver within :attr:`hint_time` (its turns to win and
+        certificate are said).
+
+        Returns
+        -------
+        str or None
+            The turn in notation; None when the solver found no win in time.
+
+        Raises
+        ------
+        ExplorerError
+            A position the solvers do not take (two-player, or over), or a solver's error.
+        """
         solution, seconds = self._run_solver(self.hint_time)
         how = self.certificate_words(solution, seconds)
         self.cancel()
@@ -391,7 +475,18 @@ class ExplorerSession:
 
     def solve(self) -> Solution:
         """Solve from the position shown within :attr:`solve_time` and put the winning line
-        after it, to step through; the solver's Solution."""
+        after it, to step through.
+
+        Returns
+        -------
+        Solution
+            The solver's.
+
+        Raises
+        ------
+        ExplorerError
+            As :meth:`hint`.
+        """
         solution, seconds = self._run_solver(self.solve_time)
         how = self.certificate_words(solution, seconds)
         if solution.status != Status.OPTIMAL:

@@ -112,11 +112,41 @@ RECIPE = {tier.name: tier for tier in TIERS}
 
 
 def set_path(scenario: str, tier: str, root: Path = PUZZLES) -> Path:
+    """The file of one set, ``{root}/{scenario}-{tier}.jsonl``.
+
+    Parameters
+    ----------
+    scenario, tier : str
+    root : Path
+        The folder (default: the repository's ``puzzles/``).
+
+    Returns
+    -------
+    Path
+    """
     return Path(root) / f"{scenario}-{tier}.jsonl"
 
 
 def run(scenario: str, tier: Tier, *, workers: int = 2, work: Path = WORK, progress=True):
-    """Generate (or resume) one set's run into ``work``; returns the puzzles kept."""
+    """Generate (or resume) one set's run into ``work``.
+
+    Parameters
+    ----------
+    scenario : str
+    tier : Tier
+        Its row of :data:`RECIPE`.
+    workers : int
+        Worker processes.
+    work : Path
+        The folder of the run's file and its sidecar.
+    progress : bool
+        Show a progress bar.
+
+    Returns
+    -------
+    list of Puzzle
+        The puzzles kept.
+    """
     from .generate import generate
 
     work.mkdir(parents=True, exist_ok=True)
@@ -137,7 +167,23 @@ def run(scenario: str, tier: Tier, *, workers: int = 2, work: Path = WORK, progr
 
 
 def publish(scenario: str, tier: Tier, *, work: Path = WORK, root: Path = PUZZLES) -> int:
-    """Copy a run's puzzles to the bundled file, easiest first, renamed; returns the count."""
+    """Copy a run's puzzles to the bundled file, easiest first, renamed
+    ``{scenario}-{tier}-{n}``.
+
+    Parameters
+    ----------
+    scenario : str
+    tier : Tier
+    work : Path
+        Where the run wrote.
+    root : Path
+        Where the bundled file goes.
+
+    Returns
+    -------
+    int
+        The puzzles published (0 when the run wrote none).
+    """
     source = set_path(scenario, tier.name, work)
     if not source.exists():
         return 0
@@ -156,7 +202,17 @@ def publish(scenario: str, tier: Tier, *, work: Path = WORK, root: Path = PUZZLE
 
 # ---- the README table -----------------------------------------------------------------------
 def bundled_sets(root: Path = PUZZLES) -> dict[tuple[str, str], list[Puzzle]]:
-    """Every bundled generated set, by (scenario, tier), read from ``root``."""
+    """Every bundled generated set, read from ``root``.
+
+    Parameters
+    ----------
+    root : Path
+
+    Returns
+    -------
+    dict
+        ``{(scenario, tier): puzzles}``.
+    """
     sets = {}
     for scenario in scenario_names():
         for tier in TIERS:
@@ -167,6 +223,16 @@ def bundled_sets(root: Path = PUZZLES) -> dict[tuple[str, str], list[Puzzle]]:
 
 
 def readme_text(root: Path = PUZZLES) -> str:
+    """``puzzles/README.md`` as the files in ``root`` make it.
+
+    Parameters
+    ----------
+    root : Path
+
+    Returns
+    -------
+    str
+    """
     sets = bundled_sets(root)
     names = [t.name for t in TIERS]
     total = sum(len(v) for v in sets.values())
