@@ -143,6 +143,19 @@ def test_the_stacks_followed_are_the_engines():
     assert checked > 100
 
 
+def test_a_second_sowing_follows_the_flux_coin_the_first_left():
+    """Master: the first phase sows a black majority counterclockwise, turning the coin from
+    cw; the second phase's tied stack then flows counterclockwise too."""
+    state = State(
+        "cave/master/current 3o4/2o5/8/8/7o/6o1/5o2/4o3 b3-a3-a2-a1:3:0 f8-g8-h8-h7:4:0 "
+        "-/-/BW/-/-/-/WBBBW/W@cw 1:8 b 4"
+    )
+    turn = state.parse_turn("Wa/BBBWW>Th f7 ; Wi/BW>La f6")
+    assert state.flux == "cw" and state.play(turn).flux == "ccw"
+    assert stacks_after(state, turn.phases) == state.play(turn).bagua
+    assert sowing_words(state, turn, 1).endswith("the last stone names Lake")
+
+
 def test_the_sowing_words_follow_the_solo_drop_order():
     """Monk solo: the Water stack WB drops black first (A28), so white lands on Heaven."""
     state = solo_game("field", "monk")
