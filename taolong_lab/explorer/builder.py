@@ -11,7 +11,8 @@ name exactly one legal turn, the turn is complete.
 
 The words come from the engine (:meth:`~taolong_lab.engine.State.describe_phase`,
 :meth:`~taolong_lab.engine.State.describe_group`, :meth:`~taolong_lab.engine.State.explain_illegal`)
-and the sowing from :func:`taolong_lab.engine.sow`.
+and the stacks from its own sowings (:func:`~taolong_lab.engine.spirit.sowings`,
+:func:`~taolong_lab.engine.solo.solo_sowings` in solo, :func:`~taolong_lab.engine.sow`).
 
 >>> from taolong_lab import new_game
 >>> builder = TurnBuilder(new_game())
@@ -132,7 +133,6 @@ class _Sowed(NamedTuple):
     sowing: Sowing  # the engine's: the stacks after, the element, the drop order if chosen
     colours: str  # the stones in drop order
     targets: tuple[int, ...]  # the space each stone landed on
-    flow: int
 
 
 def _ways(state: State, bagua: tuple[str, ...], space: int, flow: int) -> list[_Sowed]:
@@ -141,12 +141,12 @@ def _ways(state: State, bagua: tuple[str, ...], space: int, flow: int) -> list[_
     :func:`~taolong_lab.engine.spirit.sowings`."""
     if state.rules.solo:
         return [
-            _Sowed(way.sowing, way.pattern, way.targets, flow)
+            _Sowed(way.sowing, way.pattern, way.targets)
             for way in solo_sowings(state.tables, bagua, space, flow)
         ]
     targets = sow(bagua, space, flow).targets
     return [
-        _Sowed(sowing, sowing.drops or bagua[space], targets, flow)
+        _Sowed(sowing, sowing.drops or bagua[space], targets)
         for sowing in sowings(state.tables, bagua, space, flow)
     ]
 
