@@ -339,13 +339,15 @@ class AlphaBetaAgent:
             _, scores = self.search(state)
             return state.legal_actions()[scores[0][0]]
         totals = {str(action): 0.0 for action in legal}
-        drawn = worlds(state, position_rng(self.seed, state), self.samples)
+        rng = position_rng(self.seed, state)
+        drawn = worlds(state, rng, self.samples)
         for world in drawn:
             _, scores = self.search(world, share=len(drawn), every=True)
             actions = world.legal_actions()
             for index, score in scores:
                 totals[str(actions[index])] += score
-        return max(legal, key=lambda action: totals[str(action)])
+        best = max(totals.values())
+        return rng.choice([action for action in legal if totals[str(action)] == best])
 
     def __repr__(self) -> str:
         budget = f"nodes={self.nodes}" if self.time_limit is None else f"time={self.time_limit}"

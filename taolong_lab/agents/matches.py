@@ -298,7 +298,7 @@ def match(
         for job, result in ordered_map(_play_job, jobs, workers=workers, scheduler=scheduler):
             if "error" in result and "format" not in result:
                 raise AgentError(f"{job[-1]}: {result['error']}")
-            done[job[-1]] = GameRecord.from_json(result)
+            done[job[-1]] = GameRecord.from_json(result, known=start.game)
             if out is not None:
                 write_atomic(Path(out), records_text(_in_order(done)).encode("utf-8"))
             if bar is not None:
@@ -329,7 +329,7 @@ def _resume(out, start: GameState) -> dict:
     from .records import RecordError
 
     done = {}
-    for record in load_records(out):
+    for record in load_records(out, known=start.game):
         if record.start != start or record.id is None or not record.id.startswith("game-"):
             raise RecordError(
                 str(out), [(None, "start", "a record of another match: use another file")]

@@ -188,6 +188,7 @@ class MCTSAgent:
         solving = proofs and not game.chance and not game.hidden
         root = Node(state, None, proofs)
         while root.proof == 0:
+            made = budget.used
             path = [root]
             node = root
             added = False
@@ -215,6 +216,8 @@ class MCTSAgent:
                     node = child
             values = self._playout(node, rng, budget, evaluation)
             self._backup(path, values, solving)
+            if budget.used == made:  # a walk to a finished game counts as a position
+                budget.spend()
             if budget.spent:
                 break
         return root
@@ -306,7 +309,8 @@ class MCTSAgent:
                 if chosen is not None:
                     node.children[chosen] = InfoNode(chosen, world.current_player())
                 for key in legal:
-                    node.children[key].available += 1
+                    if key in node.children:
+                        node.children[key].available += 1
                 key = chosen if chosen is not None else self._select_available(node, legal)
                 world = world.apply(legal[key])
                 budget.spend()

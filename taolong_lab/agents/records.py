@@ -26,7 +26,7 @@ from pathlib import Path
 from ..engine import Line, State
 from ..errors import IllegalTurnError, TaoLongError
 from ..files import append_bytes, read_bounded, write_atomic
-from ..games import GameState, TaoLongState, Trajectory, game, winner
+from ..games import Game, GameState, TaoLongState, Trajectory, game, winner
 from ..rules import COLOURS, data_dir
 from ..rules.data import BoundError, decode_json, json_decoder, shown
 from .base import outcome_text
@@ -180,7 +180,11 @@ class GameRecord:
                 game=self.start.game.name,
                 start=self.start.to_string(),
                 turns=list(self.turns),
-                result={"winner": self.winner, "returns": self.returns(), "reason": self.reason},
+                result={
+                    "winner": self.winner,
+                    "returns": _listed(self.returns()),
+                    "reason": self.reason,
+                },
                 players=list(self.players),
             )
         doc["date"] = self.date
@@ -189,28 +193,34 @@ class GameRecord:
         return doc
 
     @classmethod
-    def from_json(cls, doc) -> GameRecord:
+    def from_json(cls, doc, *, known: Game | None = None) -> GameRecord:
         """Read one record (a dict or its JSON text); raise :class:`RecordError` naming the
-        field at fault."""
+        field at fault. A record of another game is read with the registered game of its name,
+        or with ``known`` when that is the game it names."""
         if isinstance(doc, str):
             try:
                 doc = decode_json(_DECODER, doc)
             except ValueError as exc:
                 raise RecordError("record", [(None, *_json_problem(exc))]) from None
-        record, found = read_record(doc)
+        record, found = read_record(doc, known)
         if found:
             raise RecordError("record", [(None, field, reason) for field, reason in found])
         return record
 
 
+def _listed(values):
+    return None if values is None else list(values)
+
+
 # ---- checking one document ----------------------------------------------------------------
-def read_record(doc) -> tuple[GameRecord | None, list[tuple[str, str]]]:
-    """A record from a decoded JSON document, and every ``(field, reason)`` problem found."""
+def read_record(doc, known: Game | None = None) -> tuple[GameRecord | None, list[tuple[str, str]]]:
+    """A record from a decoded JSON document, and every ``(field, reason)`` problem found;
+    ``known`` as in :meth:`GameRecord.from_json`."""
     found = _schema_problems(doc)
     if found:
         return None, found
     if doc["version"] == GAME_VERSION:
-        return _read_game_record(doc)
+        return _read_game_record(doc, known)
     try:
         start = State.from_tln(doc["start"])
     except TaoLongError as exc:
@@ -241,10 +251,12 @@ def read_record(doc) -> tuple[GameRecord | None, list[tuple[str, str]]]:
     return record, []
 
 
-def _read_game_record(doc) -> tuple[GameRecord | None, list[tuple[str, str]]]:
+def _read_game_record(doc, known: Game | None) -> tuple[GameRecord | None, list[tuple[str, str]]]:
     """A record of any game (version 2): the game, the start, each action, the result."""
     try:
-        played_game = game(doc["game"])
+        played_game = (
+            known if known is not None and known.name == doc["game"] else game(doc["game"])
+        )
     except TaoLongError as exc:
         return None, [("game", str(exc))]
     try:
@@ -350,7 +362,9 @@ def _json_problem(exc: ValueError) -> tuple[str, str]:
     return "json", f"not valid JSON: {exc}"
 
 
-def read_records(path) -> tuple[list[GameRecord], list[tuple[int | None, str, str]]]:
+def read_records(
+    path, known: Game | None = None
+) -> tuple[list[GameRecord], list[tuple[int | None, str, str]]]:
     """Every good record of a ``.jsonl`` file and every ``(line, field, reason)`` problem, in
     file order. Blank lines are skipped; a torn last line (no newline at the end, as a crash
     during an append may leave) is a problem like any other. A file that is missing, not a
@@ -370,7 +384,7 @@ def read_records(path) -> tuple[list[GameRecord], list[tuple[int | None, str, st
         except ValueError as exc:
             problems.append((number, *_json_problem(exc)))
             continue
-        record, found = read_record(doc)
+        record, found = read_record(doc, known)
         if record is not None and record.id is not None:
             if record.id in seen:
                 found = [("id", f"duplicate id {record.id!r} (first on line {seen[record.id]})")]
@@ -381,7 +395,7 @@ def read_records(path) -> tuple[list[GameRecord], list[tuple[int | None, str, st
     return records, problems
 
 
-def load_records(path, *, errors: str = "raise") -> list[GameRecord]:
+def load_records(path, *, errors: str = "raise", known: Game | None = None) -> list[GameRecord]:
     """The records of a ``.jsonl`` file, in file order.
 
     Parameters
@@ -391,6 +405,8 @@ def load_records(path, *, errors: str = "raise") -> list[GameRecord]:
     errors
         ``"raise"``: any problem raises one :class:`RecordError` listing them all;
         ``"skip"``: the bad lines are left out.
+    known
+        A game to read the records that name it with, registered or not.
 
     Returns
     -------
@@ -405,7 +421,7 @@ def load_records(path, *, errors: str = "raise") -> list[GameRecord]:
     """
     if errors not in ("raise", "skip"):
         raise TaoLongError(f"errors must be 'raise' or 'skip', not {shown(errors)}")
-    records, problems = read_records(path)
+    records, problems = read_records(path, known)
     if problems and errors == "raise":
         raise RecordError(str(path), problems)
     return records

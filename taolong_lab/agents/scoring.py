@@ -3,8 +3,10 @@
 :func:`evaluation_for` picks a game's evaluation: Tao Long's is
 :func:`~taolong_lab.agents.evaluation.evaluate` (white's score; black's is its negation); a game
 that gives its own (:meth:`taolong_lab.games.Game.heuristic`) is scored by it; any other game by
-the mean returns of a few random playouts (:class:`PlayoutEvaluation`). A finished game scores
-:data:`~.evaluation.WIN` times each player's return in every game.
+the mean returns of a few random playouts (:class:`PlayoutEvaluation`). In every game a
+finished game scores :data:`~.evaluation.WIN` for a return of 1 (a win), ``-WIN`` for -1 (a
+loss), and its return times half of :data:`~.evaluation.MATE_BOUND` for a partial result, so
+that one is never taken for a proved win or loss.
 
 An evaluation also tells the alpha-beta search what its move ordering and quiescence step need:
 how much an action hurts the other side (:meth:`Evaluation.tactics`), whether a position is in
@@ -22,7 +24,7 @@ from __future__ import annotations
 import random
 
 from ..games import Game, GameState, TaoLongState, random_action
-from .evaluation import WIN, Weights, default_weights, evaluate, features
+from .evaluation import MATE_BOUND, WIN, Weights, default_weights, evaluate, features
 
 PLAYOUTS = 8
 PLAYOUT_ACTIONS = 200
@@ -38,7 +40,7 @@ class Evaluation:
         """Each player's score of ``state``; ``budget`` (a :class:`~.base.Budget`) is charged
         for the positions the evaluation makes."""
         if state.is_terminal():
-            return tuple(WIN * value for value in state.returns())
+            return tuple(_finished(value) for value in state.returns())
         return self.points(state, budget)
 
     def points(self, state: GameState, budget) -> tuple[float, ...]:
@@ -57,6 +59,11 @@ class Evaluation:
     def noisy(self, state: GameState, after: GameState) -> bool:
         """Whether the action from ``state`` to ``after`` is one the quiescence step plays."""
         return False
+
+
+def _finished(value: float) -> float:
+    """A finished game's score for a return (see the module docstring)."""
+    return WIN * value if abs(value) == 1 else value * MATE_BOUND / 2
 
 
 class TaoLongEvaluation(Evaluation):
