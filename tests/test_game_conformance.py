@@ -4,6 +4,9 @@ game), which prove the protocol is not Tao-Long-shaped."""
 
 from __future__ import annotations
 
+import doctest
+from pathlib import Path
+
 import pytest
 from game_conformance import (
     check_actions,
@@ -98,3 +101,9 @@ def test_the_registry_names_the_games_and_refuses_clashes(monkeypatch):
     with pytest.raises(GameError, match="only a Game"):
         register("pig")
     assert isinstance(pig, Game)
+
+
+def test_the_protocol_page_shows_what_it_says():
+    page = Path(__file__).resolve().parents[1] / "docs" / "games" / "protocol.md"
+    result = doctest.testfile(str(page), module_relative=False)
+    assert result.attempted > 0 and result.failed == 0

@@ -128,7 +128,23 @@ def play(
 ) -> GameRecord:
     """Play one game of any number of players: ``agents[p]`` plays player ``p``.
 
-    The other parameters and the result are :func:`play_game`'s.
+    Parameters
+    ----------
+    agents
+        One agent a player, in the game's order.
+    start
+        The start position (a Tao Long ``State`` or a ``GameState``).
+    max_turns, opening, seed, opening_seed, id
+        As in :func:`play_game`.
+
+    Returns
+    -------
+    GameRecord
+
+    Raises
+    ------
+    AgentError
+        A bad count or seed, or not one agent a player.
     """
     _check_count("max_turns", max_turns, MAX_TURNS)
     _check_count("opening", opening, MAX_TURNS, least=0)

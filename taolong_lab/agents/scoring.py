@@ -143,8 +143,19 @@ class PlayoutEvaluation(Evaluation):
 
 
 def evaluation_for(state: GameState, weights: Weights | None = None) -> Evaluation:
-    """The evaluation of ``state``'s game (see the module docstring); ``weights`` are Tao
-    Long's."""
+    """The evaluation of ``state``'s game (see the module docstring).
+
+    Parameters
+    ----------
+    state
+        A position of the game.
+    weights
+        Tao Long's evaluation weights (default: ``data/evaluation.toml``).
+
+    Returns
+    -------
+    Evaluation
+    """
     if isinstance(state, TaoLongState):
         return TaoLongEvaluation(weights)
     if type(state.game).heuristic is not Game.heuristic:

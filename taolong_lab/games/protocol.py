@@ -295,6 +295,23 @@ class GameState(ABC):
 def draw_outcome(state: GameState, rng: random.Random):
     """One chance outcome of ``state`` drawn by its probability.
 
+    Parameters
+    ----------
+    state
+        A position at a chance node.
+    rng
+        The random source.
+
+    Returns
+    -------
+    object
+        One of the outcomes of ``state.chance_outcomes()``.
+
+    Raises
+    ------
+    GameError
+        ``state`` is not a chance node.
+
     >>> class Coin:
     ...     def chance_outcomes(self):
     ...         return [("heads", 0.5), ("tails", 0.5)]
@@ -313,15 +330,38 @@ def draw_outcome(state: GameState, rng: random.Random):
 
 
 def random_action(state: GameState, rng: random.Random):
-    """A legal action at random: a chance outcome by its probability, else a uniform pick."""
+    """A legal action at random: a chance outcome by its probability, else a uniform pick.
+
+    Parameters
+    ----------
+    state
+        A position where the game goes on.
+    rng
+        The random source.
+
+    Returns
+    -------
+    object
+        One of ``state.legal_actions()``.
+    """
     if state.is_chance():
         return draw_outcome(state, rng)
     return rng.choice(state.legal_actions())
 
 
 def winner(state: GameState) -> int | None:
-    """The player whose return is strictly the highest in a finished game, else None (a
-    draw, or the game goes on)."""
+    """The player whose return is strictly the highest in a finished game.
+
+    Parameters
+    ----------
+    state
+        Any position.
+
+    Returns
+    -------
+    int or None
+        That player; None for a draw, a game going on, or a one-player game lost.
+    """
     if not state.is_terminal():
         return None
     values = state.returns()

@@ -11,6 +11,10 @@ _GAMES: dict[str, Game] = {TAOLONG.name: TAOLONG}
 def games() -> tuple[Game, ...]:
     """Every registered game, by name.
 
+    Returns
+    -------
+    tuple of Game
+
     >>> [g.name for g in games()][:1]
     ['taolong']
     """
@@ -19,6 +23,15 @@ def games() -> tuple[Game, ...]:
 
 def game(name: str) -> Game:
     """The game called ``name``.
+
+    Parameters
+    ----------
+    name
+        Its registry name, e.g. ``"taolong"``.
+
+    Returns
+    -------
+    Game
 
     Raises
     ------
@@ -36,7 +49,17 @@ def game(name: str) -> Game:
 
 def register(new: Game) -> Game:
     """Add a game to the registry (a game of the package is listed in ``_GAMES``; a game
-    defined elsewhere registers itself) and return it.
+    defined elsewhere registers itself).
+
+    Parameters
+    ----------
+    new
+        The game.
+
+    Returns
+    -------
+    Game
+        ``new``.
 
     Raises
     ------
