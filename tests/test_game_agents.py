@@ -243,3 +243,13 @@ def test_a_game_of_more_than_two_players_is_refused_where_it_must_be():
     with pytest.raises(AgentError, match="two players"):
         match(RandomAgent(), RandomAgent(), start=three)
     assert MCTSAgent(nodes=100).choose(three) in three.legal_actions()
+
+
+def test_a_card_of_another_game_resumed_with_other_variants_keeps_the_earlier_cells(tmp_path):
+    out = tmp_path / "card.json"
+    levels = {"greedy": GreedyAgent()}
+    first = card_module.balance_card(levels, game=PIG, variants=[{"target": 8}], games=2, out=out)
+    both = card_module.balance_card(levels, game=PIG, variants=[{"target": 9}], games=2, out=out)
+    assert [c["rules"] for c in both["cells"]] == ["target=8", "target=9"]
+    assert both["cells"][0]["summary"] == first["cells"][0]["summary"]
+    assert sum(w["value"] for w in both["cells"][1]["summary"]["wins"]) == pytest.approx(1.0)

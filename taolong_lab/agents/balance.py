@@ -48,7 +48,7 @@ from ..files import read_bounded, write_atomic
 from ..games import TAOLONG, Game, GameState, TaoLongState
 from ..games import game as game_named
 from ..games.taolong import two_player_rules
-from ..rules import COLOURS, Rules
+from ..rules import Rules
 from ..rules.data import decode_json, json_decoder
 from .base import AgentError, check_seed
 from .evaluation import default_weights, evaluate
@@ -300,7 +300,8 @@ def balance_card(
         if bar is not None:
             bar.close()
     for cell in card["cells"]:
-        cell["summary"] = summarise_cell(cell["games"], seed, sides.get(cell["rules"], COLOURS))
+        if cell["rules"] in sides:  # a cell of an earlier run keeps its summary
+            cell["summary"] = summarise_cell(cell["games"], seed, sides[cell["rules"]])
     if out is not None:
         _write(out, card)
     return card
