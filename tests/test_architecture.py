@@ -39,6 +39,7 @@ LAYERS = {
     "version": 0,
     "rules": 1,
     "engine": 2,
+    "games": 2.5,  # the game protocol: above the engine, below the solvers and the agents
     "solvers": 3,
     "graph": 3,  # taolong_lab.graph re-exports solvers.graph
     "agents": 4,
