@@ -14,7 +14,7 @@ INSTALL_DEPS = pyproject.toml taolong_lab/version.py
 
 .DEFAULT_GOAL := help
 
-.PHONY: help setup test test-full test-browser fuzz lab lint fmt bench golden clean
+.PHONY: help setup test test-full test-browser fuzz lab lint fmt bench golden atlas clean
 
 help:
 	@echo "Targets:"
@@ -27,6 +27,7 @@ help:
 	@echo "  make fmt        ruff check --fix . and ruff format ."
 	@echo "  make bench      run bench/run.py"
 	@echo "  make golden     regenerate golden files (tools/golden.py)"
+	@echo "  make atlas      prove more of the solo atlas (resumes), then its README table"
 	@echo "  make setup      create $(VENV) and install '.[dev]'"
 	@echo "  make clean      remove $(VENV), caches and build artefacts"
 	@echo "Variables: VENV=$(VENV) PYTHON=$(PYTHON)"
@@ -90,6 +91,10 @@ bench: $(DEV_STAMP)
 
 golden: $(DEV_STAMP)
 	$(PY) tools/golden.py
+
+atlas: $(DEV_STAMP)
+	$(VENV)/bin/taolong atlas puzzles/atlas
+	$(PY) tools/atlas_table.py
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .ruff_cache .hypothesis

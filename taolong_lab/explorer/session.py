@@ -463,7 +463,7 @@ class ExplorerSession:
         how = self.certificate_words(solution, seconds)
         self.cancel()
         if solution.status == Status.OPTIMAL and solution.line:
-            self.hint_turn = solution.line[0]
+            self.hint_turn = str(solution.line[0])
             words = self.position.describe_turn(self.position.parse_turn(self.hint_turn))
             self.say(
                 f"hint: {self.hint_turn} ({words}); win in {solution.optimum} turns\n{how}", "ok"
@@ -497,7 +497,7 @@ class ExplorerSession:
             line = line.play(turn)
         self.line = line
         self._show(self.index)
-        played = " | ".join(solution.line) or "(already won)"
+        played = " | ".join(solution.line.notation()) or "(already won)"
         self.say(
             f"solved: win in {solution.optimum} turns: {played}\nstep through it with "
             f"next ▶ or play\n{how}",
