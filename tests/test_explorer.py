@@ -319,7 +319,9 @@ def test_a_lone_destination_is_taken_and_said():
     assert [c.label for c in builder.lone] == ["a3"] and builder.next_kind() == "effect"
     session = ExplorerSession(new_game())
     session.choose_space("He")
-    assert session.message.endswith("a3: the only destination, taken")
+    assert session.message.endswith(
+        "a3: the only destination, taken; now absorb or expel: absorb, expel"
+    )
     session.choose_space("Wa")  # two destinations: it waits, saying what for
     assert session.builder.lone == [] and "now choose the destination: a3, a3,a4" in (
         session.message

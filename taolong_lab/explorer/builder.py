@@ -428,6 +428,8 @@ class TurnBuilder:
         group = [c for c in self.picked if c.kind == "group"]
         if group and group[-1].value is not None:
             parts.append(group[-1].tooltip)
+        if self.lone:
+            parts.append(f"{', '.join(c.label for c in self.lone)}: the only destination, taken")
         kind = self.next_kind()
         if kind:
             parts.append(f"now {KIND_TITLES[kind]}: {', '.join(c.label for c in self.options())}")

@@ -447,13 +447,12 @@ class ExplorerSession:
             turn = step(value)
         except ExplorerError as exc:
             self.fail(str(exc))
-        lone = ", ".join(c.label for c in self.builder.lone)
-        taken = f"; {lone}: the only destination, taken" if lone else ""
         if turn is not None:
-            self._commit(turn, taken)
+            lone = ", ".join(c.label for c in self.builder.lone)
+            self._commit(turn, f"; {lone}: the only destination, taken" if lone else "")
         elif self.builder.last_choice.kind == "space":
             self._sowings_said.add(sum(c.kind == "space" for c in self.builder.picked) - 1)
-            self.say(self.builder.prompt() + taken)
+            self.say(self.builder.prompt())
 
     def _commit(self, turn: Turn, note: str = "") -> None:
         before, said = self.position, self._sowings_said

@@ -47,7 +47,6 @@ _COLOURS = {"error": "#a11", "ok": "#175", "info": "#333"}
 
 _BOARD_ESM = """
 function render({ model, el }) {
-  el.classList.add("taolong-board");
   const draw = () => { el.innerHTML = model.get("value"); };
   draw();
   model.on("change:value", draw);
@@ -524,10 +523,12 @@ class Explorer(w.VBox):
             line = f"turn {state.ply + 1}: <b>{state.to_move}</b> to move{solo}"
             prompt = session.builder.prompt() or "sow a Ba Gua space"
             line += f"<br><i>{html.escape(prompt)}</i>"
-        # data-picked / data-ply let a browser test wait for each click to be taken
+        # data-picked / data-ply / data-next let a browser test wait for each click to be
+        # taken and see what to choose next
         return (
             f'<div class="taolong-state" data-picked="{len(session.picked)}" '
-            f'data-ply="{state.ply}" style="line-height:1.35">{title}{line}</div>'
+            f'data-ply="{state.ply}" data-next="{session.builder.next_kind() or ""}" '
+            f'style="line-height:1.35">{title}{line}</div>'
         )
 
     def _moves_html(self) -> str:
