@@ -552,3 +552,61 @@ def test_module_main_reveal(capsys):
     tln = new_game("cave", "chosen-one").to_tln()
     assert main(["--reveal", *tln.split()]) == 0
     assert capsys.readouterr().out == pictures.svg(State(tln), reveal=True)
+
+
+# ---- readable at a small size: stones in their spaces, markers off the stones, a legend ----------
+def _circle(el: ET.Element) -> tuple[float, float, float]:
+    return float(el.get("cx")), float(el.get("cy")), float(el.get("r"))
+
+
+@pytest.mark.parametrize("count", range(1, 9))
+def test_every_stone_lies_inside_its_space(count):
+    stones = "WB" * 4  # Heaven holds ``count`` of them, Lake the others
+    tln = BIG_STACK_TLN.replace("WBWBWBWB/-/", f"{stones[:count]}/{stones[count:] or '-'}/")
+    root = parse(pictures.svg(State(tln)))
+    for space in with_class(root, "space"):
+        cup = next(el for el in space if el.tag.endswith("circle"))
+        cx, cy, r = _circle(cup)
+        rim = r - float(cup.get("stroke-width")) / 2  # inside the space's outline
+        for stone in with_class(space, "stone"):
+            x, y, s = _circle(stone)
+            outer = ((x - cx) ** 2 + (y - cy) ** 2) ** 0.5 + s + 0.65  # with half its outline
+            assert outer <= rim, (count, space.get("data-space"))
+
+
+def test_the_sowing_order_markers_do_not_cover_stones():
+    for state in random_states(seed=3, limit=60):
+        space = next((i for i, stack in enumerate(state.bagua) if len(stack) >= 3), None)
+        if space is None:
+            continue
+        root = parse(pictures.svg(state, sow=space))
+        discs = [_circle(el) for el in with_class(root, "stone")]
+        for drop in with_class(root, "sow-drop"):
+            x, y, r = _circle(next(el for el in drop if el.tag.endswith("circle")))
+            for sx, sy, s in discs:
+                assert ((x - sx) ** 2 + (y - sy) ** 2) ** 0.5 >= r + 1 + s, state.to_tln()
+
+
+def test_an_expel_has_a_legend_and_other_turns_none():
+    played = new_game().play("Wa>He a3,a4")
+    expel = texts(parse(pictures.svg(played, turn="Ea>Wa f8x")))
+    absorb = texts(parse(pictures.svg(played, turn="Ea>Wa f8+")))
+    assert any(line.startswith("red squares: the expel's ruler") for line in expel)
+    assert not any("red squares" in line for line in absorb)
+
+
+def test_labels_are_at_least_nine_pixels_at_size_380():
+    played = new_game().play("Wa>He a3,a4")
+    root = parse(pictures.svg(played, turn="Ea>Wa f8x", size=380))
+    scale = 380 / float(root.get("viewBox").split()[2])
+    coordinates = with_class(root, "coordinates")[0]
+    sizes = {"coordinates": float(coordinates.get("font-size"))}
+    sizes["ruler"] = min(float(el.get("font-size")) for el in with_class(root, "ruler-value"))
+    sizes["spaces"] = min(
+        float(el.get("font-size")) for space in with_class(root, "space") for el in space.iter(TEXT)
+    )
+    caption = with_class(root, "caption")[0]
+    sizes["caption"] = min(float(el.get("font-size")) for el in caption.iter(TEXT))
+    assert {name: size * scale >= 9 for name, size in sizes.items()} == dict.fromkeys(sizes, True)
+    natural = parse(pictures.svg(played, turn="Ea>Wa f8x"))  # the natural size keeps its fonts
+    assert with_class(natural, "coordinates")[0].get("font-size") == "13"

@@ -51,14 +51,15 @@ function render({ model, el }) {
   draw();
   model.on("change:value", draw);
   el.addEventListener("click", (event) => {
-    const space = event.target.closest(".space[data-space]");
-    if (space && el.contains(space)) {
-      model.send({ click: "space-" + space.dataset.space });
-      return;
-    }
-    // a cell may lie under a dragon, a tile or an overlay: find it under the pointer
+    // a space or a cell may lie under a stone, a dragon or an overlay: look under the pointer
     for (const node of document.elementsFromPoint(event.clientX, event.clientY)) {
-      if (node.matches && node.matches("rect.cell[data-cell]") && el.contains(node)) {
+      if (!el.contains(node) || !node.closest) continue;
+      const space = node.closest(".space[data-space]");
+      if (space) {
+        model.send({ click: "space-" + space.dataset.space });
+        return;
+      }
+      if (node.matches("rect.cell[data-cell]")) {
         model.send({ click: "cell-" + node.dataset.cell });
         return;
       }

@@ -36,7 +36,16 @@ from ..engine.codec import board_rows
 from ..engine.core import ROCK_HITS
 from ..engine.geometry import cell_name
 from ..rules.data import COLOURS
-from .layout import CELL, PORTAL_R, Grid, body_runs, cell_names, occupied_portals, rectangles
+from .layout import (
+    CELL,
+    PORTAL_R,
+    Grid,
+    body_runs,
+    cell_names,
+    label_size,
+    occupied_portals,
+    rectangles,
+)
 from .primitives import attributes, element, number, pair, points, text_element
 from .style import (
     DARK_CELL,
@@ -108,12 +117,13 @@ def board(grid: Grid, *, coordinates: bool = True, ids: str | None = None) -> li
     if grid.wrap:
         out.extend(_wrap_marks(grid))
     if coordinates:
-        out.append(f'<g class="coordinates" {attributes(font_size=13, fill=MUTED)}>')
+        font = label_size(13, grid.scale)
+        out.append(f'<g class="coordinates" {attributes(font_size=font, fill=MUTED)}>')
         for x in range(w):
             cx = ox + (x + 0.5) * CELL
             out.append(text_element(cx, oy - 10, chr(97 + x), text_anchor="middle"))
         for y in range(h):
-            cy = oy + (y + 0.5) * CELL + 4.5
+            cy = oy + (y + 0.5) * CELL + font * 4.5 / 13
             out.append(text_element(ox - 11, cy, str(y + 1), text_anchor="middle"))
         out.append("</g>")
     return out

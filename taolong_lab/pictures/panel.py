@@ -21,6 +21,7 @@ to put together. Elements carry classes and ``data-*`` attributes: each Ba Gua s
 
 from __future__ import annotations
 
+import math
 import textwrap
 from xml.sax.saxutils import escape
 
@@ -29,7 +30,16 @@ from ..engine.core import ROCK_HITS
 from ..rules.data import COLOURS, game_data
 from ..rules.scenario import load_scenario
 from .artwork import house
-from .layout import CAPTION_LINE, CARD_H, CENTRE_R, LABEL_R, PANEL_W, STONE_R, Wheel
+from .layout import (
+    CAPTION_LINE,
+    CARD_H,
+    CENTRE_R,
+    LABEL_R,
+    PANEL_W,
+    STONE_R,
+    Wheel,
+    label_size,
+)
 from .primitives import attributes, element, number, pair, text_element
 from .style import (
     COIN,
@@ -48,6 +58,8 @@ from .style import (
     WATER,
 )
 from .text import status_lines
+
+STONE_RIM = 2.5  # the room kept between a stone and the rim of its space
 
 
 # ---- the board of Ba Gua ----------------------------------------------------------------------
@@ -70,17 +82,20 @@ def _trigram(symbol: str, cx: float, cy: float, fill: str) -> list[str]:
     return out
 
 
-def _stones(stack: str, cx: float, cy: float, space: str) -> list[str]:
+def _stones(stack: str, cx: float, cy: float, space: str, cup: float) -> list[str]:
     """A stack as discs in stack order: base stone first, read like text (left to right, then
-    a second row for a stack of more than four); each disc is drawn over the one before."""
+    a second row for a stack of more than four); each disc is drawn over the one before, and
+    every disc lies inside the space's circle of radius ``cup``, clear of its rim."""
     n = len(stack)
     rows = [stack[:4], stack[4:]] if n > 4 else [stack]
-    radius = STONE_R if n <= 4 else STONE_R - 0.8
-    spacing = 2 * radius + 1.5 if n <= 3 else 2 * radius - 0.4
+    radius = STONE_R if n <= 3 else STONE_R - 0.8
+    room = cup - STONE_RIM - radius  # the farthest a disc's centre may lie from the cup's
     out = []
     index = 0
     for row, marks in enumerate(rows):
-        y = cy + (row - (len(rows) - 1) / 2) * (2 * radius + 1.5)
+        dy = (row - (len(rows) - 1) / 2) * (2 * radius + 1.5)
+        half = math.sqrt(max(room**2 - dy**2, 0.0))  # half the row's room, at this height
+        spacing = min(2 * radius + 1.5, 2 * half / (len(marks) - 1)) if len(marks) > 1 else 0
         x0 = cx - spacing * (len(marks) - 1) / 2
         for i, mark in enumerate(marks):
             fill, stroke = STONE[mark]
@@ -91,7 +106,7 @@ def _stones(stack: str, cx: float, cy: float, space: str) -> list[str]:
                     data_space=space,
                     data_index=index,
                     cx=x0 + i * spacing,
-                    cy=y,
+                    cy=cy + dy,
                     r=radius,
                     fill=fill,
                     stroke=stroke,
@@ -160,7 +175,7 @@ def bagua(state, wheel: Wheel, ids: str | None = None) -> list[str]:
                 stroke_width=2.4 if main else 1.4,
             )
         )
-        out.extend(_stones(state.bagua[i], x, y, abbrev))
+        out.extend(_stones(state.bagua[i], x, y, abbrev, wheel.cup))
         lx, ly = wheel.point(i, LABEL_R)
         out.extend(_trigram(symbol, lx, ly - 7, INK))
         out.append(
@@ -169,7 +184,7 @@ def bagua(state, wheel: Wheel, ids: str | None = None) -> list[str]:
                 ly + 15,
                 abbrev,
                 text_anchor="middle",
-                font_size=12,
+                font_size=label_size(12, wheel.scale),
                 font_weight="bold" if main else None,
                 fill=INK,
             )
@@ -330,9 +345,12 @@ def cards(state, x: float, y: float) -> list[str]:
 
 
 # ---- the rules: caption, flux coin ------------------------------------------------------------
-def caption_lines(state, width: float) -> list[tuple[str, bool]]:
+def caption_lines(
+    state, width: float, notes: tuple[str, ...] = (), font: float = 11.5
+) -> list[tuple[str, bool]]:
     """Under the board: the scenario and its motto (bold), then the mode, edition and options,
-    wrapped to ``width`` (an estimate of the text's width; the font is not measured)."""
+    the legend of its special tiles, then ``notes`` (the overlays' legends), wrapped to
+    ``width`` at ``font`` (an estimate of the text's width; the font is not measured)."""
     rules = state.rules
     scenario = load_scenario(rules.scenario)
     parts = [f"{rules.mode} mode"]
@@ -343,13 +361,14 @@ def caption_lines(state, width: float) -> list[tuple[str, bool]]:
             parts.append(f"the {value} dragon protects the village")
         else:
             parts.append(f"{name}={str(value).lower()}")
+    bold = font + 1
     lines = [(scenario.name, True)]
     if scenario.motto:
         lines = [(f"{scenario.name} \u2014 {scenario.motto}", True)]
-    if len(lines[0][0]) * 12.5 * 0.62 > width:  # too long: the motto on a line of its own
+    if len(lines[0][0]) * bold * 0.62 > width:  # too long: the motto on a line of its own
         lines = [(scenario.name, True), (scenario.motto, False)]
-    chars = max(20, int(width / (11.5 * 0.58)))
-    for group in (parts, _legend(state)):
+    chars = max(20, int(width / (font * 0.58)))
+    for group in (parts, _legend(state), list(notes)):
         for line in textwrap.wrap(" · ".join(group), chars):
             lines.append((line.strip(" ·"), False))
     return lines
@@ -379,17 +398,17 @@ def _legend(state) -> list[str]:
     return out
 
 
-def caption(state, lines, x: float, y: float) -> list[str]:
-    """The :func:`caption_lines` from ``(x, y)`` down, the first in bold."""
+def caption(state, lines, x: float, y: float, font: float = 11.5) -> list[str]:
+    """The :func:`caption_lines` from ``(x, y)`` down at ``font``, the bold ones larger."""
     rules = state.rules
     out = [f'<g class="caption" data-scenario="{rules.scenario}" data-mode="{rules.mode}">']
     for i, (line, bold) in enumerate(lines):
         out.append(
             text_element(
                 x,
-                y + i * CAPTION_LINE,
+                y + i * CAPTION_LINE * font / 11.5,
                 line,
-                font_size=12.5 if bold else 11.5,
+                font_size=font + 1 if bold else font,
                 font_weight="bold" if bold else None,
                 fill=INK if bold else MUTED,
             )
