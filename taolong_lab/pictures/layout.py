@@ -58,6 +58,11 @@ def label_size(size: float, scale: float) -> float:
     return max(size, READABLE_PX / scale)
 
 
+def text_width(text: str, font: float, bold: bool = False) -> float:
+    """An estimate of the width of ``text`` at ``font`` (the font is not measured)."""
+    return len(text) * font * (0.62 if bold else 0.6)
+
+
 class Grid:
     """The Board of Human of ``state`` placed in a picture.
 
@@ -276,4 +281,5 @@ __all__ = [
     "label_size",
     "occupied_portals",
     "rectangles",
+    "text_width",
 ]

@@ -488,8 +488,11 @@ def _sowing(sowing: Sowing, wheel: Wheel) -> list[str]:
                 opacity=0.85,
             )
         )
+    font = label_size(9.5, wheel.scale)
+    mark = 7 * font / 9.5  # the marker's radius: its number stays readable
+    inside = min(radius, wheel.radius - wheel.cup - mark - 1)  # off the spaces and stones
     for drop in sowing.drops:
-        x, y = wheel.point(drop.space, radius)
+        x, y = wheel.point(drop.space, inside)
         fill, ink = DROP[drop.stone]
         attrs = attributes(
             class_="sow-drop",
@@ -499,14 +502,14 @@ def _sowing(sowing: Sowing, wheel: Wheel) -> list[str]:
             data_stone=drop.stone,
         )
         out.append(f"<g {attrs}>")
-        out.append(element("circle", cx=x, cy=y, r=7, fill=fill, stroke=colour, stroke_width=2))
+        out.append(element("circle", cx=x, cy=y, r=mark, fill=fill, stroke=colour, stroke_width=2))
         out.append(
             text_element(
                 x,
-                y + 3.6,
+                y + 3.6 * font / 9.5,
                 str(drop.order),
                 text_anchor="middle",
-                font_size=9.5,
+                font_size=font,
                 font_weight="bold",
                 fill=ink,
             )

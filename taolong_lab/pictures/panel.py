@@ -39,6 +39,7 @@ from .layout import (
     STONE_R,
     Wheel,
     label_size,
+    text_width,
 )
 from .primitives import attributes, element, number, pair, text_element
 from .style import (
@@ -60,6 +61,7 @@ from .style import (
 from .text import status_lines
 
 STONE_RIM = 2.5  # the room kept between a stone and the rim of its space
+STATUS_LINE = 18  # from one status line to the next
 
 
 # ---- the board of Ba Gua ----------------------------------------------------------------------
@@ -197,7 +199,14 @@ def bagua(state, wheel: Wheel, ids: str | None = None) -> list[str]:
         element("circle", cx=cx, cy=cy, r=CENTRE_R, fill=PAPER, stroke=RING, stroke_width=1.4)
     )
     out.append(
-        text_element(cx, cy - 17, "centre", text_anchor="middle", font_size=10, fill="#7a6a52")
+        text_element(
+            cx,
+            cy - 17,
+            "centre",
+            text_anchor="middle",
+            font_size=label_size(10, wheel.scale),
+            fill="#7a6a52",
+        )
     )
     for dy, value, colour, what in ((0, water, WATER, "water"), (18, fire, FIRE, "fire")):
         out.append(
@@ -207,7 +216,12 @@ def bagua(state, wheel: Wheel, ids: str | None = None) -> list[str]:
         )
         out.append(
             text_element(
-                cx + 1, cy + dy + 4, str(value), font_size=13, font_weight="bold", fill=INK
+                cx + 1,
+                cy + dy + 4,
+                str(value),
+                font_size=label_size(13, wheel.scale),
+                font_weight="bold",
+                fill=INK,
             )
         )
     out.append("</g>")
@@ -215,15 +229,16 @@ def bagua(state, wheel: Wheel, ids: str | None = None) -> list[str]:
     return out
 
 
-def _meter(x: float, y: float, label: str, value: int, cap: int, colour: str) -> list[str]:
-    out = [text_element(x, y + 4, label, font_size=11, fill=MUTED)]
+def _meter(x, y, label: str, value: int, cap: int, colour: str, font: float) -> list[str]:
+    out = [text_element(x, y + 4, label, font_size=font, fill=MUTED)]
+    start = x + max(44, text_width(label, font) + 10)  # the first disc, after the label
     for i in range(cap):
         filled = i < value
         out.append(
             element(
                 "circle",
                 class_=f"meter-{label}" + (" full" if filled else ""),
-                cx=x + 44 + i * 15,
+                cx=start + i * 15,
                 cy=y,
                 r=5.5,
                 fill=colour if filled else "none",
@@ -234,7 +249,7 @@ def _meter(x: float, y: float, label: str, value: int, cap: int, colour: str) ->
     return out
 
 
-def _dragon_card(state, colour_index: int, x: float, y: float) -> list[str]:
+def _dragon_card(state, colour_index: int, x: float, y: float, scale: float) -> list[str]:
     data = game_data()
     colour = COLOURS[colour_index]
     style = DRAGON[colour_index]
@@ -266,16 +281,15 @@ def _dragon_card(state, colour_index: int, x: float, y: float) -> list[str]:
             stroke_width=2,
         )
     )
-    out.append(
-        text_element(
-            x + 20,
-            y,
-            f"{colour} · {data.dragon_names[colour_index]}",
-            font_size=13,
-            font_weight="bold",
-            fill=INK,
-        )
-    )
+    big, small = label_size(13, scale), label_size(11, scale)
+    marks = x + 236  # the segment marks, then their label before them
+    label_x = min(x + 178, marks - 5 - text_width("segments", small))
+    names = [f"{c} · {n}" for c, n in zip(COLOURS, data.dragon_names, strict=True)]
+    longest = max(text_width(n, big, bold=True) for n in names)
+    name = names[colour_index]
+    if x + 20 + longest > label_x - 6:  # no room on either card: the circle gives the colour
+        name = data.dragon_names[colour_index]
+    out.append(text_element(x + 20, y, name, font_size=big, font_weight="bold", fill=INK))
     if state.rules.option("village") == colour:  # the protector of the village
         out.append(f'<g class="protector" data-colour="{colour}">')
         out.append("<title>protects the village</title>")
@@ -283,15 +297,14 @@ def _dragon_card(state, colour_index: int, x: float, y: float) -> list[str]:
         out.append("</g>")
     # segments: one mark per segment still attached, hollow for lost ones
     total = len(data.start_cells[colour_index]) - 1
-    sx = x + 178
-    out.append(text_element(sx, y, "segments", font_size=11, fill=MUTED))
+    out.append(text_element(label_x, y, "segments", font_size=small, fill=MUTED))
     for i in range(total):
         kept = i < dragon.segments
         out.append(
             element(
                 "rect",
                 class_="segment-mark" + (" kept" if kept else ""),
-                x=sx + 58 + i * 14,
+                x=marks + i * 14,
                 y=y - 10,
                 width=10,
                 height=11,
@@ -302,46 +315,56 @@ def _dragon_card(state, colour_index: int, x: float, y: float) -> list[str]:
                 stroke_dasharray=None if kept else "2 2",
             )
         )
-    out.extend(_meter(x, y + 19, "water", dragon.water, data.capacity, WATER))
-    out.extend(_meter(x + 130, y + 19, "fire", dragon.fire, data.capacity, FIRE))
+    out.extend(_meter(x, y + 19, "water", dragon.water, data.capacity, WATER, small))
+    out.extend(_meter(x + 130, y + 19, "fire", dragon.fire, data.capacity, FIRE, small))
     out.append("</g>")
     return out
 
 
-def cards(state, x: float, y: float) -> list[str]:
+def cards(state, x: float, y: float, scale: float = 1.0) -> list[str]:
     """A card for each dragon (its segments, water and fire), the first with its top line at
     ``y``, then whose turn it is (or the result), all :data:`~.layout.PANEL_W` wide from
-    ``x``."""
+    ``x``; ``scale`` (screen pixels per unit) keeps the labels readable (:func:`label_size`),
+    each line within the panel."""
     out = []
     for colour_index in range(len(COLOURS)):
-        out.extend(_dragon_card(state, colour_index, x + 8, y))
+        out.extend(_dragon_card(state, colour_index, x + 8, y, scale))
         y += CARD_H
-    headline, detail = status_lines(state)
-    out.append(
-        text_element(
-            x + PANEL_W / 2,
-            y + 4,
-            headline,
-            class_="status",
-            text_anchor="middle",
-            font_size=13.5,
-            font_weight="bold",
-            fill=INK,
-        )
-    )
-    if detail:
+    for line, font, bold in status_block(state, scale):
         out.append(
             text_element(
                 x + PANEL_W / 2,
-                y + 22,
-                detail,
-                class_="status-detail",
+                y + 4,
+                line,
+                class_="status" if bold else "status-detail",
                 text_anchor="middle",
-                font_size=12,
+                font_size=font,
+                font_weight="bold" if bold else None,
                 fill=INK,
             )
         )
+        y += STATUS_LINE * font / 13.5
     return out
+
+
+def status_block(state, scale: float = 1.0) -> list[tuple[str, float, bool]]:
+    """Whose turn it is (or the result) and its detail, as the lines under the cards:
+    ``(text, font size, bold)``, wrapped to the panel's width once their labels are enlarged
+    for a small picture (:func:`label_size`)."""
+    out = []
+    for text, size, bold in zip(status_lines(state), (13.5, 12), (True, False), strict=True):
+        if not text:
+            continue
+        font = label_size(size, scale)
+        chars = int((PANEL_W - 8) / text_width("x", font, bold)) if font > size else len(text)
+        out.extend((line, font, bold) for line in textwrap.wrap(text, max(chars, 12)))
+    return out
+
+
+def status_height(state, scale: float = 1.0) -> float:
+    """How far the status lines reach below the cards' end."""
+    lines = status_block(state, scale)
+    return 4 + sum(STATUS_LINE * font / 13.5 for _line, font, _bold in lines[:-1]) + 8
 
 
 # ---- the rules: caption, flux coin ------------------------------------------------------------
@@ -417,7 +440,7 @@ def caption(state, lines, x: float, y: float, font: float = 11.5) -> list[str]:
     return out
 
 
-def flux_coin(state, cx: float, cy: float) -> list[str]:
+def flux_coin(state, cx: float, cy: float, scale: float = 1.0) -> list[str]:
     """Master and Chosen One: the flux coin, black side up with a counterclockwise arrow
     (``ccw``) or white side up with a clockwise one (``cw``); nothing in the other modes."""
     if state.rules.mode not in FLUX_MODES:
@@ -474,7 +497,14 @@ def flux_coin(state, cx: float, cy: float) -> list[str]:
         )
     )
     out.append(
-        text_element(cx - r - 6, cy - 1, "flux", text_anchor="end", font_size=10.5, fill=MUTED)
+        text_element(
+            cx - r - 6,
+            cy - 1,
+            "flux",
+            text_anchor="end",
+            font_size=label_size(10.5, scale),
+            fill=MUTED,
+        )
     )
     out.append(
         text_element(
@@ -483,7 +513,7 @@ def flux_coin(state, cx: float, cy: float) -> list[str]:
             flux,
             class_="flux",
             text_anchor="end",
-            font_size=11.5,
+            font_size=label_size(11.5, scale),
             font_weight="bold",
             fill=INK,
         )
@@ -492,4 +522,12 @@ def flux_coin(state, cx: float, cy: float) -> list[str]:
     return out
 
 
-__all__ = ["bagua", "caption", "caption_lines", "cards", "flux_coin"]
+__all__ = [
+    "bagua",
+    "caption",
+    "caption_lines",
+    "cards",
+    "flux_coin",
+    "status_block",
+    "status_height",
+]

@@ -34,7 +34,7 @@ from .layout import (
     label_size,
 )
 from .overlay import Destinations, Highlight, Overlay, SowingPreview, TurnOverlay
-from .panel import bagua, caption, caption_lines, cards, flux_coin
+from .panel import bagua, caption, caption_lines, cards, flux_coin, status_height
 from .primitives import element, number
 from .style import FONT, PAPER
 from .trace import TurnTrace, destinations, preview_sowing, trace
@@ -214,8 +214,9 @@ def svg(
         The position (a TLN string is read; a puzzle gives its start). A :class:`~taolong_lab.Line`
         draws its end with its last turn (its start if it has no turn).
     size : float, optional
-        The width in pixels (the picture scales; its ``viewBox`` stays). Default: the natural
-        size.
+        The width in pixels (the picture scales; its ``viewBox`` keeps its width). Drawn
+        small, the labels grow to stay readable, and the caption may take more lines.
+        Default: the natural size.
     coordinates : bool
         Draw the column letters and row numbers.
     panel : bool
@@ -334,9 +335,10 @@ def _document(state, overlays, size, coordinates, panel, reveal, ids) -> str:
         lines = caption_lines(state, board_w + PANEL_GAP, notes if not hidden else (), font)
         caption_y = height + 16
         # under the board, the caption; beside it, the wheel, two dragon cards, two status lines
+        cards_end = WHEEL_TOP + 2 * LABEL_R + 44 + 2 * CARD_H
         height = max(
             caption_y + (len(lines) - 1) * CAPTION_LINE * font / 11.5 + 12,
-            WHEEL_TOP + 2 * LABEL_R + 44 + 2 * CARD_H + 30,
+            cards_end + max(30, status_height(state, scale)),
         )
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" '
@@ -362,12 +364,12 @@ def _document(state, overlays, size, coordinates, panel, reveal, ids) -> str:
             out.extend(overlay.over(grid))
     if panel:
         out.extend(caption(state, lines, ox - 4, caption_y, font))
-        out.extend(flux_coin(state, px + PANEL_W - 20, 24))
+        out.extend(flux_coin(state, px + PANEL_W - 20, 24, scale))
         wheel = Wheel(px + PANEL_W / 2, WHEEL_TOP + LABEL_R, WHEEL_R, CUP_R, scale)
         out.extend(bagua(state, wheel, ids))
         for overlay in overlays:
             out.extend(overlay.wheel(wheel))
-        out.extend(cards(state, px, wheel.cy + LABEL_R + 44))
+        out.extend(cards(state, px, wheel.cy + LABEL_R + 44, scale))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
