@@ -363,3 +363,20 @@ def test_a_hint_off_the_stored_line_searches():
     assert session.known_line() is None
     session.hint()
     assert "solver" in session.message  # the solver's details, after the first line
+
+
+def test_a_stored_line_not_proved_is_the_fallback_of_a_search_that_finds_nothing(monkeypatch):
+    import dataclasses
+
+    from taolong_lab.explorer import session as session_module
+
+    puzzle = dataclasses.replace(_stored_puzzle(), certificate=None)  # nothing proves it
+    real = session_module.solve
+    monkeypatch.setattr(  # a search that stops at once
+        session_module, "solve", lambda *args, **kwargs: real(*args, **kwargs, max_states=1)
+    )
+    session = ExplorerSession(puzzle)
+    assert session.known_line() == (list(puzzle.solution), False)
+    assert session.hint() == puzzle.solution[0]
+    first = session.message.split("\n")[0]
+    assert first.endswith(f": wins in {len(puzzle.solution)} turns, not proved the fewest")
