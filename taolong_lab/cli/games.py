@@ -23,10 +23,6 @@ import sys
 from pathlib import Path
 
 from ..agents import (
-    AlphaBetaAgent,
-    GreedyAgent,
-    MCTSAgent,
-    RandomAgent,
     append_record,
     balance_card,
     load_records,
@@ -35,7 +31,7 @@ from ..agents import (
 from ..agents.balance import table
 from ..agents.matches import MAX_TURNS
 from ..errors import TaoLongError
-from ..explorer.game_play import GamePlay
+from ..explorer.game_play import AGENTS, GamePlay
 from ..files import read_bounded, write_atomic
 from ..games import CHANCE, TAOLONG, GameState, TaoLongState, game, games
 from ..rules import EDITIONS, MODES
@@ -44,12 +40,6 @@ from ..rules.options import parse_option_value
 from ..runner import MAX_WORKERS, RunnerError
 from .common import EXIT_OK, CommandError, numbered_turns, puzzle_spec
 
-AGENTS = {
-    "random": RandomAgent,
-    "greedy": GreedyAgent,
-    "alphabeta": AlphaBetaAgent,
-    "mcts": MCTSAgent,
-}
 SPEC_KEYS = {
     "random": ("seed",),
     "greedy": ("seed", "samples"),

@@ -26,7 +26,7 @@ import datetime
 import random
 from collections.abc import Sequence
 
-from ..agents import GameRecord
+from ..agents import AlphaBetaAgent, GameRecord, GreedyAgent, MCTSAgent, RandomAgent
 from ..agents.base import game_state, outcome_text
 from ..agents.matches import describe, with_seed
 from ..agents.records import TURN_CAP
@@ -35,8 +35,34 @@ from ..games import CHANCE, GameState, TaoLongState, draw_outcome
 from ..rules.data import shown
 from .builder import ExplorerError
 
+AGENTS = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "alphabeta": AlphaBetaAgent,
+    "mcts": MCTSAgent,
+}
+"""The agents by name."""
+PERSON = "person"
 MAX_ACTIONS = 5000
 """The most actions a game holds (a record's limit): the game stops there."""
+
+
+def make_agent(name: str, nodes: int | None = None, time_limit: float | None = None, seed=0):
+    """The agent called ``name`` (one of :data:`AGENTS`) with a move budget for the search
+    agents; None for :data:`PERSON`.
+
+    Raises
+    ------
+    ExplorerError
+        An unknown name.
+    """
+    if name == PERSON:
+        return None
+    if name not in AGENTS:
+        raise ExplorerError(f"agent: one of {PERSON}, {', '.join(AGENTS)}, not {shown(name)}")
+    if name in ("random", "greedy"):
+        return AGENTS[name](seed=seed)
+    return AGENTS[name](nodes=nodes, time_limit=time_limit, seed=seed)
 
 
 class GamePlay:
@@ -66,10 +92,8 @@ class GamePlay:
         seats = [None] * count if seats is None else list(seats)
         if len(seats) != count:
             raise ExplorerError(f"seats: {count} players play this game, not {len(seats)} seats")
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-            raise ExplorerError(f"seed: a whole number from 0 to 2**63 - 1, not {shown(seed)}")
-        self.seed = seed
-        self.seats = [None if s is None else with_seed(s, seed) for s in seats]
+        self.seats = list(seats)
+        self.set_seed(seed)
         self.names = list(names) if names is not None else ["human"] * count
         self.states: list[GameState] = [self.start]
         self.actions: list = []
@@ -127,6 +151,21 @@ class GamePlay:
     def player_name(self, player: int) -> str:
         return "chance" if player == CHANCE else self.start.player_names()[player]
 
+    def set_seat(self, player: int, agent) -> None:
+        """Give ``player``'s seat to ``agent`` (None: a person)."""
+        if isinstance(player, bool) or not isinstance(player, int):
+            raise ExplorerError(f"player: a number, not {shown(player)}")
+        if not 0 <= player < len(self.seats):
+            raise ExplorerError(f"player: 0 to {len(self.seats) - 1}, not {player}")
+        self.seats[player] = None if agent is None else with_seed(agent, self.seed)
+
+    def set_seed(self, seed: int) -> None:
+        """Play the rest of the game with ``seed`` (the agents' and the chance outcomes')."""
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+            raise ExplorerError(f"seed: a whole number from 0 to 2**63 - 1, not {shown(seed)}")
+        self.seed = seed
+        self.seats = [None if s is None else with_seed(s, seed) for s in self.seats]
+
     # ---- playing ---------------------------------------------------------------------------
     def _push(self, mover: int, action) -> None:
         self.states.append(self.state.apply(action))
@@ -170,14 +209,15 @@ class GamePlay:
         self._push(CHANCE, outcome)
         return outcome
 
-    def step(self) -> tuple[int, object] | None:
-        """Play the next action that is not a person's (a chance outcome or an agent's
-        choice): ``(mover, action)``, or None when a person is to move or the game is over."""
+    def step(self, chance: bool = True) -> tuple[int, object] | None:
+        """Play the next action that is not a person's (a chance outcome, unless ``chance``
+        is false, or an agent's choice): ``(mover, action)``, or None when a person (or, with
+        ``chance`` false, chance) is to move or the game is over."""
         if self.over():
             return None
         player = self.state.current_player()
         if player == CHANCE:
-            return CHANCE, self.draw()
+            return (CHANCE, self.draw()) if chance else None
         agent = self.seats[player]
         if agent is None:
             return None
@@ -185,10 +225,14 @@ class GamePlay:
         self._push(player, action)
         return player, action
 
-    def advance(self):
-        """Play chance outcomes and agents' actions until a person is to move or the game
-        ends; yields each ``(mover, action)`` as it is played."""
-        while (done := self.step()) is not None:
+    def advance(self, chance: bool = True, most: int = MAX_ACTIONS):
+        """Play chance outcomes (unless ``chance`` is false) and agents' actions until a
+        person is to move, the game ends or ``most`` actions are played; yields each
+        ``(mover, action)`` as it is played."""
+        for _ in range(most):
+            done = self.step(chance)
+            if done is None:
+                return
             yield done
 
     def undo(self) -> int:
@@ -237,4 +281,4 @@ class GamePlay:
         )
 
 
-__all__ = ["MAX_ACTIONS", "GamePlay"]
+__all__ = ["AGENTS", "MAX_ACTIONS", "PERSON", "GamePlay", "make_agent"]
