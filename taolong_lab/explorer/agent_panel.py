@@ -197,7 +197,8 @@ class AgentPanel:
         if found is None:
             return ""
         if found.proved:
-            head = f"{found.player} {found.proved}s in {found.plies}"
+            verb = "wins" if found.proved == "win" else "loses"
+            head = f"{found.player} {verb} in {found.plies}"
         else:
             head = f"{found.white_score:+.1f} for white"
         return f"{head} (depth {found.depth}): {found.line.text() or '(no turn)'}"
