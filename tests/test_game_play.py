@@ -98,6 +98,8 @@ def test_a_bad_entry_raises_with_the_reason_and_changes_nothing():
     play = GamePlay(new_game(), seats=[None, GreedyAgent()])
     with pytest.raises(ExplorerError, match="there is no action 7: enter 1 to 6"):
         play.play("7")
+    with pytest.raises(ExplorerError, match="there is no action 0"):
+        play.play("0")
     with pytest.raises(ExplorerError, match="sowing Wa lands on Heaven, not Fire"):
         play.play("Wa>Fi a3")
     assert play.actions == []
@@ -145,7 +147,7 @@ def test_the_computer_answers_the_persons_turn_in_its_colour():
     white.set_computer("white")
     assert white.respond() is not None and len(white.session.line) == 1
     solo = AgentPanel(ExplorerSession(solo_game()), nodes=300)
-    solo.set_computer("black")
+    solo.set_computer(solo.session.position.to_move)  # the solo opponent is not the computer
     assert not solo.computer_to_move()
     with pytest.raises(ExplorerError, match="white, black or None, not 'red'"):
         panel.set_computer("red")
