@@ -29,7 +29,8 @@ from ..agents import (
     tournament,
 )
 from ..agents.balance import table
-from ..agents.matches import MAX_TURNS
+from ..agents.base import MAX_NODES, MAX_SEED
+from ..agents.matches import MAX_GAMES, MAX_TURNS
 from ..errors import TaoLongError
 from ..explorer.game_play import AGENTS, GamePlay
 from ..files import read_bounded, write_atomic
@@ -37,8 +38,8 @@ from ..games import CHANCE, TAOLONG, GameState, TaoLongState, game, games
 from ..rules import EDITIONS, MODES
 from ..rules.data import decode_json, json_decoder, shown
 from ..rules.options import parse_option_value
-from ..runner import MAX_WORKERS, RunnerError
-from .common import EXIT_OK, CommandError, numbered_turns, puzzle_spec
+from ..runner import MAX_WORKERS, RunnerError, check_scheduler
+from .common import EXIT_OK, MAX_SECONDS, CommandError, number, numbered_turns, puzzle_spec
 
 SPEC_KEYS = {
     "random": ("seed",),
@@ -166,9 +167,17 @@ def add_play_arguments(play: argparse.ArgumentParser) -> None:
         help="the other side: random, greedy, alphabeta, mcts (NAME:key=value,...) or human",
     )
     vs.add_argument(
-        "--time", metavar="S", type=float, help="seconds a move for a search agent (default: 2)"
+        "--time",
+        metavar="S",
+        type=number(float, 0, MAX_SECONDS),
+        help="seconds a move for a search agent (default: 2)",
     )
-    vs.add_argument("--nodes", metavar="N", type=int, help="positions a move instead of --time")
+    vs.add_argument(
+        "--nodes",
+        metavar="N",
+        type=number(int, 1, MAX_NODES),
+        help="positions a move instead of --time",
+    )
     vs.add_argument(
         "--colour",
         "--color",
@@ -179,7 +188,7 @@ def add_play_arguments(play: argparse.ArgumentParser) -> None:
     vs.add_argument(
         "--seed",
         metavar="S",
-        type=int,
+        type=number(int, 0, MAX_SEED - 1),
         default=0,
         help="the game's seed: the agents' and the chance events'",
     )
@@ -225,8 +234,6 @@ def run_play_game(args, out, inp=None) -> int:
         return Replay(_record(args.replay), inp, out).run()
     played = _the_game(args)
     start = _start(played, args)
-    if args.seed < 0 or args.seed >= 2**63:
-        raise CommandError(f"--seed {args.seed}: must be from 0 to 2**63 - 1")
     if args.time is not None and args.nodes is not None:
         raise CommandError("--time and --nodes: give one budget")
     time = 2.0 if args.time is None and args.nodes is None else args.time
@@ -486,7 +493,7 @@ def add_commands(subparsers) -> None:
     ladder.add_argument(
         "--opening",
         metavar="N",
-        type=int,
+        type=number(int, 0, MAX_TURNS),
         default=4,
         help="random opening plies of each pair of games",
     )
@@ -536,19 +543,19 @@ def _add_run_arguments(parser, games: int) -> None:
     parser.add_argument(
         "--games",
         metavar="N",
-        type=int,
+        type=number(int, 1, MAX_GAMES),
         default=games,
         help=f"games a pairing or a cell (default: {games})",
     )
-    parser.add_argument("--seed", metavar="S", type=int, default=0)
+    parser.add_argument("--seed", metavar="S", type=number(int, 0, MAX_SEED - 1), default=0)
     parser.add_argument(
         "--max-turns",
         metavar="N",
-        type=int,
+        type=number(int, 1, MAX_TURNS),
         default=300,
         help="the turn cap: a game still going is a draw",
     )
-    parser.add_argument("--workers", metavar="K", type=int, default=1)
+    parser.add_argument("--workers", metavar="K", type=number(int, 1, MAX_WORKERS), default=1)
     parser.add_argument(
         "--scheduler",
         metavar="tls://HOST:PORT",
@@ -596,23 +603,16 @@ def run_games(args, out) -> int:
     return EXIT_OK
 
 
-def _check_counts(args) -> None:
-    limits = (
-        ("--games", args.games, 1, 100_000),
-        ("--seed", args.seed, 0, 2**62),
-        ("--max-turns", args.max_turns, 1, MAX_TURNS),
-        ("--workers", args.workers, 1, MAX_WORKERS),
-    )
-    for flag, value, low, high in limits:
-        if not low <= value <= high:
-            raise CommandError(f"{flag} {value}: must be from {low:,} to {high:,}")
+def _check_scheduler(args) -> None:
+    try:
+        check_scheduler(args.scheduler)
+    except RunnerError as exc:
+        raise CommandError(str(exc)) from None
 
 
 def run_tournament(args, out) -> int:
     """``taolong tournament``: a round robin of the agents, the matches and the ratings."""
-    _check_counts(args)
-    if not 0 <= args.opening <= MAX_TURNS:
-        raise CommandError(f"--opening {args.opening}: must be from 0 to {MAX_TURNS}")
+    _check_scheduler(args)
     if len(set(args.agents)) != len(args.agents) or len(args.agents) < 2:
         raise CommandError("tournament: give at least two different agents")
     agents = {spec: agent_from_spec(spec) for spec in args.agents}
@@ -704,7 +704,7 @@ def _write_json(path, doc: dict) -> None:
 
 def run_balance(args, out) -> int:
     """``taolong balance``: play (or resume) a balance card and print it as a table."""
-    _check_counts(args)
+    _check_scheduler(args)
     played = _the_game(args)
     levels = {spec: agent_from_spec(spec) for spec in args.levels}
     if len(levels) != len(args.levels):
