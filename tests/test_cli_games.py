@@ -126,6 +126,15 @@ def test_replay_steps_through_a_record(capsys, monkeypatch, tmp_path):
 
 
 # ---- games, tournament, balance ---------------------------------------------------------------
+def test_a_bad_record_file_is_one_line(capsys, monkeypatch, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"format": "taolong-game"}\nnot json\n')
+    code, out, err = run(capsys, monkeypatch, ["play", "--replay", str(bad)])
+    assert out == ""
+    assert code == 2 and err.count("\n") == 1
+    assert f"--replay: {bad}:1: " in err and "(and 6 more problems)" in err
+
+
 def test_games_lists_the_registry(capsys, monkeypatch):
     code, out, _ = run(capsys, monkeypatch, ["games"])
     rows = {line.split()[0]: re.split(r"\s{2,}", line) for line in out.splitlines()[1:]}
@@ -185,6 +194,8 @@ def test_balance_prints_the_card_and_resumes(capsys, monkeypatch, tmp_path):
         (["play", "--vs", "greedy", "--time", "1", "--nodes", "5"], "give one budget"),
         (["play", "--vs", "greedy", "Wa>He a3"], "drop the TURNs"),
         (["play", "--replay", "no-such-file.jsonl"], "--replay"),
+        (["play", "--vs", "greedy", "--record", "no/such/dir/g.jsonl"], "no such folder"),
+        (["play", "--replay", "g.jsonl", "--vs", "greedy"], "drop --vs, --game and --record"),
         (["games", "chess"], "unknown game 'chess'"),
         (["tournament", "greedy"], "at least two different agents"),
         (["tournament", "greedy", "random", "--games", "0"], "--games: must be from 1 to"),

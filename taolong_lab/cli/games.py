@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 
 from ..agents import (
+    RecordError,
     append_record,
     balance_card,
     load_records,
@@ -231,6 +232,8 @@ def run_play_game(args, out, inp=None) -> int:
     if args.turns or args.puzzle is not None:
         raise CommandError("--vs, --game and --replay play a game: drop the TURNs and --puzzle")
     if args.replay is not None:
+        if args.vs is not None or args.game is not None or args.record is not None:
+            raise CommandError("--replay steps through a record: drop --vs, --game and --record")
         return Replay(_record(args.replay), inp, out).run()
     played = _the_game(args)
     start = _start(played, args)
@@ -244,6 +247,8 @@ def run_play_game(args, out, inp=None) -> int:
     seats = [None if p == you or opponent is None else opponent for p in range(start.players)]
     if args.record is not None and not args.record.endswith(".jsonl"):
         raise CommandError(f"--record {shown(args.record)}: must be a .jsonl file")
+    if args.record is not None and not Path(args.record).resolve().parent.is_dir():
+        raise CommandError(f"--record {shown(args.record)}: no such folder")
     play = GamePlay(start, seats=seats, seed=args.seed)
     return GameSession(play, inp, out, record=args.record).run()
 
@@ -395,7 +400,12 @@ def _record(spec: str):
         path, ident = puzzle_spec(spec)
     except TaoLongError as exc:
         raise CommandError(f"--replay: {exc}") from None
-    records = load_records(path)
+    try:
+        records = load_records(path)
+    except RecordError as exc:
+        line, field, reason = exc.problems[0]
+        more = f" (and {len(exc.problems) - 1} more problems)" if len(exc.problems) > 1 else ""
+        raise CommandError(f"--replay: {path}:{line}: {field}: {reason}{more}") from None
     if not records:
         raise CommandError(f"--replay: {path} holds no record")
     if ident is None:
