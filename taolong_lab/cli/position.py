@@ -255,8 +255,7 @@ def run_play(args, out) -> int:
         if puzzle is None:
             raise UsageError(
                 "the following arguments are required: TURN (or --puzzle FILE[:ID] to play a "
-                "solo challenge turn by turn, or --vs AGENT|human to play a game) "
-                f"(see '{PROG} play --help')"
+                f"solo challenge turn by turn) (see '{PROG} play --help')"
             )
         return Session(puzzle, sys.stdin, out).run()
     line = Line(state)
