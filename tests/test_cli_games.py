@@ -190,6 +190,7 @@ def test_balance_prints_the_card_and_resumes(capsys, monkeypatch, tmp_path):
         (["play", "--game", "chess"], "unknown game 'chess'"),
         (["play", "--game", "pig", "--option", "goal=3"], "unknown option 'goal'"),
         (["play", "--game", "pig", "--mode", "monk"], "--mode: Tao Long's"),
+        (["play", "--vs", "greedy", "--mode", "monk", "--option", "mode=master"], "give it once"),
         (["play", "--vs", "greedy", "--record", "x.txt"], "must be a .jsonl file"),
         (["play", "--vs", "greedy", "--time", "1", "--nodes", "5"], "give one budget"),
         (["play", "--vs", "greedy", "Wa>He a3"], "drop the TURNs"),

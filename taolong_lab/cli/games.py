@@ -149,6 +149,9 @@ def _start(played, args) -> GameState:
         if rules or options:
             raise CommandError("--position already names its rules; drop --option and the rest")
         return played.from_string(args.position)
+    both = sorted(set(rules) & set(options))
+    if both:
+        raise CommandError(f"--{both[0]} and --option {both[0]}=...: give it once")
     return played.new(**rules, **options)
 
 
