@@ -8,14 +8,19 @@ import json
 import re
 
 import pytest
-from tiny_games import KUHN, PIG
+from tiny_games import TINY_GAMES
 
 from taolong_lab.agents import load_records
 from taolong_lab.cli import main
-from taolong_lab.games import register
+from taolong_lab.games import registry as registry_module
 
-for tiny in (PIG, KUHN):
-    register(tiny)
+
+@pytest.fixture(autouse=True)
+def tiny_games_registered(monkeypatch):
+    """Pig and Kuhn poker in the registry for each test, and out of it after."""
+    monkeypatch.setattr(registry_module, "_GAMES", dict(registry_module._GAMES))
+    for tiny in TINY_GAMES:
+        registry_module.register(tiny)
 
 
 def run(capsys, monkeypatch, argv, entries=""):

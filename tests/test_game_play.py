@@ -6,17 +6,24 @@ from __future__ import annotations
 
 import pytest
 from agent_positions import tactical_positions
-from tiny_games import KUHN, PIG
+from tiny_games import KUHN, PIG, TINY_GAMES
 
 from taolong_lab import State, new_game, solo_game
 from taolong_lab.agents import GameRecord, GreedyAgent, RandomAgent, save_records
 from taolong_lab.explorer import AgentPanel, ExplorerError, ExplorerSession, GamePlay
 from taolong_lab.explorer.agent_panel import first_player_share
 from taolong_lab.explorer.game_play import make_agent
-from taolong_lab.games import CHANCE, register
+from taolong_lab.games import CHANCE
+from taolong_lab.games import registry as registry_module
 
-for tiny in (PIG, KUHN):
-    register(tiny)
+
+@pytest.fixture(autouse=True)
+def tiny_games_registered(monkeypatch):
+    """Pig and Kuhn poker in the registry for each test, and out of it after."""
+    monkeypatch.setattr(registry_module, "_GAMES", dict(registry_module._GAMES))
+    for tiny in TINY_GAMES:
+        registry_module.register(tiny)
+
 
 # White has lost (white to move).
 OVER = "field/grasshopper/current 8/8/8/8/8/8/8/8 h8:0:3 e7-d7-d6:1:0 B/W/B/WB/WB/-/W/- 7:5 w 451"

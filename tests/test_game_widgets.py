@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("ipywidgets")
 
 from agent_positions import tactical_positions
-from tiny_games import KUHN, PIG
+from tiny_games import KUHN, PIG, TINY_GAMES
 
 from taolong_lab import new_game
 from taolong_lab.agents import save_records
@@ -19,10 +19,15 @@ from taolong_lab.explorer import GamePlay
 from taolong_lab.explorer.agent_widget import attach
 from taolong_lab.explorer.game_widget import MAX_BUTTONS, GameWidget
 from taolong_lab.explorer.widget import Explorer
-from taolong_lab.games import register
+from taolong_lab.games import registry as registry_module
 
-for tiny in (PIG, KUHN):
-    register(tiny)
+
+@pytest.fixture(autouse=True)
+def tiny_games_registered(monkeypatch):
+    """Pig and Kuhn poker in the registry for each test, and out of it after."""
+    monkeypatch.setattr(registry_module, "_GAMES", dict(registry_module._GAMES))
+    for tiny in TINY_GAMES:
+        registry_module.register(tiny)
 
 
 def button(gw: GameWidget, label: str):
