@@ -30,6 +30,7 @@ from .common import (
     puzzle_header,
     puzzle_spec,
 )
+from .games import add_play_arguments, run_play_game, wants_game
 from .session import Session
 
 
@@ -59,6 +60,7 @@ def add_commands(subparsers) -> None:
         metavar="TURN",
         help="a turn, e.g. 'Wa>He a3,a4'; with --puzzle and no TURN, an interactive session",
     )
+    add_play_arguments(play)
     play.set_defaults(run=run_play)
 
     scenarios = subparsers.add_parser("scenarios", help="list the scenarios")
@@ -246,6 +248,8 @@ def run_play(args, out) -> int:
     CommandError
         A turn that cannot be read or played, named by its number.
     """
+    if wants_game(args):
+        return run_play_game(args, out)
     puzzle, state = _setup(args)
     if not args.turns:
         if puzzle is None:

@@ -7,11 +7,18 @@
   no view.
 - ``widget``: :class:`Explorer`, the ipywidgets view of a session (JupyterLab), which only
   draws and forwards clicks.
+- ``agent_panel``: :class:`AgentPanel`, the computer opponent, the evaluation bar and the best
+  line of the two-player game, and game records loaded; no view. ``agent_widget``: its
+  controls, added to an Explorer by ``attach``.
+- ``game_play``: :class:`GamePlay`, a game of any registered game played by people and
+  agents; no view. ``game_widget``: :class:`GameWidget`, its ipywidgets view.
 
 Importing this package never imports ipywidgets: ``Explorer`` is loaded on first use.
 """
 
+from .agent_panel import AgentPanel
 from .builder import Choice, ExplorerError, Offer, TurnBuilder
+from .game_play import GamePlay
 from .session import ExplorerSession, bundled_puzzles
 
 
@@ -20,14 +27,21 @@ def __getattr__(name: str):
         from .widget import Explorer
 
         return Explorer
+    if name == "GameWidget":
+        from .game_widget import GameWidget
+
+        return GameWidget
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
+    "AgentPanel",
     "Choice",
     "Explorer",
     "ExplorerError",
     "ExplorerSession",
+    "GamePlay",
+    "GameWidget",
     "Offer",
     "TurnBuilder",
     "bundled_puzzles",

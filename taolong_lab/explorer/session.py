@@ -627,8 +627,8 @@ class ExplorerSession:
         self._show(self.index)
         played = " | ".join(solution.line.notation()) or "(already won)"
         self.say(
-            f"solved: win in {solution.optimum} turn{'s' * (solution.optimum != 1)}: {played}\nstep through it with "
-            f"next ▶ or play\n{how}",
+            f"solved: win in {solution.optimum} turn{'s' * (solution.optimum != 1)}: {played}\n"
+            f"step through it with next ▶ or play\n{how}",
             "ok",
         )
         return solution

@@ -148,6 +148,7 @@ class Explorer(w.VBox):
             method=method,
         )
         self._syncing = False
+        self.refresh_hooks: list = []  # called after each redraw (e.g. .agent_widget's)
         self._build()
         self.session.on_message = self._show_messages
         self._refresh()
@@ -509,6 +510,8 @@ class Explorer(w.VBox):
         self.status.value = self._status_html()
         self.moves.value = self._moves_html()
         self._show_messages()
+        for hook in self.refresh_hooks:
+            hook()
 
     def _status_html(self) -> str:
         session = self.session
