@@ -106,13 +106,16 @@ def _inferred(doc: dict, section: str) -> None:
         raise DataError(FILE, f"{section}.reason", "a one-line reason is needed")
 
 
-def read_board(doc: dict) -> LongTauBoard:
-    """Check a board document and build its geometry.
+def read_board(doc: dict, areas: tuple[str, ...] = AREAS) -> LongTauBoard:
+    """Check a board document and build its geometry with the chair and ``areas`` only (the
+    others closed: their squares are not on the board and no line crosses them).
 
     Parameters
     ----------
     doc
         The parsed TOML document.
+    areas
+        The areas in play.
 
     Returns
     -------
@@ -157,7 +160,8 @@ def read_board(doc: dict) -> LongTauBoard:
         if len(home) != HOME_SQUARES or not set(home) <= set(cells):
             raise DataError(FILE, f"areas.{name}.home", "must be 12 squares of the area")
         area_cells[name], home_cells[name] = cells, home
-    cells = tuple(sorted(taken, key=lambda c: (c[1], c[0])))
+    kept = [cell for cell, owner in taken.items() if owner == "chair" or owner in areas]
+    cells = tuple(sorted(kept, key=lambda c: (c[1], c[0])))
     index = {cell: i for i, cell in enumerate(cells)}
     rays = []
     for x, y in cells:
@@ -188,8 +192,8 @@ def read_board(doc: dict) -> LongTauBoard:
         size=size,
         cells=cells,
         chair=chair_index,
-        areas={n: tuple(sorted(index[c] for c in area_cells[n])) for n in AREAS},
-        homes={n: tuple(sorted(index[c] for c in home_cells[n])) for n in AREAS},
+        areas={n: tuple(sorted(index[c] for c in area_cells[n])) for n in areas},
+        homes={n: tuple(sorted(index[c] for c in home_cells[n])) for n in areas},
         rays=tuple(rays),
         neighbours=neighbours,
         steps=tuple(steps),
@@ -198,8 +202,13 @@ def read_board(doc: dict) -> LongTauBoard:
 
 
 @functools.cache
-def long_tau_board() -> LongTauBoard:
-    """The board of ``data/games/long-tau/board.toml``.
+def long_tau_board(areas: tuple[str, ...] = AREAS) -> LongTauBoard:
+    """The board of ``data/games/long-tau/board.toml``, with the chair and ``areas``.
+
+    Parameters
+    ----------
+    areas
+        The areas in play (all four unless two are closed).
 
     Returns
     -------
@@ -210,7 +219,9 @@ def long_tau_board() -> LongTauBoard:
     DataError
         The file is missing or a field is wrong, named.
     """
-    return read_board(load_toml(FILE))
+    if not set(areas) <= set(AREAS):
+        raise DataError(FILE, "areas", f"unknown area among {shown(areas)}")
+    return read_board(load_toml(FILE), tuple(areas))
 
 
 __all__ = ["AREAS", "LongTauBoard", "long_tau_board", "read_board"]

@@ -35,20 +35,19 @@ FIELDS = ("players", "four", "chair", "farthest", "sides", "limit", "ply", "to",
 
 @dataclass(frozen=True)
 class Move:
-    """A move: the pawn on square ``origin`` slides to ``target`` (square indices); a pass
-    (when no pawn can move) has both -1. Its notation is ``f8-f5`` or ``pass``."""
+    """A move: the pawn on square ``origin`` slides to ``target`` (square indices of its
+    board); a pass (when no pawn can move) has both -1. ``notation`` is how it is written:
+    ``f8-f6`` or ``pass``."""
 
     origin: int
     target: int
+    notation: str
 
     def __str__(self) -> str:
-        if self.origin < 0:
-            return "pass"
-        board = long_tau_board()
-        return f"{board.name(self.origin)}-{board.name(self.target)}"
+        return self.notation
 
 
-PASS = Move(-1, -1)
+PASS = Move(-1, -1, "pass")
 
 
 @dataclass(frozen=True)
@@ -74,12 +73,10 @@ class Settings:
     def enemies(self, colour: int) -> tuple[int, ...]:
         return tuple(c for c in range(self.colours) if c != colour)
 
-    def open_squares(self) -> frozenset[int]:
-        """The squares in play: with closed side areas only the two used ones and the chair."""
-        board = long_tau_board()
-        if self.sides == "open":
-            return frozenset(range(len(board.cells)))
-        return frozenset(board.chair + board.areas["north"] + board.areas["south"])
+    @property
+    def board(self):
+        """The board in play: with closed sides, the chair and the two used areas only."""
+        return long_tau_board(AREAS if self.sides == "open" else ("north", "south"))
 
 
 class LongTauGame(Game):
@@ -131,7 +128,7 @@ class LongTauGame(Game):
             raise GameError("option 'four' only applies to 4 players")
         if chosen.players == 4 and chosen.sides != "open":
             raise GameError("option 'sides' only applies to 2 players: 4 use every area")
-        board = long_tau_board()
+        board = chosen.board
         cells = [EMPTY] * len(board.cells)
         if chosen.players == 2:
             for colour, area in enumerate(("north", "south")):
@@ -170,7 +167,7 @@ class LongTauGame(Game):
             chosen = Settings(**self.settings(settings))
         except GameError as exc:
             raise GameError(f"Long Tau position: {exc}") from None
-        board = long_tau_board()
+        board = chosen.board
         glyphs = "".join(str(c + 1) for c in range(chosen.colours))
         if len(values["board"]) != len(board.cells) or set(values["board"]) - set("." + glyphs):
             raise GameError(
@@ -198,7 +195,7 @@ class LongTauGame(Game):
         pawn for holding the chair's squares (a quarter each)."""
         after = state.board_after_removals()
         settings = state.settings
-        board = long_tau_board()
+        board = settings.board
         score = []
         for colour in range(settings.colours):
             pawns = sum(1 for held in after if held == colour)
@@ -264,7 +261,7 @@ class LongTauState(GameState):
         if self._after is None:
             self._after = start_of_turn(
                 self.cells,
-                long_tau_board(),
+                self.settings.board,
                 self.colour,
                 self.settings.enemies(self.colour),
                 self.pending == self.colour,
@@ -292,13 +289,13 @@ class LongTauState(GameState):
             if self.current_player() == TERMINAL:
                 self._actions = []
             else:
+                board = self.settings.board
                 found = slides(
-                    self.board_after_removals(),
-                    long_tau_board(),
-                    self.colour,
-                    self.settings.chair == "stop",
+                    self.board_after_removals(), board, self.colour, self.settings.chair == "stop"
                 )
-                self._actions = [Move(a, b) for a, b in found] or [PASS]
+                self._actions = [
+                    Move(a, b, f"{board.name(a)}-{board.name(b)}") for a, b in found
+                ] or [PASS]
         return list(self._actions)
 
     def apply(self, action) -> LongTauState:
@@ -306,7 +303,7 @@ class LongTauState(GameState):
         after = self.board_after_removals()
         pending = -1 if self.pending == self.colour else self.pending
         if move != PASS:
-            after, completed = play(after, long_tau_board(), move.origin, move.target)
+            after, completed = play(after, self.settings.board, move.origin, move.target)
             if completed:
                 pending = self.colour
         nxt = (self.to + 1) % self.players
@@ -345,7 +342,7 @@ class LongTauState(GameState):
 
     def problems(self) -> list[str]:
         s, found = self.settings, []
-        board = long_tau_board()
+        board = self.settings.board
         if len(self.cells) != len(board.cells):
             return [f"the board has {len(self.cells)} squares, not {len(board.cells)}"]
         if not 0 <= self.to < s.players:
@@ -361,10 +358,6 @@ class LongTauState(GameState):
                 found.append(f"colour {colour + 1} has {count} pawns, more than {most}")
             if count == 0:
                 found.append(f"colour {colour + 1} has no pawn on the board")
-        closed = [i for i, held in enumerate(self.cells) if held != EMPTY]
-        closed = [i for i in closed if i not in s.open_squares()]
-        if closed:
-            found.append(f"a pawn on the closed square {board.name(closed[0])}")
         return found
 
     # ---- pictures ------------------------------------------------------------------------
@@ -382,17 +375,16 @@ class LongTauState(GameState):
         return f"Long Tau, {s.players} players: {state} (turn {self.ply}{limit})"
 
     def text(self) -> str:
-        board = long_tau_board()
+        board = self.settings.board
         glyphs = GLYPHS[self.settings.colours]
         removed = set(self.removals())
-        open_squares = self.settings.open_squares()
         rows = [self._header()]
         grid = {cell: i for i, cell in enumerate(board.cells)}
         for y in range(board.size):
             line = []
             for x in range(board.size):
                 i = grid.get((x, y))
-                if i is None or i not in open_squares:
+                if i is None:
                     line.append(" ")
                 elif self.cells[i] != EMPTY:
                     glyph = glyphs[self.cells[i]]
@@ -409,11 +401,10 @@ class LongTauState(GameState):
         return "\n".join(rows)
 
     def svg(self) -> str:
-        board = long_tau_board()
+        board = self.settings.board
         unit, margin = 36, 28
         side = board.size * unit + 2 * margin
         removed = set(self.removals())
-        open_squares = self.settings.open_squares()
 
         def centre(i):
             x, y = board.cells[i]
@@ -425,16 +416,16 @@ class LongTauState(GameState):
             f'<rect width="{side}" height="{side + 24}" fill="#fbf6e9"/>',
             f'<text x="{margin}" y="18" font-size="13">{escape(self._header())}</text>',
         ]
-        for i in sorted(open_squares):
+        for i in range(len(board.cells)):
             x, y = board.cells[i]
             fill = "#f2c94c" if i in board.chair else "#ffffff"
             parts.append(
                 f'<rect x="{margin + x * unit + 3}" y="{margin + y * unit + 3}" '
                 f'width="{unit - 6}" height="{unit - 6}" fill="{fill}" stroke="#8a7a5a"/>'
             )
-        for i in sorted(open_squares):
+        for i in range(len(board.cells)):
             for ray in board.rays[i][1:3]:  # right and down: each line segment once
-                if ray and ray[0] in open_squares:
+                if ray:
                     j = ray[0]
                     (ax, ay), (bx, by) = centre(i), centre(j)
                     parts.append(
