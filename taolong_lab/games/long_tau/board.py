@@ -35,15 +35,17 @@ STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))  # up, right, down, left
 class LongTauBoard:
     """The board's geometry.
 
-    ``cells[i]`` is square ``i`` as ``(x, y)``; ``areas`` and ``homes`` map an area's name to
-    its squares and to the 12 nearest the board's edge; ``chair`` holds the Golden Chair's
-    squares; ``rays[i]`` gives, for each direction from square ``i``, the squares along the
-    line in that direction, nearest first; ``neighbours[i]`` the squares one step away along
-    a line; ``steps[i]`` the fewest steps along the lines to a chair square and
+    ``cells[i]`` is square ``i`` as ``(x, y)``; ``across`` tells whether a line crosses the
+    spaces between the areas (else it ends where the squares end); ``areas`` and ``homes``
+    map an area's name to its squares and to the 12 nearest the board's edge; ``chair`` holds
+    the Golden Chair's squares; ``rays[i]`` gives, for each direction from square ``i``, the
+    squares along the line in that direction, nearest first; ``neighbours[i]`` the squares
+    one step away along a line; ``steps[i]`` the fewest steps along the lines to a chair square and
     ``euclidean[i]`` the straight distance from the chair's centre, in squares.
     """
 
     size: int
+    across: bool
     cells: tuple[tuple[int, int], ...]
     chair: tuple[int, ...]
     areas: dict
@@ -106,9 +108,9 @@ def _inferred(doc: dict, section: str) -> None:
         raise DataError(FILE, f"{section}.reason", "a one-line reason is needed")
 
 
-def read_board(doc: dict, areas: tuple[str, ...] = AREAS) -> LongTauBoard:
+def read_board(doc: dict, areas: tuple[str, ...] = AREAS, across: bool = True) -> LongTauBoard:
     """Check a board document and build its geometry with the chair and ``areas`` only (the
-    others closed: their squares are not on the board and no line crosses them).
+    others closed: their squares are not on the board, like the spaces between areas).
 
     Parameters
     ----------
@@ -116,6 +118,9 @@ def read_board(doc: dict, areas: tuple[str, ...] = AREAS) -> LongTauBoard:
         The parsed TOML document.
     areas
         The areas in play.
+    across
+        Whether a line runs on over the spaces between the areas to the next square along
+        it (the grid's rows and columns, edge to edge), or ends at the last square before one.
 
     Returns
     -------
@@ -168,8 +173,9 @@ def read_board(doc: dict, areas: tuple[str, ...] = AREAS) -> LongTauBoard:
         out = []
         for dx, dy in STEPS:
             ray, at = [], (x + dx, y + dy)
-            while at in index:
-                ray.append(index[at])
+            while 0 <= at[0] < size and 0 <= at[1] < size and (across or at in index):
+                if at in index:
+                    ray.append(index[at])
                 at = (at[0] + dx, at[1] + dy)
             out.append(tuple(ray))
         rays.append(tuple(out))
@@ -190,6 +196,7 @@ def read_board(doc: dict, areas: tuple[str, ...] = AREAS) -> LongTauBoard:
     cy = sum(y for _, y in chair) / CHAIR_SQUARES
     return LongTauBoard(
         size=size,
+        across=across,
         cells=cells,
         chair=chair_index,
         areas={n: tuple(sorted(index[c] for c in area_cells[n])) for n in areas},
@@ -202,13 +209,15 @@ def read_board(doc: dict, areas: tuple[str, ...] = AREAS) -> LongTauBoard:
 
 
 @functools.cache
-def long_tau_board(areas: tuple[str, ...] = AREAS) -> LongTauBoard:
+def long_tau_board(areas: tuple[str, ...] = AREAS, across: bool = True) -> LongTauBoard:
     """The board of ``data/games/long-tau/board.toml``, with the chair and ``areas``.
 
     Parameters
     ----------
     areas
         The areas in play (all four unless two are closed).
+    across
+        Whether the lines cross the spaces between the areas (see :func:`read_board`).
 
     Returns
     -------
@@ -221,7 +230,7 @@ def long_tau_board(areas: tuple[str, ...] = AREAS) -> LongTauBoard:
     """
     if not set(areas) <= set(AREAS):
         raise DataError(FILE, "areas", f"unknown area among {shown(areas)}")
-    return read_board(load_toml(FILE), tuple(areas))
+    return read_board(load_toml(FILE), tuple(areas), across)
 
 
 __all__ = ["AREAS", "LongTauBoard", "long_tau_board", "read_board"]

@@ -8,9 +8,9 @@ move completed the chair; a side left without pawns has lost.
 
 >>> start = LONG_TAU.new()
 >>> start.player_names(), start.current_player(), len(start.legal_actions())
-(('north', 'south'), 0, 2)
->>> [str(a) for a in start.legal_actions()]
-['f8-f6', 'g8-g6']
+(('north', 'south'), 0, 10)
+>>> [str(a) for a in start.legal_actions()][:4]
+['d11-d5', 'i11-i5', 'e9-e6', 'e9-a9']
 >>> after = start.apply("f8-f6")
 >>> LONG_TAU.from_string(after.to_string()) == after
 True
@@ -30,7 +30,18 @@ GLYPHS = {2: "XO", 4: "NESW"}  # a colour's pawns in the text picture, by colour
 FILLS = ("#c0392b", "#1f1f1f", "#2e86c1", "#27ae60")
 MAX_LIMIT = 10_000
 MAX_TEXT = 600
-FIELDS = ("players", "four", "chair", "farthest", "sides", "limit", "ply", "to", "pending")
+FIELDS = (
+    "players",
+    "four",
+    "chair",
+    "farthest",
+    "sides",
+    "lines",
+    "limit",
+    "ply",
+    "to",
+    "pending",
+)
 
 
 @dataclass(frozen=True)
@@ -59,6 +70,7 @@ class Settings:
     chair: str = "through"
     farthest: str = "euclidean"
     sides: str = "open"
+    lines: str = "across"
     limit: int = 200
 
     @property
@@ -76,7 +88,8 @@ class Settings:
     @property
     def board(self):
         """The board in play: with closed sides, the chair and the two used areas only."""
-        return long_tau_board(AREAS if self.sides == "open" else ("north", "south"))
+        areas = AREAS if self.sides == "open" else ("north", "south")
+        return long_tau_board(areas, self.lines == "across")
 
 
 class LongTauGame(Game):
@@ -112,6 +125,13 @@ class LongTauGame(Game):
             "open",
             "2 players: the two unused areas stay 'open' to the pawns, or are 'closed'",
             ("open", "closed"),
+        ),
+        GameOption(
+            "lines",
+            "across",
+            "the straight lines run 'across' the spaces between the areas (the grid's rows and "
+            "columns, edge to edge) or end 'within' the squares",
+            ("across", "within"),
         ),
         GameOption(
             "limit",
@@ -160,7 +180,7 @@ class LongTauGame(Game):
             numbers[key] = int(values[key])
         settings = {
             "players": numbers["players"],
-            **{k: values[k] for k in ("four", "chair", "farthest", "sides")},
+            **{k: values[k] for k in ("four", "chair", "farthest", "sides", "lines")},
             "limit": numbers["limit"],
         }
         try:
@@ -333,7 +353,7 @@ class LongTauState(GameState):
         pending = "-" if self.pending < 0 else str(self.pending + 1)
         return (
             f"long-tau players={s.players} four={s.four} chair={s.chair} "
-            f"farthest={s.farthest} sides={s.sides} limit={s.limit} ply={self.ply} "
+            f"farthest={s.farthest} sides={s.sides} lines={s.lines} limit={s.limit} ply={self.ply} "
             f"to={self.to} pending={pending} board={board}"
         )
 
