@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from taolong_lab.errors import DataError, TaoLongError
 from taolong_lab.games import GameError, game
-from taolong_lab.games.long_tau import LONG_TAU, PASS, LongTauState, Settings, long_tau_board
+from taolong_lab.games.long_tau import LONG_TAU, PASS, LongTauState, long_tau_board
 from taolong_lab.games.long_tau.board import read_board
 from taolong_lab.games.long_tau.endgames import DRAWN, LOST, WON, endgame, minimax
 from taolong_lab.games.long_tau.rules import EMPTY
@@ -36,16 +36,13 @@ RULEBOOK = next(
 
 
 def position(north="", south="", to=0, pending=-1, ply=0, **options) -> LongTauState:
-    """A hand-built position: each colour's pawns as square names (north is colour 0)."""
-    chosen = Settings(**LONG_TAU.settings(options))
-    board = chosen.board
-    cells = [EMPTY] * len(board.cells)
-    for colour, names in enumerate((north, south)):
-        for name in names.split():
-            cells[board.names[name]] = colour
-    state = LongTauState(chosen, tuple(cells), to, pending, ply)
-    assert state.problems() == [], state.problems()
-    return state
+    """A hand-built position: each colour's pawns as square names (``north``: colour 0,
+    ``south``: colour 1)."""
+    second = "east" if options.get("players") == 4 else "south"  # colour 1
+    composed = LONG_TAU.compose(
+        {"north": north, second: south}, to, None if pending < 0 else "north", **options
+    )
+    return LongTauState(composed.settings, composed.cells, to, pending, ply)
 
 
 def moves(state, square: str) -> set[str]:
@@ -308,6 +305,16 @@ def test_option_sides_closed_keeps_only_the_two_used_areas():
 
 
 # ---- strings, actions and pictures -----------------------------------------------------------
+def test_compose_builds_a_position_and_names_what_is_wrong():
+    state = LONG_TAU.compose({"east": "k4", "south": "b4"}, to=1, players=4)
+    assert state.current_player() == 1 and state.pawns(0) == 1 and state.pawns(1) == 1
+    for pawns, field in (({"up": "a4"}, "up"), ({"north": "a4 a4", "south": "d1"}, "a4")):
+        with pytest.raises(GameError, match=field):
+            LONG_TAU.compose(pawns)
+    with pytest.raises(GameError, match="no pawn"):
+        LONG_TAU.compose({"north": "a4"})
+
+
 def test_the_game_is_registered_and_its_actions_read_back():
     assert game("long-tau") is LONG_TAU
     start = LONG_TAU.new()

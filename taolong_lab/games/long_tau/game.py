@@ -206,6 +206,58 @@ class LongTauGame(Game):
             raise GameError(f"Long Tau position: {'; '.join(found)}")
         return state
 
+    def compose(self, pawns: dict, to: int = 0, pending: str | None = None, **options):
+        """A position built by hand: each player's pawns by square name.
+
+        Parameters
+        ----------
+        pawns
+            Player name -> its pawns' squares, e.g. ``{"north": "e11 f10", "south": "e10"}``
+            (partners share their colour's pawns).
+        to
+            The player to move.
+        pending
+            The player whose last move completed the Golden Chair, if any.
+        **options
+            The game's options.
+
+        Returns
+        -------
+        LongTauState
+
+        Raises
+        ------
+        GameError
+            An unknown player or square, a square given twice, or a position that breaks an
+            invariant, named.
+
+        >>> LONG_TAU.compose({"north": "e11 f10 e9", "south": "e10 d1"}).removals()
+        (12,)
+        """
+        chosen = Settings(**self.settings(options))
+        board = chosen.board
+        names = NAMES[chosen.players]
+        cells = [EMPTY] * len(board.cells)
+        for player, squares in pawns.items():
+            if player not in names or not isinstance(squares, str):
+                raise GameError(
+                    f"compose: pawns: a player of {names} and its squares, not {player!r}"
+                )
+            for square in squares.split():
+                if board.names.get(square) is None or cells[board.names[square]] != EMPTY:
+                    raise GameError(
+                        f"compose: {player}: square {square!r} is off the board or taken"
+                    )
+                cells[board.names[square]] = chosen.colour(names.index(player))
+        if pending is not None and pending not in names:
+            raise GameError(f"compose: pending: a player of {names}, not {pending!r}")
+        mark = -1 if pending is None else chosen.colour(names.index(pending))
+        state = LongTauState(chosen, tuple(cells), to, mark, 0)
+        found = state.problems()
+        if found:
+            raise GameError(f"compose: {'; '.join(found)}")
+        return state
+
     def variants(self) -> list[dict]:
         """The two-player game and the four-player one (partners, as the rulebook has it)."""
         return [{"players": 2}, {"players": 4}]
