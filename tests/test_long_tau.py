@@ -339,6 +339,7 @@ def test_the_game_is_registered_and_its_actions_read_back():
         (LONG_TAU.new().to_string().replace("board=1111", "board=...."), "none"),
         (re.sub(r"board=\S+", "board=" + "." * 91 + "2", LONG_TAU.new().to_string()), "no pawn"),
         ("x" * 5000, "at most"),
+        (LONG_TAU.new(players=4).to_string().replace("sides=open", "sides=closed"), "sides"),
     ],
 )
 def test_a_bad_position_string_names_its_field(text, field):

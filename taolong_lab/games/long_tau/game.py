@@ -92,6 +92,16 @@ class Settings:
         return long_tau_board(areas, self.lines == "across")
 
 
+def _checked(settings: dict) -> Settings:
+    """The settings of a full set of option values, refusing options that do not apply."""
+    chosen = Settings(**settings)
+    if chosen.players == 2 and chosen.four != "partners":
+        raise GameError("option 'four' only applies to 4 players")
+    if chosen.players == 4 and chosen.sides != "open":
+        raise GameError("option 'sides' only applies to 2 players: 4 use every area")
+    return chosen
+
+
 class LongTauGame(Game):
     """Long Tau: 2 players, or 4 (partners, or each for itself). Options as data."""
 
@@ -143,11 +153,7 @@ class LongTauGame(Game):
     )
 
     def start(self, settings: dict) -> LongTauState:
-        chosen = Settings(**settings)
-        if chosen.players == 2 and chosen.four != "partners":
-            raise GameError("option 'four' only applies to 4 players")
-        if chosen.players == 4 and chosen.sides != "open":
-            raise GameError("option 'sides' only applies to 2 players: 4 use every area")
+        chosen = _checked(settings)
         board = chosen.board
         cells = [EMPTY] * len(board.cells)
         if chosen.players == 2:
@@ -184,7 +190,7 @@ class LongTauGame(Game):
             "limit": numbers["limit"],
         }
         try:
-            chosen = Settings(**self.settings(settings))
+            chosen = _checked(self.settings(settings))
         except GameError as exc:
             raise GameError(f"Long Tau position: {exc}") from None
         board = chosen.board
@@ -234,7 +240,7 @@ class LongTauGame(Game):
         >>> LONG_TAU.compose({"north": "e11 f10 e9", "south": "e10 d1"}).removals()
         (12,)
         """
-        chosen = Settings(**self.settings(options))
+        chosen = _checked(self.settings(options))
         board = chosen.board
         names = NAMES[chosen.players]
         cells = [EMPTY] * len(board.cells)
