@@ -10,8 +10,9 @@ Sections (``--only strength,card,endgames``):
 - ``strength``: Greedy, AlphaBeta and MCTS (``--nodes`` positions a move) each against Random
   and, the search agents, against Greedy: ``--games`` games, sides alternating, 4 random
   opening plies, the game's default options (200 turns);
-- ``card``: the balance card of the two- and four-player game, Greedy and AlphaBeta at
-  ``--nodes`` positions a move, ``--card-games`` games a cell;
+- ``card``: the balance card of the two- and four-player game played by Greedy, and of the
+  two-player game by AlphaBeta at ``--nodes`` positions a move (alpha-beta plays two
+  players), ``--card-games`` games a cell;
 - ``endgames``: the retrograde tables of 2 v 1 pawns on the whole board, and of 3 v 1 and
   2 v 2 with the side areas closed.
 
@@ -73,19 +74,25 @@ def strength(args, folder: Path) -> dict:
 
 
 def card(args, folder: Path) -> dict:
-    levels = {"greedy": GreedyAgent(), "alphabeta": AlphaBetaAgent(nodes=args.nodes)}
-    result = balance_card(
-        levels,
-        game=LONG_TAU,
-        games=args.card_games,
-        seed=args.seed,
-        out=folder / "long-tau-card.json",
-        progress=True,
-    )
-    rows = table(result)
+    """Greedy on two and four players; alpha-beta (two players only) on two."""
+    rows = []
+    for name, levels, variants in (
+        ("greedy", {"greedy": GreedyAgent()}, [{"players": 2}, {"players": 4}]),
+        ("alphabeta", {"alphabeta": AlphaBetaAgent(nodes=args.nodes)}, [{"players": 2}]),
+    ):
+        result = balance_card(
+            levels,
+            game=LONG_TAU,
+            variants=variants,
+            games=args.card_games,
+            seed=args.seed,
+            out=folder / f"long-tau-card-{name}.json",
+            progress=True,
+        )
+        rows += table(result)
     for row in rows:
         print(row, flush=True)
-    return {"file": str(folder / "long-tau-card.json"), "rows": rows}
+    return {"rows": rows}
 
 
 def endgames(args) -> dict:
