@@ -26,7 +26,10 @@ from taolong_lab.games import Game, GameError, game, games, register
 from taolong_lab.games import registry as registry_module
 
 GAMES = [*games(), *(g for g in TINY_GAMES if g not in games())]
-EXTRA = {"taolong": [{"solo": True, "segments": 2, "water": 3}]}  # the solo variant too
+EXTRA = {
+    "taolong": [{"solo": True, "segments": 2, "water": 3}],  # the solo variant too
+    "long-tau": [{"limit": 40}, {"players": 4, "four": "each", "limit": 40}],  # games that end
+}
 EVERY = {"taolong": 20}  # the actions of every n-th position are checked (they are many)
 ids = [g.name for g in GAMES]
 
