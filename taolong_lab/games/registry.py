@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from .protocol import Game, GameError
 from .taolong import TAOLONG
+from .way_of_the_dragon import WAY_OF_THE_DRAGON
 
-_GAMES: dict[str, Game] = {TAOLONG.name: TAOLONG}
+_GAMES: dict[str, Game] = {
+    TAOLONG.name: TAOLONG,
+    WAY_OF_THE_DRAGON.name: WAY_OF_THE_DRAGON,
+}
 
 
 def games() -> tuple[Game, ...]:
