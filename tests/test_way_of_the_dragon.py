@@ -608,6 +608,16 @@ def test_best_keep_with_one_roll_left_keeps_the_element():
     assert best_keep(position(phase="keep", rolls=2, dice="WWWWW"), element_count(0))[0] == "stop"
 
 
+def test_the_heuristic_counts_progress_and_the_dice_in_hand():
+    """Progress: a numbered space's number, two points a path's length on the way; the player
+    holding dice adds its best plain move's gain."""
+    state = position({"W": "." * 6 + "k", "F": "r"}, dice="WWWFF")
+    assert WOTD.heuristic(state) == pytest.approx((1.4 + 0.6 - 0.2, 0.2 - 2.0))
+    rolling = position({"W": "." * 6 + "k", "F": "r"}, phase="roll", rolls=0, dice="-")
+    assert WOTD.heuristic(rolling) == pytest.approx((1.2, -1.2))
+    assert best_move(state) == pytest.approx(2.0 - 0.2)  # move W beats move F (1.6)
+
+
 def test_best_move_scores_the_position_and_refuses_other_phases():
     state = position({"W": "." * 7 + "k", "F": "r"}, phase="keep", rolls=2, dice="WWWFD")
     action, value = best_keep(state, best_move)

@@ -105,7 +105,12 @@ class WayOfTheDragonGame(Game):
         return [{"players": n} for n in self.players]
 
     def heuristic(self, state: GameState) -> tuple[float, ...]:
+        """Each player's :func:`progress` less the best other player's; the player holding
+        five dice also counts the best gain of a plain move with them (so a choice of dice
+        is scored by the moves it leads to)."""
         own = [progress(state, seat) for seat in range(state.players)]
+        if state.phase in ("keep", "move") and not state.finished():
+            own[state.player] += _best_gain(state.board, state.dice, state.player, state.settings)
         return tuple(
             mine - max(v for other, v in enumerate(own) if other != seat)
             for seat, mine in enumerate(own)
@@ -153,7 +158,7 @@ class WayOfTheDragonState(GameState):
 
     def value(self, cell: int) -> int:
         """The number of a numbered space (0 for any other)."""
-        return paths_data().values[cell - self.settings.length - 1] if self.numbered(cell) else 0
+        return _worth(cell, self.settings.length) if self.numbered(cell) else 0
 
     def score(self, seat: int) -> tuple[int, int]:
         """The sum of the numbers under the pieces of ``seat``, and how many stand on one."""
@@ -442,12 +447,31 @@ def _move(board, path: int, start: int, target: int, piece: str) -> tuple[str, .
 def progress(state: WayOfTheDragonState, seat: int) -> float:
     """The heuristic's worth of one player's pieces: a numbered space's number, and up to two
     points for a piece on its way, by how far it has come."""
-    s = state.settings
-    worth = 0.0
-    for path in range(PATHS):
-        cell = state.cell(path, seat)
-        worth += state.value(cell) if state.numbered(cell) else 2.0 * cell / s.length
-    return worth
+    return _progress(state.board, seat, state.settings.length)
+
+
+def _worth(cell: int, length: int) -> float:
+    """A numbered space's number; on a plain space, two points by how far it has come."""
+    return paths_data().values[cell - length - 1] if cell > length else 2.0 * cell / length
+
+
+@functools.lru_cache(maxsize=65536)
+def _progress(board: tuple[str, ...], seat: int, length: int) -> float:
+    letter = paths_data().colour_letters[seat]
+    return sum(_worth(row.find(letter) + 1, length) for row in board)
+
+
+@functools.lru_cache(maxsize=65536)
+def _best_gain(board: tuple[str, ...], dice: Dice, seat: int, settings: Settings) -> float:
+    """The most a plain move with ``dice`` adds to the progress of ``seat``'s pieces."""
+    letter, length = paths_data().colour_letters[seat], settings.length
+    best = 0.0
+    for path, row in enumerate(board):
+        start = row.find(letter) + 1
+        target = start + dice[path]
+        if dice[path] and start <= length and target <= settings.cells and row[target - 1] == EMPTY:
+            best = max(best, _worth(target, length) - _worth(start, length))
+    return best
 
 
 # ---- the position string ----------------------------------------------------------------

@@ -30,6 +30,8 @@ from .dice import DICE, Dice, add, dice_text, keeps, rolls
 from .game import PATHS, ROLLS, WayOfTheDragonState, progress
 
 Objective = Callable[[WayOfTheDragonState], float]
+TIE = 1e-9
+"""Values this close to the best tie (exact values tie only when equal)."""
 
 
 def element_count(element: int) -> Objective:
@@ -111,8 +113,8 @@ def keep_values(state: WayOfTheDragonState, objective: Objective) -> list[tuple[
 
 
 def best_keep(state: WayOfTheDragonState, objective: Objective) -> tuple[str, Fraction]:
-    """The choice of dice with the highest expected objective (the first in the order of the
-    legal actions on a tie) and its value.
+    """The choice of dice with the highest expected objective and its value; on a tie (within
+    rounding, for an objective in floating point) the first in the order of the legal actions.
 
     Parameters
     ----------
@@ -126,7 +128,7 @@ def best_keep(state: WayOfTheDragonState, objective: Objective) -> tuple[str, Fr
     """
     found = keep_values(state, objective)
     best = max(value for _, value in found)
-    return next((action, value) for action, value in found if value == best)
+    return next((action, value) for action, value in found if value >= best - TIE)
 
 
 __all__ = ["best_keep", "best_move", "element_count", "keep_values"]

@@ -15,7 +15,7 @@ from .dice import dice_text
 
 FILL = {"k": "#222222", "r": "#c8302c", "w": "#f4f1e8", "y": "#e5b820", "b": "#2c63c8"}
 DEAD_FILL = "#8a8a8a"
-FACE_FILL = {"W": "#3a4a66", "F": "#c8302c", "M": "#b9b9b9", "E": "#c9a227", "O": "#3f8f4a"}
+FACE_FILL = {"W": "#3a4a66", "F": "#c8302c", "M": "#8c8c8c", "E": "#c9a227", "O": "#3f8f4a"}
 CELL = 28
 
 
