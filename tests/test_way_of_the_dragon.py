@@ -453,6 +453,12 @@ def test_a_bad_position_string_names_its_field(change, field):
         WOTD.from_string(text)
 
 
+def test_a_position_string_bounds_the_dead_pieces():
+    with pytest.raises(GameError, match="20 dead pieces"):
+        position({"W": "xxx"}, phase="setup", rolls=0, dice="-", length=3, dead=20)
+    assert position({"W": "xxx"}, phase="setup", rolls=0, dice="-", length=3, dead=4)
+
+
 def test_the_paths_come_from_data_and_a_bad_file_names_its_field(monkeypatch):
     data = paths_data()
     assert data.plain_spaces == WOTD.new().settings.length and data.values == (1, 2, 3, 4, 5)

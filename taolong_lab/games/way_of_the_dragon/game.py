@@ -564,6 +564,8 @@ def _problems(state: WayOfTheDragonState) -> list[str]:
                 found.append(f"path {letters[path]}: two pieces of {paths_data().colours[seat]}")
         if DEAD in row[s.length :]:
             found.append(f"path {letters[path]}: a dead piece on a numbered space")
+    if s.dead > s.length * PATHS // 2:
+        found.append(f"{s.dead} dead pieces: more than half the {s.length * PATHS} plain spaces")
     dead = sum(row.count(DEAD) for row in state.board)
     if dead > s.dead or (dead < s.dead) != (state.phase == "setup"):
         found.append(f"{dead} dead pieces placed of {s.dead} in phase {state.phase}")
