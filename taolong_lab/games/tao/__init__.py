@@ -3,6 +3,16 @@
 (:data:`CARDS`) and the exact chance of an opening area that opens a portal at once."""
 
 from .cards import CARDS, Cards
+from .exact import opening_chance
 from .game import OPTIONS, TAO, TaoGame, TaoState, read_position
 
-__all__ = ["CARDS", "OPTIONS", "TAO", "Cards", "TaoGame", "TaoState", "read_position"]
+__all__ = [
+    "CARDS",
+    "OPTIONS",
+    "TAO",
+    "Cards",
+    "TaoGame",
+    "TaoState",
+    "opening_chance",
+    "read_position",
+]
