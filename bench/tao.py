@@ -1,0 +1,53 @@
+"""TAO: the agents' strength, each pair a small seeded match per version (docs/games/tao.md).
+
+    .venv/bin/python bench/tao.py [--games 20] [--nodes 1000]
+
+Prints one line a pairing and version: the first agent's wins, losses and draws, its score and
+the score's 95 % interval. Not a test: the figures go in the doc with this command.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from taolong_lab.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent, match
+from taolong_lab.games import game
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20, help="games a pairing and version")
+    parser.add_argument("--nodes", type=int, default=1000, help="the search agents' budget")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    tao = game("tao")
+    agents = {
+        "random": RandomAgent(),
+        "greedy": GreedyAgent(samples=4),
+        "alphabeta": AlphaBetaAgent(nodes=args.nodes),
+        "mcts": MCTSAgent(nodes=args.nodes),
+    }
+    pairs = [
+        ("greedy", "random"),
+        ("alphabeta", "random"),
+        ("mcts", "random"),
+        ("mcts", "greedy"),
+        ("mcts", "alphabeta"),
+        ("alphabeta", "greedy"),
+    ]
+    for version in ("yin", "yang"):
+        start = tao.new(version=version)
+        for a, b in pairs:
+            result = match(
+                agents[a], agents[b], games=args.games, seed=args.seed, start=start, opening=0
+            )
+            low, high = result.interval
+            print(
+                f"{version:4} {a:>9} vs {b:<9} +{result.wins} -{result.losses} ={result.draws}"
+                f"  score {result.score:.0%} (95 % {low:.0%}-{high:.0%})",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
