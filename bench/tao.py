@@ -1,9 +1,12 @@
-"""TAO: the agents' strength, each pair a small seeded match per version (docs/games/tao.md).
+"""TAO: the agents' strength, each pair a small seeded match per version, or (``--balance``)
+the balance card per version (docs/games/tao.md).
 
     .venv/bin/python bench/tao.py [--games 20] [--nodes 1000]
+    .venv/bin/python bench/tao.py --balance [--games 20] [--nodes 300]
 
 Prints one line a pairing and version: the first agent's wins, losses and draws, its score and
-the score's 95 % interval. Not a test: the figures go in the doc with this command.
+the score's 95 % interval; or one line a cell and level of the card. Not a test: the figures
+go in the doc with this command.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import argparse
 
 from taolong_lab.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent, match
+from taolong_lab.agents.balance import balance_card, table
 from taolong_lab.games import game
 
 
@@ -19,8 +23,22 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="games a pairing and version")
     parser.add_argument("--nodes", type=int, default=1000, help="the search agents' budget")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--balance", action="store_true", help="the balance card instead")
     args = parser.parse_args()
     tao = game("tao")
+    if args.balance:
+        levels = {"greedy": GreedyAgent(samples=4), "mcts": MCTSAgent(nodes=args.nodes)}
+        card = balance_card(levels, game=tao, games=args.games, seed=args.seed, opening=0)
+        for row in table(card):
+            low, high = row["white 95%"]
+            print(
+                f"{row['rules']:<74} {row['level']:<6} first wins {row['white wins']:.0%} "
+                f"({low:.0%}-{high:.0%}) capped {row['capped']:.0%} "
+                f"length {row['length mean']:.0f} branching {row['branching']:.0f} "
+                f"lead changes {row['lead change']:.2f} drama {row['drama'] or 0:.2f}",
+                flush=True,
+            )
+        return
     agents = {
         "random": RandomAgent(),
         "greedy": GreedyAgent(samples=4),

@@ -648,3 +648,31 @@ def test_registered_as_tao():
 def test_the_doc_shows_what_it_says():
     result = doctest.testfile(str(DOC), module_relative=False)
     assert result.attempted > 0 and result.failed == 0
+
+
+# ---- the agents --------------------------------------------------------------------------------
+@pytest.mark.parametrize("version", ["yin", "yang"])
+def test_every_agent_plays_tao(version):
+    from taolong_lab.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
+
+    state = dealt(6, version=version)
+    agents = [
+        RandomAgent(),
+        GreedyAgent(samples=2),
+        AlphaBetaAgent(nodes=200),
+        MCTSAgent(nodes=200),
+    ]
+    for agent in agents:
+        assert agent.choose(state) in state.legal_actions()
+    hidden = next(s for k in range(20) if (s := state.sample(0, random.Random(k))) != state)
+    assert MCTSAgent(nodes=200).choose(hidden) == MCTSAgent(nodes=200).choose(state)
+
+
+def test_the_heuristic_counts_coins_and_combinations_in_the_making():
+    ahead = position("-- RD rd BT RD RT --", coins="0....")
+    behind = position("-- RD rd BT RD RT --", coins="1....")
+    assert TAO.heuristic(ahead)[0] > 0 > TAO.heuristic(behind)[0]
+    near = position("-- RD rd BT RD RT --")  # a door with one guardian beside it
+    far = position("-- RD BT rd RT RD --", "-- BT RT SP RD BD --")
+    assert TAO.heuristic(near)[0] > TAO.heuristic(far)[0]
+    assert TAO.heuristic(near)[0] == -TAO.heuristic(near)[1]

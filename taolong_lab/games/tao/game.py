@@ -304,12 +304,10 @@ class TaoState(GameState):
         if self.pending:
             return self._open(int(action.split()[1]))._end_move()
         moved = self._move(action)
-        portals = moved._openable()
+        portals = moved._pending_portals() if moved.pending else []
         if len(portals) == 1:
-            return moved._replace(pending=moved.pending)._open(portals[0])._end_move()
-        if portals:
-            return moved
-        return moved._replace(pending="")._end_move()
+            return moved._open(portals[0])._end_move()
+        return moved if portals else moved._end_move()
 
     def _move(self, action: str) -> TaoState:
         """The position after the move ``action`` (no portal opened yet); ``pending`` holds
@@ -359,9 +357,6 @@ class TaoState(GameState):
         if self._five_portals():
             return self._replace(pending="five")
         return self
-
-    def _openable(self) -> list[int]:
-        return self._pending_portals() if self.pending else []
 
     def _pending_portals(self) -> list[int]:
         return self._door_portals() if self.pending == "door" else self._five_portals()
@@ -648,8 +643,22 @@ def _bad(field: str, reason: str) -> GameError:
 
 
 def read_position(text: str) -> TaoState:
-    """Read a TAO position string (:meth:`TaoState.to_string`); a bad one raises
-    :class:`GameError` naming the field at fault."""
+    """Read a TAO position string (:meth:`TaoState.to_string`).
+
+    Parameters
+    ----------
+    text
+        The position string.
+
+    Returns
+    -------
+    TaoState
+
+    Raises
+    ------
+    GameError
+        A bad string, naming the field at fault (or the invariants it breaks).
+    """
     if not isinstance(text, str) or len(text) > MAX_TEXT:
         raise _bad("text", f"a string of at most {MAX_TEXT} characters")
     fields = text.split(" ")
