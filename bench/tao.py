@@ -1,7 +1,7 @@
 """TAO: the agents' strength, each pair a small seeded match per version, or (``--balance``)
 the balance card per version (docs/games/tao.md).
 
-    .venv/bin/python bench/tao.py [--games 20] [--nodes 1000]
+    .venv/bin/python bench/tao.py [--games 20] [--nodes 1000] [--version yin|yang]
     .venv/bin/python bench/tao.py --balance [--games 20] [--nodes 300]
 
 Prints one line a pairing and version: the first agent's wins, losses and draws, its score and
@@ -24,6 +24,9 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=1000, help="the search agents' budget")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--balance", action="store_true", help="the balance card instead")
+    parser.add_argument(
+        "--version", choices=("yin", "yang"), action="append", help="the versions (default both)"
+    )
     args = parser.parse_args()
     tao = game("tao")
     if args.balance:
@@ -53,7 +56,7 @@ def main() -> None:
         ("mcts", "alphabeta"),
         ("alphabeta", "greedy"),
     ]
-    for version in ("yin", "yang"):
+    for version in args.version or ("yin", "yang"):
         start = tao.new(version=version)
         for a, b in pairs:
             result = match(
