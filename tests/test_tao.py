@@ -112,9 +112,12 @@ def test_a_bad_card_file_names_its_field():
     broken = {**doc, "special": {"code": "SP", "count": "two"}}
     with pytest.raises(DataError, match=r"special\.count"):
         read_cards(broken)
-    moved = {**doc, "yang": {**doc["yang"], "row": ["RD", "RD", "BD", "RT"]}}
+    row = {**doc["yang"]["row"], "cards": ["RD", "RD", "BD", "RT"]}
     with pytest.raises(DataError, match="yang"):
-        read_cards(moved)
+        read_cards({**doc, "yang": {**doc["yang"], "row": row}})
+    unmarked = {**doc["yang"]["hands"], "inferred": False}
+    with pytest.raises(DataError, match=r"yang\.hands\.inferred"):
+        read_cards({**doc, "yang": {**doc["yang"], "hands": unmarked}})
     assert read_cards(doc) == CARDS
 
 

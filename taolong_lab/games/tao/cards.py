@@ -118,13 +118,17 @@ def read_cards(doc: dict) -> Cards:
     if 2 * portals + 2 * hand + guardian_deck != len(deck):
         raise DataError(FILE, "table", "the areas, hands and guardian deck do not use the deck")
     known = {*guardians, *(g.lower() for g in guardians), special}
-    rows = _field(doc, "yang.table", list)
-    hands = _field(doc, "yang.hands", list)
+    rows = _field(doc, "yang.table.rows", list)
+    hands = _field(doc, "yang.hands.sets", list)
     if len(rows) != 2 or len(hands) != 2:
         raise DataError(FILE, "yang", "expected two rows and two hands")
-    table = tuple(_codes(doc, f"yang.table.{i}", known, portals, rows[i]) for i in (0, 1))
-    held = tuple(_codes(doc, f"yang.hands.{i}", known, hand, hands[i]) for i in (0, 1))
-    row = _codes(doc, "yang.row", set(guardians), guardian_deck)
+    for part in ("table", "hands", "row"):
+        if _field(doc, f"yang.{part}.inferred", bool) is not True:
+            raise DataError(FILE, f"yang.{part}.inferred", "the YANG set-up is inferred: true")
+        _field(doc, f"yang.{part}.reason", str)
+    table = tuple(_codes(doc, f"yang.table.rows[{i}]", known, portals, rows[i]) for i in (0, 1))
+    held = tuple(_codes(doc, f"yang.hands.sets[{i}]", known, hand, hands[i]) for i in (0, 1))
+    row = _codes(doc, "yang.row.cards", set(guardians), guardian_deck)
     if sorted(card for part in (*table, *held, row) for card in part) != sorted(deck):
         raise DataError(FILE, "yang", "the YANG set-up does not use each card once")
     return Cards(
