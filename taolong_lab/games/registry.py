@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from .long_tau import LONG_TAU
 from .protocol import Game, GameError
+from .tao import TAO
 from .taolong import TAOLONG
 from .way_of_the_dragon import WAY_OF_THE_DRAGON
 
 _GAMES: dict[str, Game] = {
     TAOLONG.name: TAOLONG,
     LONG_TAU.name: LONG_TAU,
+    TAO.name: TAO,
     WAY_OF_THE_DRAGON.name: WAY_OF_THE_DRAGON,
 }
 
