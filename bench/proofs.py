@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import subprocess
 import sys
 import tempfile
 import time
@@ -39,50 +40,126 @@ def folder_bytes(folder: Path) -> dict:
     return {"cnf_gz_bytes": cnf, "drat_gz_bytes": drat}
 
 
-def measure(puzzle, folder: Path, baseline: bool, time_limit: float | None) -> dict:
-    """One challenge: the solve times with and without a proof, sizes, the check."""
-    from taolong_lab.puzzles.proofs import check
+def solve_one(puzzle, folder: Path | None, time_limit) -> dict:
+    """One SAT solve, with a proof in ``folder`` unless it is None."""
     from taolong_lab.solvers import solve
 
-    row: dict = {"optimum": puzzle.optimum}
-    options = {"method": "sat", "progress": False, "time_limit": time_limit}
-    if baseline:
-        t0 = time.perf_counter()
-        plain = solve(puzzle, count_first_turns=False, **options)
-        row["seconds"] = round(time.perf_counter() - t0, 3)
-        row["status"] = plain.status
     t0 = time.perf_counter()
-    proved = solve(puzzle, count_first_turns=False, proof=folder, **options)
-    row["seconds_with_proof"] = round(time.perf_counter() - t0, 3)
-    row["proof_seconds"] = proved.stats["proof_seconds"]
-    row["status_with_proof"] = proved.status
-    row["sat_optimum"] = proved.optimum
-    row["unsat_horizons"] = list(proved.certificate.unsat_horizons)
+    found = solve(
+        puzzle,
+        method="sat",
+        progress=False,
+        time_limit=time_limit,
+        count_first_turns=False,
+        proof=folder,
+    )
+    return {
+        "seconds": round(time.perf_counter() - t0, 3),
+        "status": found.status,
+        "optimum": found.optimum,
+        "unsat_horizons": list(found.certificate.unsat_horizons),
+        "proof_seconds": found.stats.get("proof_seconds"),
+    }
+
+
+def check_one(puzzle, folder: Path, engine: str) -> dict:
+    """The check of ``folder`` with dratify's ``engine``."""
+    from taolong_lab.puzzles.proofs import check
+
+    t0 = time.perf_counter()
+    problems = check(puzzle, folder, engine=engine)
+    return {"seconds": round(time.perf_counter() - t0, 3), "problems": problems}
+
+
+def child(args: list[str]) -> dict:
+    """This script on one step in a fresh process (no cache warmed by an earlier step)."""
+    done = subprocess.run(
+        [sys.executable, __file__, *args], capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        return {"status": "error", "problems": [done.stderr[-2000:]]}
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def measure(ident: str, name: str, folder: Path, baseline: bool, time_limit, engines) -> dict:
+    """One challenge, each step in its own process: SAT without and with a proof, the sizes,
+    the check with each of dratify's ``engines``."""
+    common = ["--set", name, "--only", ident]
+    if time_limit is not None:
+        common += ["--time-limit", str(time_limit)]
+    row: dict = {}
+    if baseline:
+        plain = child(["--step", "solve", *common])
+        row["seconds"], row["status"] = plain.get("seconds"), plain.get("status")
+    proved = child(["--step", "prove", "--proofs", str(folder.parent), *common])
+    row["seconds_with_proof"] = proved.get("seconds")
+    row["proof_seconds"] = proved.get("proof_seconds")
+    row["status_with_proof"] = proved.get("status")
+    row["sat_optimum"] = proved.get("optimum")
+    row["unsat_horizons"] = proved.get("unsat_horizons")
+    if proved.get("status") != "optimal":
+        row["problems"] = [f"not solved: {proved.get('status')}", *proved.get("problems", [])]
+        return row
     manifest = json.loads((folder / "manifest.json").read_text())
     row["refinements"] = len(manifest["refinements"])
     row["dead_ends"] = len(manifest["dead_ends"])
     row["clauses_last"] = max((h.get("clauses", 0) for h in manifest["horizons"]), default=0)
     row["drat_lines"] = sum(h.get("drat_lines", 0) for h in manifest["horizons"])
     row.update(folder_bytes(folder))
-    if proved.status != "optimal":
-        row["problems"] = [f"not solved: {proved.status}"]
-        return row
-    t0 = time.perf_counter()
-    problems = check(puzzle, folder)
-    row["check_seconds"] = round(time.perf_counter() - t0, 3)
-    row["problems"] = problems
+    row["problems"] = []
+    for engine in engines:
+        checked = child(
+            ["--step", "check", "--engines", engine, "--proofs", str(folder.parent), *common]
+        )
+        row[f"check_seconds_{engine}"] = checked.get("seconds")
+        row["problems"] += checked["problems"]
     return row
+
+
+def table(results: dict) -> str:
+    """The results as the Markdown table of docs/proofs.md."""
+    head = (
+        "| challenge | optimum | UNSAT horizons | SAT s | SAT + proof s | proof s | DRAT lines "
+        "| CNF gz MB | DRAT gz MB | refinements | dead ends | check s (Rust) | check s (Python) "
+        "| checked |\n|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
+    )
+    rows = []
+    for ident, r in sorted(results.items(), key=lambda item: item[1].get("seconds") or 0):
+        horizons = r.get("unsat_horizons") or []
+        span = f"{horizons[0]}–{horizons[-1]}" if horizons else "–"
+        rows.append(
+            f"| {ident} | {r.get('optimum')} | {span} | {_n(r.get('seconds'))} "
+            f"| {_n(r.get('seconds_with_proof'))} | {_n(r.get('proof_seconds'))} "
+            f"| {r.get('drat_lines', 0):,} | {r.get('cnf_gz_bytes', 0) / 1e6:.2f} "
+            f"| {r.get('drat_gz_bytes', 0) / 1e6:.2f} | {r.get('refinements', '–')} "
+            f"| {r.get('dead_ends', '–')} | {_n(r.get('check_seconds_native'))} "
+            f"| {_n(r.get('check_seconds_python'))} | {'yes' if not r.get('problems') else 'NO'} |"
+        )
+    return head + "\n".join(rows) + "\n"
+
+
+def _n(value) -> str:
+    return "–" if value is None else f"{value:.1f}"
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", choices=sorted(SETS), default="bench")
-    parser.add_argument("--out", type=Path, required=True, help="results JSON (resumed)")
+    parser.add_argument("--out", type=Path, help="results JSON (resumed)")
     parser.add_argument("--proofs", type=Path, help="keep the proof folders here")
     parser.add_argument("--only", nargs="*", help="these challenge ids only")
     parser.add_argument("--no-baseline", action="store_true", help="no solve without a proof")
     parser.add_argument("--time-limit", type=float, help="seconds a solve, at most")
     parser.add_argument("--attach", action="store_true", help="record checked proofs")
+    parser.add_argument("--table", action="store_true", help="print --out as a Markdown table")
+    parser.add_argument("--step", choices=["solve", "prove", "check"], help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--engines",
+        nargs="+",
+        choices=["native", "python"],
+        default=["native"],
+        help="dratify's engines to time the check with (native: the extra 'proofs')",
+    )
     args = parser.parse_args(argv)
 
     from taolong_lab import load_puzzles
@@ -97,6 +174,19 @@ def main(argv=None) -> int:
     ]
     # cheapest first, by the stored solve's seconds, so a short run settles the most
     puzzles.sort(key=lambda p: (p.certificate or {}).get("seconds", 0.0))
+    if args.step is not None:  # one step of one challenge, in a child process
+        (puzzle,) = puzzles
+        folder = None if args.step == "solve" else args.proofs / puzzle.id
+        if args.step == "check":
+            print(json.dumps(check_one(puzzle, folder, args.engines[0])))
+        else:
+            print(json.dumps(solve_one(puzzle, folder, args.time_limit)))
+        return 0
+    if args.out is None:
+        parser.error("--out is required")
+    if args.table:
+        print(table(json.loads(args.out.read_text())), end="")
+        return 0
     results = json.loads(args.out.read_text()) if args.out.exists() else {}
     scratch = None
     if args.proofs is None:
@@ -109,7 +199,10 @@ def main(argv=None) -> int:
         if puzzle.id in results:
             continue
         folder = proofs / puzzle.id
-        row = measure(puzzle, folder, not args.no_baseline, args.time_limit)
+        row = measure(
+            puzzle.id, args.set, folder, not args.no_baseline, args.time_limit, args.engines
+        )
+        row["optimum"] = puzzle.optimum
         row["date"] = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
         results[puzzle.id] = row
         write_atomic(args.out, (json.dumps(results, indent=1, sort_keys=True) + "\n").encode())

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from taolong_lab import load_puzzles
+from taolong_lab.errors import TaoLongError
 from taolong_lab.puzzles import proofs
 from taolong_lab.solvers.sat import solve
 from taolong_lab.solvers.sat import solver as sat_solver
@@ -29,6 +30,14 @@ ROOT = Path(__file__).resolve().parents[1]
 BENCH = {p.id: p for p in load_puzzles(ROOT / "bench" / "solo-set.jsonl")}
 # a refinement with five ends, dead ends, a horizon the encoding folds to false, two DRATs
 PUZZLE = BENCH["wall-b1w1-win4"]
+# dratify's two engines; the Rust one comes with the extra "proofs"
+ENGINES = [
+    "python",
+    pytest.param(
+        "native",
+        marks=pytest.mark.skipif(not proofs.native_engine(), reason="cdclkit-native missing"),
+    ),
+]
 
 
 @pytest.fixture(scope="module")
@@ -86,6 +95,16 @@ def test_proof_is_written_for_every_unsat_horizon_and_checks(stored):
     assert proofs.check(PUZZLE, stored) == []
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_both_engines_accept_the_proof(stored, engine):
+    assert proofs.check(PUZZLE, stored, engine=engine) == []
+
+
+def test_an_unknown_engine_is_refused(stored):
+    with pytest.raises(TaoLongError, match="engine: 'fast' is not one of auto, python, native"):
+        proofs.check(PUZZLE, stored, engine="fast")
+
+
 def test_the_cnf_names_what_its_clauses_are(stored):
     row = last_drat(stored)
     text = gzip.decompress((stored / row["cnf"]).read_bytes()).decode()
@@ -93,7 +112,7 @@ def test_the_cnf_names_what_its_clauses_are(stored):
     assert head[1] == f"c start {PUZZLE.start.to_tln()}"
     assert head[2] == f"c horizon {row['turns']}"
     labels = [line for line in head if line.startswith("c ")]
-    for kind in ("c layer 1:", "c damage budget of horizon", "c goal: won_"):
+    for kind in ("c layer 1:", "c damage budget under won_", "c goal: won_"):
         assert any(line.startswith(kind) for line in labels), kind
     assert head[-1] == f"{row['goal']} 0"
 
@@ -116,8 +135,19 @@ def test_stats_name_the_folder(tmp_path):
     assert proofs.check(BENCH["cave-b1w1-win2"], tmp_path / "p") == []
 
 
+def test_a_won_start_gets_a_manifest_without_horizons(tmp_path):
+    start = BENCH["field-b1w1-win1"]
+    won = start.start.play(start.solution[0])
+    solution = solve(won, progress=False, proof=tmp_path / "won")
+    assert solution.optimum == 0
+    doc = manifest(tmp_path / "won")
+    assert (doc["start"], doc["horizons"], doc["refinements"]) == (won.to_tln(), [], [])
+    assert proofs.check_folder(tmp_path / "won") == []
+
+
 # ---- tampering ----------------------------------------------------------------------------
-def test_a_tampered_proof_fails_the_check(proof):
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_tampered_proof_fails_the_check(proof, engine):
     """Horizon 2's CNF is not refuted by unit propagation alone, so its proof's lemmas matter:
     without them, the empty clause is not derived."""
     row = _first_drat(proof)
@@ -127,13 +157,14 @@ def test_a_tampered_proof_fails_the_check(proof):
         return "\n".join(line for line in text.splitlines() if line.startswith("d ")) + "\n0\n"
 
     rewrite(proof, row["drat"], drop_lemmas)
-    assert proofs.check(PUZZLE, proof) == [
+    assert proofs.check(PUZZLE, proof, engine=engine) == [
         f"{row['drat']}: the DRAT check failed: clause is neither RUP nor RAT with respect to "
         "the clauses available at this point"
     ]
 
 
-def test_a_tampered_cnf_fails_the_check(proof):
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_tampered_cnf_fails_the_check(proof, engine):
     """The goal unit negated (in the CNF and the manifest): the formula has models (lines
     that do not win), so no proof may refute it."""
     row = last_drat(proof)
@@ -142,7 +173,7 @@ def test_a_tampered_cnf_fails_the_check(proof):
     doc = manifest(proof)
     next(r for r in doc["horizons"] if r["turns"] == row["turns"])["goal"] = -goal
     save_manifest(proof, doc)
-    found = proofs.check(PUZZLE, proof)
+    found = proofs.check(PUZZLE, proof, engine=engine)
     assert len(found) == 1 and found[0].startswith(f"{row['drat']}: the DRAT check failed")
 
 
@@ -368,17 +399,36 @@ STORED = [
     for puzzle in load_puzzles(path, check_solutions=False)
     if (puzzle.certificate or {}).get("proof")
 ]
+SMALL_PROOF_LINES = 50_000  # make test checks the stored proofs up to this many DRAT lines
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize(("path", "puzzle"), STORED, ids=[p.id for _, p in STORED])
+def _drat_lines(path: Path, puzzle) -> int:
+    doc = manifest(path.parent / puzzle.certificate["proof"])
+    return sum(row.get("drat_lines", 0) for row in doc["horizons"])
+
+
+@pytest.mark.parametrize(
+    ("path", "puzzle"),
+    [
+        pytest.param(
+            path,
+            puzzle,
+            id=puzzle.id,
+            marks=[pytest.mark.slow] if _drat_lines(path, puzzle) > SMALL_PROOF_LINES else [],
+        )
+        for path, puzzle in STORED
+    ],
+)
 def test_every_stored_proof_checks(path, puzzle):
     assert proofs.check(puzzle, base=path.parent) == []
 
 
-def test_the_sat_certified_rulebook_puzzles_name_their_proofs():
+def test_the_rulebook_names_its_proofs():
+    """Every named folder is there; every SAT-certified rulebook challenge names one."""
     rulebook = load_puzzles(ROOT / "puzzles" / "rulebook-solo.jsonl", check_solutions=False)
     for puzzle in rulebook:
         where = (puzzle.certificate or {}).get("proof")
+        if puzzle.certificate["solver"] == "taolong_lab.solvers.sat":
+            assert where is not None, puzzle.id
         if where is not None:
             assert (ROOT / "puzzles" / where / "manifest.json").is_file(), puzzle.id

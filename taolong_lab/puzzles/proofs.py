@@ -7,8 +7,10 @@ was given with the goal ``won_k`` as a unit clause, and the DRAT proof that it h
 :func:`check_folder` checks that
 
 1. every DRAT proof refutes its CNF, replayed by ``dratify`` (an independent checker installed
-   from PyPI: none of this project's code takes part); each file's SHA-256 is the manifest's,
-   its header names the manifest's start, horizon and settings, its last clause is the goal;
+   from PyPI: none of this project's code takes part; its Rust engine when ``cdclkit-native``
+   is installed, the extra ``proofs``, else its pure-Python one); each file's SHA-256 is the
+   manifest's, its header names the manifest's start, horizon and settings, its last clause is
+   the goal;
 2. every CEGAR refinement the CNFs hold is a fact of the game: replayed in the engine
    (:func:`taolong_lab.engine.solo.opponent_choices` from its position: the opponent's
    choices end on exactly the boards it names; a penalty refinement: the position has a turn
@@ -33,6 +35,7 @@ import re
 import zlib
 from pathlib import Path
 
+import dratify
 from dratify import check_proof, parse_dimacs, to_dimacs
 
 from ..engine import State
@@ -58,6 +61,8 @@ MAX_REPORTED = 20
 """Problems reported per kind; the rest are counted."""
 
 SETTINGS = ("sat_solver", "lookahead", "lower_bound", "damage_budget", "eliminate")
+ENGINES = ("auto", "python", "native")
+"""dratify's engines: ``"auto"`` is the Rust one when installed, else the Python one."""
 
 
 class ProofFileError(TaoLongError):
@@ -68,7 +73,15 @@ class ProofFileError(TaoLongError):
         super().__init__(f"{name}: {reason}")
 
 
-def check(puzzle, folder=None, *, base=".", budget: int = DEAD_END_BUDGET, progress=False):
+def check(
+    puzzle,
+    folder=None,
+    *,
+    base=".",
+    budget: int = DEAD_END_BUDGET,
+    engine: str = "auto",
+    progress: bool = False,
+) -> list[str]:
     """The problems with ``puzzle``'s stored proof (empty when it checks out).
 
     Parameters
@@ -81,6 +94,9 @@ def check(puzzle, folder=None, *, base=".", budget: int = DEAD_END_BUDGET, progr
         The folder of the puzzle's file.
     budget : int
         Positions the explicit search may expand to re-prove one dead-end nogood.
+    engine : str
+        dratify's engine, one of :data:`ENGINES` (:func:`native_engine` says whether the Rust
+        one is there).
     progress : bool
         Show a progress bar (tqdm).
 
@@ -88,7 +104,13 @@ def check(puzzle, folder=None, *, base=".", budget: int = DEAD_END_BUDGET, progr
     -------
     list of str
         Each problem names the file or field at fault.
+
+    Raises
+    ------
+    TaoLongError
+        An unknown ``engine``, or ``"native"`` without the Rust engine installed.
     """
+    _engine(engine)
     cert = puzzle.certificate or {}
     if folder is None:
         where = cert.get("proof")
@@ -106,16 +128,38 @@ def check(puzzle, folder=None, *, base=".", budget: int = DEAD_END_BUDGET, progr
     problems += _tie(puzzle, cert, manifest, claim)
     if problems:
         return problems
-    return _check_manifest(Path(folder), manifest, budget, progress)
+    return _check_manifest(Path(folder), manifest, budget, engine, progress)
 
 
-def check_folder(folder, *, budget: int = DEAD_END_BUDGET, progress=False) -> list[str]:
+def check_folder(
+    folder, *, budget: int = DEAD_END_BUDGET, engine: str = "auto", progress: bool = False
+) -> list[str]:
     """The problems with the proof folder ``folder`` on its own (no puzzle): its DRAT proofs,
-    refinements and dead ends (see the module docstring; ``budget`` as :func:`check`'s)."""
+    refinements and dead ends (see the module docstring; the options as :func:`check`'s)."""
+    _engine(engine)
     manifest, problems = _manifest(Path(folder))
     if manifest is None:
         return problems
-    return _check_manifest(Path(folder), manifest, budget, progress)
+    return _check_manifest(Path(folder), manifest, budget, engine, progress)
+
+
+def native_engine() -> bool:
+    """Whether dratify's Rust engine is there: ``cdclkit-native`` (the extra ``proofs``)
+    hands it to dratify when imported."""
+    try:
+        import cdclkit.native  # noqa: F401  (registers the Rust checker with dratify)
+    except ImportError:
+        return False
+    return dratify.native_available()
+
+
+def _engine(engine: str) -> None:
+    """Check ``engine``; for ``"auto"`` and ``"native"``, have the Rust engine registered."""
+    if engine not in ENGINES:
+        raise TaoLongError(f"engine: {engine!r} is not one of {', '.join(ENGINES)}")
+    native = engine != "python" and native_engine()
+    if engine == "native" and not native:
+        raise TaoLongError("engine: 'native' needs cdclkit-native (the extra 'proofs')")
 
 
 def attach(path, puzzle_id: str, folder: str) -> None:
@@ -282,7 +326,7 @@ def _tie(puzzle, cert: dict, manifest: dict, claim: int) -> list[str]:
 
 
 # ---- the folder on its own ------------------------------------------------------------------
-def _check_manifest(folder: Path, manifest: dict, budget: int, progress: bool) -> list[str]:
+def _check_manifest(folder: Path, manifest: dict, budget, engine, progress) -> list[str]:
     try:
         start = State(manifest["start"])
     except TaoLongError as exc:
@@ -296,7 +340,7 @@ def _check_manifest(folder: Path, manifest: dict, budget: int, progress: bool) -
     params = bound_params(start)
     try:
         for row in horizons:
-            problems += _check_horizon(folder, manifest, start, row, params, memo, budget)
+            problems += _check_horizon(folder, manifest, start, row, params, memo, budget, engine)
             _tick(bar)
         problems += _limited(
             _check_refinements(manifest["refinements"][:refs], start, bar), "refinements"
@@ -311,7 +355,7 @@ def _check_manifest(folder: Path, manifest: dict, budget: int, progress: bool) -
     return problems
 
 
-def _check_horizon(folder, manifest, start, row, params, memo, budget) -> list[str]:
+def _check_horizon(folder, manifest, start, row, params, memo, budget, engine) -> list[str]:
     turns = row["turns"]
     where = f"horizon {turns}"
     if row["goal"] is False:  # folded to false by the encoding: prove it again from the start
@@ -343,7 +387,7 @@ def _check_horizon(folder, manifest, start, row, params, memo, budget) -> list[s
         if len(last) != 1 or to_dimacs(last[0]) != goal:
             return [f"{row['cnf']}: the last clause is not the goal's unit clause {goal} 0"]
     try:
-        result = check_proof(formula, drat_text)
+        result = check_proof(formula, drat_text, engine=engine)
     except ValueError as exc:
         return [f"{row['drat']}: not a DRAT proof ({str(exc)[:160]})"]
     if not (result.ok and result.reached_empty):
@@ -476,6 +520,7 @@ def _tick(bar) -> None:
 
 __all__ = [
     "DEAD_END_BUDGET",
+    "ENGINES",
     "MAX_MEANINGS",
     "MAX_PACKED_BYTES",
     "MAX_TEXT_BYTES",
@@ -483,4 +528,5 @@ __all__ = [
     "attach",
     "check",
     "check_folder",
+    "native_engine",
 ]

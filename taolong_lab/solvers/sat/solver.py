@@ -258,7 +258,7 @@ class SatSearch:
         for nogood in self.nogoods:
             if t - nogood[2] >= 0:
                 self._apply_nogood(nogood, t - nogood[2])
-        label = (
+        label = self.log and (
             f"layer {t}: turn {t}'s gates with the {len(self.refinements)} refinements and "
             f"{len(self.nogoods)} dead-end nogoods known then, variables eliminated"
         )
@@ -280,7 +280,7 @@ class SatSearch:
         """The horizon's :meth:`.encode.Encoder.damage_budget`, under ``won_k``."""
         t0 = time.perf_counter()
         self.enc.damage_budget(k)
-        self._flush(t0, kind="damage-budget", label=f"damage budget of horizon {k}, under won_{k}")
+        self._flush(t0, kind="damage-budget", label=self.log and f"damage budget under won_{k}")
 
     def _apply(self, ref, t: int) -> None:
         """Add refinement ``ref`` at turn ``t`` (pre-state layer ``t - 1``)."""
@@ -324,7 +324,7 @@ class SatSearch:
         if key in self._keys:
             return False
         self._keys.add(key)
-        label = f"refinement {len(self.refinements)} ({ref[0]}), at every layer"
+        label = self.log and f"refinement {len(self.refinements)} ({ref[0]}), at every layer"
         self.refinements.append(ref)
         if self.log is not None:
             self.log.refinement(ref, bagua)
@@ -429,7 +429,7 @@ class SatSearch:
         if key in self._keys:
             return 0
         self._keys.add(key)
-        label = f"dead-end nogood {len(self.nogoods)}: no win within {r} turns, at every layer"
+        label = self.log and f"dead-end nogood {len(self.nogoods)}: no win within {r} turns"
         self.nogoods.append((walk, bagua, r))
         if self.log is not None:
             self.log.dead_end(walk, bagua, r)
@@ -737,6 +737,7 @@ def solve(
     unsat: list[int] = []
     per_turn: list[dict] = []
     search = None
+    log = None
 
     def finish(status, optimum, line, proved, stopped=None, first=None):
         seconds = time.perf_counter() - t0
@@ -803,15 +804,14 @@ def solve(
             start=start.to_tln(),
         )
 
+    if proof is not None:
+        log = ProofLog(proof, start, _proof_settings(start, params, solver_name))
     result = start.outcome()
     if result is not None:
         if result.winner == player:
             return finish(Status.OPTIMAL, 0, (), 0)
         return finish(Status.NO_WIN, None, (), 0)
 
-    log = None
-    if proof is not None:
-        log = ProofLog(proof, start, _proof_settings(start, params, solver_name))
     search = SatSearch(start, solver_name, log=log)
     search.seed(start)
     bar = _progress(progress)
