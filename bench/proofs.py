@@ -44,7 +44,7 @@ def solve_one(puzzle, folder: Path | None, time_limit) -> dict:
     """One SAT solve, with a proof in ``folder`` unless it is None."""
     from taolong_lab.solvers import solve
 
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time()
     found = solve(
         puzzle,
         method="sat",
@@ -55,6 +55,7 @@ def solve_one(puzzle, folder: Path | None, time_limit) -> dict:
     )
     return {
         "seconds": round(time.perf_counter() - t0, 3),
+        "cpu_seconds": round(time.process_time() - cpu0, 3),
         "status": found.status,
         "optimum": found.optimum,
         "unsat_horizons": list(found.certificate.unsat_horizons),
@@ -66,9 +67,13 @@ def check_one(puzzle, folder: Path, engine: str) -> dict:
     """The check of ``folder`` with dratify's ``engine``."""
     from taolong_lab.puzzles.proofs import check
 
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time()
     problems = check(puzzle, folder, engine=engine)
-    return {"seconds": round(time.perf_counter() - t0, 3), "problems": problems}
+    return {
+        "seconds": round(time.perf_counter() - t0, 3),
+        "cpu_seconds": round(time.process_time() - cpu0, 3),
+        "problems": problems,
+    }
 
 
 def child(args: list[str]) -> dict:
@@ -91,8 +96,10 @@ def measure(ident: str, name: str, folder: Path, baseline: bool, time_limit, eng
     if baseline:
         plain = child(["--step", "solve", *common])
         row["seconds"], row["status"] = plain.get("seconds"), plain.get("status")
+        row["cpu_seconds"] = plain.get("cpu_seconds")
     proved = child(["--step", "prove", "--proofs", str(folder.parent), *common])
     row["seconds_with_proof"] = proved.get("seconds")
+    row["cpu_seconds_with_proof"] = proved.get("cpu_seconds")
     row["proof_seconds"] = proved.get("proof_seconds")
     row["status_with_proof"] = proved.get("status")
     row["sat_optimum"] = proved.get("optimum")
@@ -112,28 +119,30 @@ def measure(ident: str, name: str, folder: Path, baseline: bool, time_limit, eng
             ["--step", "check", "--engines", engine, "--proofs", str(folder.parent), *common]
         )
         row[f"check_seconds_{engine}"] = checked.get("seconds")
+        row[f"check_cpu_seconds_{engine}"] = checked.get("cpu_seconds")
         row["problems"] += checked["problems"]
     return row
 
 
 def table(results: dict) -> str:
-    """The results as the Markdown table of docs/proofs.md."""
+    """The results as the Markdown table of docs/proofs.md (CPU seconds)."""
     head = (
         "| challenge | optimum | UNSAT horizons | SAT s | SAT + proof s | proof s | DRAT lines "
         "| CNF gz MB | DRAT gz MB | refinements | dead ends | check s (Rust) | check s (Python) "
         "| checked |\n|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
     )
     rows = []
-    for ident, r in sorted(results.items(), key=lambda item: item[1].get("seconds") or 0):
+    for ident, r in sorted(results.items(), key=lambda item: item[1].get("drat_lines") or 0):
         horizons = r.get("unsat_horizons") or []
         span = f"{horizons[0]}–{horizons[-1]}" if horizons else "–"
         rows.append(
-            f"| {ident} | {r.get('optimum')} | {span} | {_n(r.get('seconds'))} "
-            f"| {_n(r.get('seconds_with_proof'))} | {_n(r.get('proof_seconds'))} "
+            f"| {ident} | {r.get('optimum')} | {span} | {_n(r.get('cpu_seconds'))} "
+            f"| {_n(r.get('cpu_seconds_with_proof'))} | {_n(r.get('proof_seconds'))} "
             f"| {r.get('drat_lines', 0):,} | {r.get('cnf_gz_bytes', 0) / 1e6:.2f} "
             f"| {r.get('drat_gz_bytes', 0) / 1e6:.2f} | {r.get('refinements', '–')} "
-            f"| {r.get('dead_ends', '–')} | {_n(r.get('check_seconds_native'))} "
-            f"| {_n(r.get('check_seconds_python'))} | {'yes' if not r.get('problems') else 'NO'} |"
+            f"| {r.get('dead_ends', '–')} | {_n(r.get('check_cpu_seconds_native'))} "
+            f"| {_n(r.get('check_cpu_seconds_python'))} "
+            f"| {'yes' if not r.get('problems') else 'NO'} |"
         )
     return head + "\n".join(rows) + "\n"
 

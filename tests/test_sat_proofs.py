@@ -129,6 +129,18 @@ def test_default_path_keeps_no_clause_and_writes_nothing(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_logging_a_proof_does_not_change_the_search(tmp_path):
+    plain = solve(PUZZLE, progress=False, count_first_turns=False)
+    logged = solve(PUZZLE, progress=False, count_first_turns=False, proof=tmp_path / "p")
+    assert logged.line == plain.line
+    for field in ("conflicts", "refinements", "dead_ends", "per_turn", "unsat_horizons"):
+        mine, theirs = getattr(logged.certificate, field), getattr(plain.certificate, field)
+        if field == "per_turn":  # the seconds differ
+            mine = [(r.turn, r.clauses, r.conflicts, r.refinements) for r in mine]
+            theirs = [(r.turn, r.clauses, r.conflicts, r.refinements) for r in theirs]
+        assert mine == theirs, field
+
+
 def test_stats_name_the_folder(tmp_path):
     solution = solve(BENCH["cave-b1w1-win2"], progress=False, proof=tmp_path / "p")
     assert solution.stats["proof"] == str(tmp_path / "p")

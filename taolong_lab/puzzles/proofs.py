@@ -134,8 +134,26 @@ def check(
 def check_folder(
     folder, *, budget: int = DEAD_END_BUDGET, engine: str = "auto", progress: bool = False
 ) -> list[str]:
-    """The problems with the proof folder ``folder`` on its own (no puzzle): its DRAT proofs,
-    refinements and dead ends (see the module docstring; the options as :func:`check`'s)."""
+    """The problems with the proof folder ``folder`` on its own, tied to no puzzle: its DRAT
+    proofs, refinements and dead ends (items 1 to 3 of the module docstring).
+
+    Parameters
+    ----------
+    folder : path
+        A proof folder.
+    budget, engine, progress
+        As :func:`check`'s.
+
+    Returns
+    -------
+    list of str
+        Each problem names the file or field at fault.
+
+    Raises
+    ------
+    TaoLongError
+        An unknown ``engine``, or ``"native"`` without the Rust engine installed.
+    """
     _engine(engine)
     manifest, problems = _manifest(Path(folder))
     if manifest is None:
@@ -163,9 +181,25 @@ def _engine(engine: str) -> None:
 
 
 def attach(path, puzzle_id: str, folder: str) -> None:
-    """Record ``folder`` (relative to the file's folder) as the proof of puzzle ``puzzle_id``
-    in the ``.jsonl`` file ``path``: its ``certificate.proof``; every other line, and every
-    other field, is left as it is. The file is replaced atomically."""
+    """Record ``folder`` as the proof of puzzle ``puzzle_id`` in the ``.jsonl`` file ``path``:
+    its ``certificate.proof``. Every other line, and every other field, is left as it is; the
+    file is replaced atomically.
+
+    Parameters
+    ----------
+    path : path
+        A ``.jsonl`` puzzle file.
+    puzzle_id : str
+        The puzzle's id.
+    folder : str
+        The proof folder, relative to the file's folder (plain names, no ``..``).
+
+    Raises
+    ------
+    ProofFileError
+        ``folder`` is not such a relative path, or the file has no puzzle (or more than one)
+        of that id with a certificate.
+    """
     path = Path(path)
     if not _relative(folder):
         raise ProofFileError(folder, "not a relative folder name")
