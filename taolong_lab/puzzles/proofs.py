@@ -65,12 +65,28 @@ ENGINES = ("auto", "python", "native")
 """dratify's engines: ``"auto"`` is the Rust one when installed, else the Python one."""
 
 
+NOT_PRESENT = "not present: run `make proofs` or unpack the release artefact"
+"""Why a proof folder a certificate names is missing here: the large proofs are a release
+artefact, not in the repository (``docs/proofs.md``)."""
+CHECKED, FAILED, NO_PROOF = "checked", "FAILED", "none stored"
+"""What :func:`check_stored` says of a puzzle's proof (or :data:`NOT_PRESENT`)."""
+
+
 class ProofFileError(TaoLongError):
     """A proof file that cannot be read as one: names the file and why."""
 
     def __init__(self, name: str, reason: str):
         self.name, self.reason = name, reason
         super().__init__(f"{name}: {reason}")
+
+
+class ProofNotPresentError(TaoLongError):
+    """The proof folder a certificate names is not on this machine: nothing was checked (not a
+    failed check)."""
+
+    def __init__(self, where: str):
+        self.where = where
+        super().__init__(f"certificate.proof: {where}: {NOT_PRESENT}")
 
 
 def check(
@@ -107,18 +123,22 @@ def check(
 
     Raises
     ------
+    ProofNotPresentError
+        ``folder`` is None and the folder ``certificate.proof`` names is not there.
     TaoLongError
         An unknown ``engine``, or ``"native"`` without the Rust engine installed.
     """
     _engine(engine)
     cert = puzzle.certificate or {}
     if folder is None:
-        where = cert.get("proof")
-        if where is None:
+        try:
+            folder = named_folder(puzzle, base)
+        except ProofFileError as exc:
+            return [str(exc)]
+        if folder is None:
             return ["certificate.proof: missing (no stored proof)"]
-        if not isinstance(where, str) or not _relative(where):
-            return [f"certificate.proof: {where!r} is not a relative folder name"]
-        folder = Path(base) / where
+        if not folder.exists():
+            raise ProofNotPresentError(cert["proof"])
     claim = puzzle.optimum or (len(puzzle.solution) if puzzle.solution else None)
     if claim is None:
         return ["optimum: the puzzle claims no optimum for a proof to back"]
@@ -129,6 +149,63 @@ def check(
     if problems:
         return problems
     return _check_manifest(Path(folder), manifest, budget, engine, progress)
+
+
+def check_stored(puzzle, base=".", **options) -> tuple[str, list[str]]:
+    """What ``taolong verify --proof`` says of ``puzzle``'s stored proof, and its problems.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        A puzzle of the file in ``base``.
+    base : path
+        The folder of the puzzle's file.
+    **options
+        ``budget``, ``engine`` and ``progress``, as :func:`check`'s.
+
+    Returns
+    -------
+    tuple of (str, list of str)
+        :data:`CHECKED` and no problem; :data:`FAILED` and each problem (naming the file or
+        field at fault); :data:`NOT_PRESENT` (the folder its certificate names is not here) or
+        :data:`NO_PROOF` (its certificate names none), and no problem.
+    """
+    if (puzzle.certificate or {}).get("proof") is None:
+        return NO_PROOF, []
+    try:
+        problems = check(puzzle, base=base, **options)
+    except ProofNotPresentError:
+        return NOT_PRESENT, []
+    return (FAILED, problems) if problems else (CHECKED, [])
+
+
+def named_folder(puzzle, base=".") -> Path | None:
+    """The proof folder ``puzzle``'s certificate names (None if it names none), whether it is
+    there or not.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        A puzzle.
+    base : path
+        The folder of the puzzle's file: the name is relative to it.
+
+    Returns
+    -------
+    Path or None
+
+    Raises
+    ------
+    ProofFileError
+        ``certificate.proof`` is not a relative path of plain names (no ``..``).
+    """
+    where = (puzzle.certificate or {}).get("proof")
+    if where is None:
+        return None
+    if not isinstance(where, str) or not _relative(where):
+        reason = f"{repr(where)[:80]} is not a relative folder name"
+        raise ProofFileError("certificate.proof", reason)
+    return Path(base) / where
 
 
 def check_folder(
@@ -553,14 +630,21 @@ def _tick(bar) -> None:
 
 
 __all__ = [
+    "CHECKED",
     "DEAD_END_BUDGET",
     "ENGINES",
+    "FAILED",
     "MAX_MEANINGS",
     "MAX_PACKED_BYTES",
     "MAX_TEXT_BYTES",
+    "NOT_PRESENT",
+    "NO_PROOF",
     "ProofFileError",
+    "ProofNotPresentError",
     "attach",
     "check",
     "check_folder",
+    "check_stored",
+    "named_folder",
     "native_engine",
 ]
