@@ -13,6 +13,13 @@ interrupted run resumes where it stopped.
 
 ``--attach`` records each checked proof folder in its puzzle's ``certificate.proof``
 (relative to the puzzle file), every other field left as it is.
+
+``--missing`` (``make proofs``) makes again every proof folder a certificate names that is not
+there (the large proofs are a release artefact, docs/proofs.md): each is written into
+``<folder>.partial`` (started again if a run stopped), checked, then renamed into place, so a
+stopped run resumes with the next folder not made.
+
+    .venv/bin/python bench/proofs.py --set rulebook --missing
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -151,6 +159,39 @@ def _n(value) -> str:
     return "–" if value is None else f"{value:.1f}"
 
 
+def make_missing(path: Path, puzzles, time_limit) -> list[str]:
+    """Make every proof folder the certificates of ``puzzles`` (of the file ``path``) name and
+    that is not there; the problems of those that cannot be made or do not check."""
+    from tqdm.auto import tqdm
+
+    from taolong_lab.puzzles.proofs import check, named_folder
+    from taolong_lab.solvers import solve
+
+    problems = []
+    named = [(p, named_folder(p, path.parent)) for p in puzzles]
+    todo = [(p, folder) for p, folder in named if folder is not None and not folder.exists()]
+    for puzzle, folder in tqdm(todo, desc="proofs", unit="challenge"):
+        partial = folder.with_name(folder.name + ".partial")
+        shutil.rmtree(partial, ignore_errors=True)
+        found = solve(
+            puzzle,
+            method="sat",
+            progress=False,
+            time_limit=time_limit,
+            count_first_turns=False,
+            proof=partial,
+        )
+        if found.status != "optimal" or found.optimum != puzzle.optimum:
+            problems.append(f"{puzzle.id}: SAT gave {found.status} {found.optimum}")
+            continue
+        failed = check(puzzle, partial, progress=True)
+        if failed:
+            problems += [f"{puzzle.id}: {p}" for p in failed]
+            continue
+        partial.rename(folder)
+    return problems
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", choices=sorted(SETS), default="bench")
@@ -161,6 +202,9 @@ def main(argv=None) -> int:
     parser.add_argument("--time-limit", type=float, help="seconds a solve, at most")
     parser.add_argument("--attach", action="store_true", help="record checked proofs")
     parser.add_argument("--table", action="store_true", help="print --out as a Markdown table")
+    parser.add_argument(
+        "--missing", action="store_true", help="make the named proof folders not there"
+    )
     parser.add_argument("--step", choices=["solve", "prove", "check"], help=argparse.SUPPRESS)
     parser.add_argument(
         "--engines",
@@ -191,6 +235,10 @@ def main(argv=None) -> int:
         else:
             print(json.dumps(solve_one(puzzle, folder, args.time_limit)))
         return 0
+    if args.missing:
+        problems = make_missing(path, puzzles, args.time_limit)
+        print("\n".join(problems) or "every named proof folder is there (each one made, checked)")
+        return 1 if problems else 0
     if args.out is None:
         parser.error("--out is required")
     if args.table:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import importlib.util
 import json
 import os
 import shutil
@@ -513,3 +514,33 @@ def test_verify_proof_says_a_folder_is_not_present(capsys, tmp_path, stored):
     code, out, err = verify(capsys, str(file), "--proof")
     assert (code, err) == (0, "")
     assert f"{PUZZLE.id}: proof {proofs.NOT_PRESENT}" in out
+
+
+def bench_proofs():
+    """bench/proofs.py (``make proofs``), loaded as a module."""
+    spec = importlib.util.spec_from_file_location("bench_proofs", ROOT / "bench" / "proofs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_make_proofs_makes_the_folders_not_present_the_same(tmp_path, stored):
+    file = attached(tmp_path, stored)
+    folder = tmp_path / "proofs" / PUZZLE.id
+    shutil.rmtree(folder)
+    partial = folder.with_name(f"{PUZZLE.id}.partial")  # what a stopped run left
+    partial.mkdir()
+    (partial / "h9.drat.gz").write_bytes(b"left over")
+    puzzles = load_puzzles(file)
+    make_missing = bench_proofs().make_missing
+    assert make_missing(file, puzzles, None) == []
+    assert not partial.exists()
+    assert proofs.check_stored(puzzles[0], tmp_path) == (proofs.CHECKED, [])
+    made = sorted(p.name for p in folder.iterdir())
+    assert made == sorted(p.name for p in stored.iterdir())
+    for name in made:
+        if name.endswith(".gz"):  # byte for byte; the manifest holds seconds
+            assert (folder / name).read_bytes() == (stored / name).read_bytes(), name
+    (folder / "kept").write_text("a folder that is there is left alone")
+    assert make_missing(file, puzzles, None) == []
+    assert (folder / "kept").is_file()
