@@ -14,8 +14,8 @@ INSTALL_DEPS = pyproject.toml taolong_lab/version.py
 
 .DEFAULT_GOAL := help
 
-.PHONY: help setup test test-full test-browser fuzz lab lint fmt bench golden proofs \
-	proofs-artefact clean
+.PHONY: help setup test test-full test-browser fuzz lab notebooks lint fmt bench golden atlas \
+	proofs proofs-artefact clean
 
 help:
 	@echo "Targets:"
@@ -24,10 +24,12 @@ help:
 	@echo "  make test-browser  only the real-browser test (JupyterLab in chromium)"
 	@echo "  make fuzz       a long random fuzz campaign of the readers (FUZZ_EXAMPLES a test)"
 	@echo "  make lab        install lab extras and start jupyter lab in notebooks/"
+	@echo "  make notebooks  execute every notebook in place, outputs stored (tools/notebooks.py)"
 	@echo "  make lint       ruff check . and ruff format --check ."
 	@echo "  make fmt        ruff check --fix . and ruff format ."
 	@echo "  make bench      run bench/run.py"
 	@echo "  make golden     regenerate golden files (tools/golden.py)"
+	@echo "  make atlas      prove more of the solo atlas (resumes), then its README table"
 	@echo "  make proofs     make the SAT proofs not in the repository (docs/proofs.md)"
 	@echo "  make proofs-artefact  pack puzzles/proofs/ into $(PROOFS_ARTEFACT) + .sha256"
 	@echo "  make setup      create $(VENV) and install '.[dev]'"
@@ -78,6 +80,11 @@ LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 lab: $(DEV_STAMP)
 	$(VENV)/bin/jupyter lab $(LAB_FLAGS) notebooks/
 
+# Each notebook runs in a fresh python3 kernel with PYTHONHASHSEED=0; tests/test_notebooks.py
+# checks that the stored outputs are current.
+notebooks: $(DEV_STAMP)
+	$(PY) tools/notebooks.py
+
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
@@ -93,6 +100,10 @@ bench: $(DEV_STAMP)
 
 golden: $(DEV_STAMP)
 	$(PY) tools/golden.py
+
+atlas: $(DEV_STAMP)
+	$(VENV)/bin/taolong atlas puzzles/atlas
+	$(PY) tools/atlas_table.py
 
 # The large SAT proofs are a release artefact, not in git (docs/proofs.md): made again here, the
 # same CNF and DRAT files byte for byte, each checked before it is moved into puzzles/proofs/.

@@ -75,7 +75,7 @@ from typing import ClassVar
 import pysolvers
 from pysat.solvers import Cadical195, Glucose4, Solver
 
-from ...engine import State
+from ...engine import Line, State
 from ...engine.solo import choose_group
 from ..bounds import bound_params, lower_bound
 from ..certificate import HorizonRecord, Lift, NoWinProof, SatCertificate, Status
@@ -796,12 +796,11 @@ def solve(
         return Solution(
             status=status,
             optimum=optimum,
-            line=tuple(line),
+            line=Line(start, line),
             optimal_first_turns=first,
             certificate=certificate,
             stats=stats,
             proved_no_win_below=proved,
-            start=start.to_tln(),
         )
 
     if proof is not None:
