@@ -14,7 +14,8 @@ INSTALL_DEPS = pyproject.toml taolong_lab/version.py
 
 .DEFAULT_GOAL := help
 
-.PHONY: help setup test test-full test-browser fuzz lab notebooks lint fmt bench golden atlas clean
+.PHONY: help setup test test-full test-browser fuzz lab notebooks lint fmt bench golden atlas \
+	proofs proofs-artefact clean
 
 help:
 	@echo "Targets:"
@@ -29,6 +30,8 @@ help:
 	@echo "  make bench      run bench/run.py"
 	@echo "  make golden     regenerate golden files (tools/golden.py)"
 	@echo "  make atlas      prove more of the solo atlas (resumes), then its README table"
+	@echo "  make proofs     make the SAT proofs not in the repository (docs/proofs.md)"
+	@echo "  make proofs-artefact  pack puzzles/proofs/ into $(PROOFS_ARTEFACT) + .sha256"
 	@echo "  make setup      create $(VENV) and install '.[dev]'"
 	@echo "  make clean      remove $(VENV), caches and build artefacts"
 	@echo "Variables: VENV=$(VENV) PYTHON=$(PYTHON)"
@@ -101,6 +104,21 @@ golden: $(DEV_STAMP)
 atlas: $(DEV_STAMP)
 	$(VENV)/bin/taolong atlas puzzles/atlas
 	$(PY) tools/atlas_table.py
+
+# The large SAT proofs are a release artefact, not in git (docs/proofs.md): made again here, the
+# same CNF and DRAT files byte for byte, each checked before it is moved into puzzles/proofs/.
+PROOFS_ARTEFACT = dist/taolong-proofs.tar.gz
+
+proofs: $(DEV_STAMP)
+	$(PY) bench/proofs.py --set rulebook --missing
+
+# Unpack from the repository's root: tar -xzf dist/taolong-proofs.tar.gz
+proofs-artefact: proofs
+	mkdir -p dist
+	tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 --exclude='*.partial' \
+		--exclude=.gitignore -cf - puzzles/proofs | gzip -n > $(PROOFS_ARTEFACT).tmp
+	mv $(PROOFS_ARTEFACT).tmp $(PROOFS_ARTEFACT)
+	cd dist && sha256sum taolong-proofs.tar.gz > taolong-proofs.tar.gz.sha256
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .ruff_cache .hypothesis

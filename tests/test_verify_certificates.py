@@ -303,7 +303,7 @@ def test_a_bound_only_puzzle_verifies_as_unsolved(sat_doc, tmp_path):
     save_puzzles(path, [Puzzle.from_json(doc, check_solutions=False)])
 
     class Args:
-        file, full, time_limit, method = str(path), True, None, "explicit"
+        file, full, time_limit, method, proof = str(path), True, None, "explicit", False
 
     out = io.StringIO()
     assert run_verify(Args, out) == 0
@@ -330,7 +330,7 @@ def test_a_bound_only_puzzle_is_checked_too(sat_doc, tmp_path):
     save_puzzles(path, [Puzzle.from_json(doc, check_solutions=False)])
 
     class Args:
-        file, full, time_limit, method = str(path), False, None, "explicit"
+        file, full, time_limit, method, proof = str(path), False, None, "explicit", False
 
     with pytest.raises(CommandError, match=r"certificate\.no_win_below_proofs"):
         run_verify(Args, io.StringIO())

@@ -48,9 +48,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        The exit status: 0 done, 1 a budget left a puzzle unknown (``solve``) or fewer puzzles
-        than asked (``generate``), 2 bad input (one line ``taolong: error: ...`` on stderr),
-        130 interrupted (``generate``).
+        The exit status: 0 done, 1 a budget left a puzzle unknown (``solve``), fewer puzzles
+        than asked (``generate``) or a stored proof fails its check (``verify --proof``), 2 bad
+        input (one line ``taolong: error: ...`` on stderr), 130 interrupted (``generate``).
     """
     out, err = sys.stdout, sys.stderr
     parser = build_parser()

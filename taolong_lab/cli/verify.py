@@ -1,14 +1,22 @@
-"""``taolong verify FILE [--full] [--method M] [--time-limit S]``: replay and check every stored
-solution of a puzzle file (:func:`taolong_lab.puzzles.verify.verify_puzzle`).
+"""``taolong verify FILE [--full] [--method M] [--time-limit S] [--proof]``: replay and check
+every stored solution of a puzzle file (:func:`taolong_lab.puzzles.verify.verify_puzzle`), and
+with ``--proof`` every stored SAT proof (:func:`taolong_lab.puzzles.proofs.check_stored`).
 
 Each puzzle's result is printed, and each problem under its ``FAIL``; any problem is one error
-naming the first, exit status 2.
+naming the first, exit status 2. A proof that fails its check is printed with its problems, one
+a line, exit status 1.
 """
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+from ..puzzles.proofs import FAILED, check_stored
 from ..puzzles.verify import METHODS, unsolved_bound, verify_puzzle
-from .common import EXIT_OK, MAX_SECONDS, CommandError, number, puzzles_of
+from .common import EXIT_OK, EXIT_UNKNOWN, MAX_SECONDS, CommandError, number, puzzles_of
+
+EXIT_PROOF_FAILED = EXIT_UNKNOWN  # 1: a result (a proof that does not check), not bad input
 
 DESCRIPTION = (
     "Replay every stored solution (each turn legal, a win for the player in exactly the stored "
@@ -44,6 +52,11 @@ def add_command(subparsers) -> None:
         help="the solver that re-proves (--full); other: not the one named by the certificate",
     )
     verify.add_argument("--time-limit", type=number(float, 0, MAX_SECONDS), metavar="S")
+    verify.add_argument(
+        "--proof",
+        action="store_true",
+        help="check each stored SAT proof too (docs/proofs.md): exit 1 if one fails",
+    )
     verify.set_defaults(run=run)
 
 
@@ -60,14 +73,14 @@ def run(args, out) -> int:
     Returns
     -------
     int
-        The exit status: 0.
+        The exit status: 0, or 1 if a stored proof fails its check (``--proof``).
 
     Raises
     ------
     CommandError
         One for all the problems found, naming the first (each is printed under its puzzle).
     """
-    failures = []
+    failures, failed_proofs = [], 0
     for puzzle in puzzles_of(args.file, check_solutions=False):
         problems = verify_puzzle(
             puzzle, full=args.full, time_limit=args.time_limit, method=args.method
@@ -83,11 +96,19 @@ def run(args, out) -> int:
         else:
             extra = ", optimum re-proved" if args.full else ""
             print(f"{puzzle.id}: ok (win in {len(puzzle.solution)}{extra})", file=out)
+        if args.proof:
+            status, problems = check_stored(
+                puzzle, Path(args.file).parent, progress=sys.stderr.isatty()
+            )
+            print(f"{puzzle.id}: proof {status}", file=out)
+            for problem in problems:
+                print(f"  {problem}", file=out)
+            failed_proofs += status == FAILED
     if failures:
         raise CommandError(
             f"{args.file}: {len(failures)} problem(s), listed above; the first: {failures[0]}"
         )
-    return EXIT_OK
+    return EXIT_PROOF_FAILED if failed_proofs else EXIT_OK
 
 
-__all__ = ["DESCRIPTION", "add_command", "run"]
+__all__ = ["DESCRIPTION", "EXIT_PROOF_FAILED", "add_command", "run"]

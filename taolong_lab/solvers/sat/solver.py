@@ -91,6 +91,7 @@ from ..common import (
 from ..explicit import OutOfBudget, win_line_within, win_within
 from .encode import Encoder
 from .gates import Gates, neg
+from .proof import ProofLog
 
 SOLVER = SatCertificate.SOLVER
 CHUNK = 20_000  # conflicts per solver call between time checks
@@ -156,9 +157,11 @@ class SatSearch:
         *,
         encoder=None,
         sat=None,
+        log: ProofLog | None = None,
     ):
         """A new search from ``start``; ``encoder`` (with its gates) and ``sat`` (a PySAT
-        solver holding its clauses) let the one-turn checks reuse the refinement code."""
+        solver holding its clauses) let the one-turn checks reuse the refinement code; ``log``
+        keeps every clause handed to the solver, and what each refinement and nogood means."""
         self.start = start
         self.env = start.tables
         self.enc = encoder if encoder is not None else Encoder(start, Gates())
@@ -169,6 +172,7 @@ class SatSearch:
         )
         self.sat = sat if sat is not None else Solver(name=solver_name, **kwargs)
         self._add_clause = _clause_adder(self.sat)
+        self.log = log
         self.refinements: list[tuple] = []  # (kind, data)
         self._keys: set = set()
         self.lookahead = start.rules.option("solo_lookahead")
@@ -200,8 +204,11 @@ class SatSearch:
     def close(self):
         self.sat.delete()
 
-    def append(self, clauses) -> None:
-        """Hand ``clauses`` to the SAT solver (:func:`_clause_adder`)."""
+    def append(self, clauses, kind: str = "layer", label: str = "") -> None:
+        """Hand ``clauses`` to the SAT solver (:func:`_clause_adder`); with a :attr:`log`,
+        keep them too, as ``kind`` (:data:`.proof.KINDS`) described by ``label``."""
+        if self.log is not None:
+            self.log.record(kind, label, clauses)
         add = self._add_clause
         for clause in clauses:
             add(clause)
@@ -251,24 +258,29 @@ class SatSearch:
         for nogood in self.nogoods:
             if t - nogood[2] >= 0:
                 self._apply_nogood(nogood, t - nogood[2])
-        self._flush(t0, n0v)
+        label = self.log and (
+            f"layer {t}: turn {t}'s gates with the {len(self.refinements)} refinements and "
+            f"{len(self.nogoods)} dead-end nogoods known then, variables eliminated"
+        )
+        self._flush(t0, n0v, "layer", label)
         return L
 
-    def _flush(self, t0: float, n0v: int | None = None) -> None:
-        """Hand the clauses built since ``t0`` to the solver, the time to ``encode_seconds``;
-        with ``n0v`` (the last variable before a new layer) through :func:`eliminate`."""
+    def _flush(self, t0: float, n0v: int | None = None, kind="layer", label="") -> None:
+        """Hand the clauses built since ``t0`` to the solver (:meth:`append`, as ``kind`` and
+        ``label``), the time to ``encode_seconds``; with ``n0v`` (the last variable before a
+        new layer) through :func:`eliminate`."""
         clauses = self.g.take()
         if n0v is not None:
             clauses, gone = eliminate(self.g, self.enc.layers, clauses, n0v)
             self.eliminated += gone
-        self.append(clauses)
+        self.append(clauses, kind, label)
         self.encode_seconds += time.perf_counter() - t0
 
     def damage_budget(self, k: int) -> None:
         """The horizon's :meth:`.encode.Encoder.damage_budget`, under ``won_k``."""
         t0 = time.perf_counter()
         self.enc.damage_budget(k)
-        self._flush(t0)
+        self._flush(t0, kind="damage-budget", label=self.log and f"damage budget under won_{k}")
 
     def _apply(self, ref, t: int) -> None:
         """Add refinement ``ref`` at turn ``t`` (pre-state layer ``t - 1``)."""
@@ -305,17 +317,21 @@ class SatSearch:
                 [-pre if pre is not True else False, -b if b is not True else False, -L.penalty]
             )
 
-    def refine(self, ref) -> bool:
-        """Store ``ref`` and add it at every layer; False if it was already known."""
+    def refine(self, ref, bagua=None) -> bool:
+        """Store ``ref`` (found with ``bagua`` on the spaces) and add it at every layer; False
+        if it was already known."""
         key = ref[:4] if ref[0] == "group" else ref
         if key in self._keys:
             return False
         self._keys.add(key)
+        label = self.log and f"refinement {len(self.refinements)} ({ref[0]}), at every layer"
         self.refinements.append(ref)
+        if self.log is not None:
+            self.log.refinement(ref, bagua)
         t0 = time.perf_counter()
         for t in range(1, len(self.enc.layers)):
             self._apply(ref, t)
-        self._flush(t0)
+        self._flush(t0, kind="refinement", label=label)
         return True
 
     def group_ref(self, walk, bagua, space):
@@ -342,7 +358,7 @@ class SatSearch:
         walk = state.board
         for space in self.enc.sowings(state.bagua):
             ref = self.group_ref(walk, state.bagua, space)
-            if ref is not None and self.refine(ref):
+            if ref is not None and self.refine(ref, state.bagua):
                 self.seeded += 1
 
     # ---- checking a candidate --------------------------------------------------------------
@@ -413,10 +429,13 @@ class SatSearch:
         if key in self._keys:
             return 0
         self._keys.add(key)
+        label = self.log and f"dead-end nogood {len(self.nogoods)}: no win within {r} turns"
         self.nogoods.append((walk, bagua, r))
+        if self.log is not None:
+            self.log.dead_end(walk, bagua, r)
         for j in range(len(self.enc.layers) - r):
             self._apply_nogood((walk, bagua, r), j)
-        self.append(self.g.take())
+        self.append(self.g.take(), "dead-end", label)
         return 1
 
     def _apply_nogood(self, nogood, j: int) -> None:
@@ -567,7 +586,7 @@ class SatSearch:
                 ref = self.group_ref(prev_walk, prev_bagua, space)
                 if ref is not None and decoded.post_group not in ref[4]:
                     fixed = True
-                    refined += self.refine(ref)
+                    refined += self.refine(ref, prev_bagua)
                 if decoded.penalty and any(not t2.phases[0].penalty for t2, _ in pre.successors()):
                     fixed = True
                     refined += self.refine(("penalty", prev_walk, prev_bagua))
@@ -663,6 +682,7 @@ def solve(
     progress: bool = True,
     solver_name: str = "g4",
     count_first_turns: bool = True,
+    proof=None,
 ) -> Solution:
     """The fewest turns to win a Grasshopper solo challenge, by incremental SAT (see the
     module docstring). With a budget it returns status ``"unknown"`` and
@@ -684,6 +704,9 @@ def solve(
         The PySAT solver (``"g4"``, Glucose 4; ``"cd195"``, CaDiCaL; ...).
     count_first_turns : bool
         Count the optimal first turns (else ``optimal_first_turns`` is None).
+    proof : path or None
+        A folder for the DRAT proof of each UNSAT horizon (:mod:`.proof`, checked by
+        :func:`taolong_lab.puzzles.proofs.check`); None keeps no clause and writes nothing.
 
     Returns
     -------
@@ -714,6 +737,7 @@ def solve(
     unsat: list[int] = []
     per_turn: list[dict] = []
     search = None
+    log = None
 
     def finish(status, optimum, line, proved, stopped=None, first=None):
         seconds = time.perf_counter() - t0
@@ -764,6 +788,9 @@ def solve(
             "lift_timeouts": search.lift_timeouts if search else 0,
             "peak_memory_mb": peak_memory_mb(),
         }
+        if log is not None:
+            stats["proof"] = str(log.folder)
+            stats["proof_seconds"] = round(log.seconds, 3)
         if search is not None:
             search.close()
         return Solution(
@@ -776,13 +803,15 @@ def solve(
             proved_no_win_below=proved,
         )
 
+    if proof is not None:
+        log = ProofLog(proof, start, _proof_settings(start, params, solver_name))
     result = start.outcome()
     if result is not None:
         if result.winner == player:
             return finish(Status.OPTIMAL, 0, (), 0)
         return finish(Status.NO_WIN, None, (), 0)
 
-    search = SatSearch(start, solver_name)
+    search = SatSearch(start, solver_name, log=log)
     search.seed(start)
     bar = _progress(progress)
     proved = int(h0)
@@ -829,6 +858,8 @@ def solve(
                         conflicts_left -= search.sat.accum_stats()["conflicts"] - before
                 horizon_stats()
                 if status is False:
+                    if log is not None:
+                        log.unsat(k, L.won)
                     unsat.append(k)
                     proved = k + 1
                     break
@@ -837,6 +868,7 @@ def solve(
                 if line is None:
                     continue
                 _verify(start, line, k)
+                search.log = None  # the first-turn count is in no proof
                 first = None
                 if count_first_turns:
                     explicit_share = (
@@ -854,6 +886,17 @@ def solve(
     finally:
         if bar is not None:
             bar.close()
+
+
+def _proof_settings(start: State, params, solver_name: str) -> dict:
+    """The settings a proof records, as the certificate names them."""
+    return {
+        "sat_solver": solver_name,
+        "lookahead": start.rules.option("solo_lookahead"),
+        "lower_bound": params.to_json(),
+        "damage_budget": params.exact_rules,
+        "eliminate": True,
+    }
 
 
 def _verify(start: State, line, k: int) -> None:

@@ -1,0 +1,232 @@
+"""DRAT proofs of the SAT solver's UNSAT horizons (``solve(..., proof=FOLDER)``).
+
+While a search runs with a :class:`ProofLog`, every clause handed to the incremental solver is
+kept, labelled with what it is: a turn's layer (its gates after bounded variable elimination,
+with the refinements and dead-end nogoods known when the layer was added), a horizon's damage
+budget, a CEGAR refinement, a dead-end nogood. When horizon ``k`` is UNSAT, that exact clause
+set plus the goal ``won_k`` as a unit clause is solved again by a fresh proof-logging CaDiCaL
+(PySAT's ``Cadical195(with_proof=True)``: Glucose cannot log a proof in incremental mode), and
+the folder gets
+
+- ``h{k}.cnf.gz``: the CNF in DIMACS, its header comments naming the start, the horizon and the
+  settings, a comment before each labelled group of clauses, the goal unit last;
+- ``h{k}.drat.gz``: the solver's DRAT proof that the CNF is unsatisfiable;
+- ``manifest.json`` (rewritten after each horizon): the start, the settings, each horizon's
+  files (with the SHA-256 of their text) and clause counts by kind, and the meaning of every
+  refinement and dead-end nogood in those CNFs, as positions in TLN, so that a checker can
+  replay them in the engine (:mod:`taolong_lab.puzzles.proofs`).
+
+``docs/proofs.md`` says what a proof covers and what it does not.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import time
+from collections import Counter
+from itertools import chain, pairwise
+from pathlib import Path
+
+import pysolvers
+from pysat import __version__ as PYSAT_VERSION
+from pysat.solvers import Cadical195
+
+from ...engine import State
+from ...files import write_atomic
+from ...version import __version__
+from ..common import SolverError
+
+FORMAT = "taolong-sat-proof"
+VERSION = 1
+MANIFEST = "manifest.json"
+PROOF_SOLVER = "cd195"  # PySAT's CaDiCaL 1.9.5, which logs DRAT
+KINDS = ("layer", "damage-budget", "refinement", "dead-end", "goal")
+
+
+def cnf_name(turns: int) -> str:
+    """The CNF file of horizon ``turns``."""
+    return f"h{turns}.cnf.gz"
+
+
+def drat_name(turns: int) -> str:
+    """The DRAT file of horizon ``turns``."""
+    return f"h{turns}.drat.gz"
+
+
+def sha256(text: bytes) -> str:
+    return hashlib.sha256(text).hexdigest()
+
+
+def cnf_header(start: str, turns: int, settings: dict) -> list[str]:
+    """The comment lines that open horizon ``turns``'s CNF (without the ``c``)."""
+    return [
+        f"{FORMAT} {VERSION}: no win within {turns} turns",
+        f"start {start}",
+        f"horizon {turns}",
+        "settings " + json.dumps(settings, sort_keys=True),
+    ]
+
+
+class ProofLog:
+    """What a search gave its solver, and the proofs of its UNSAT horizons, in ``folder``.
+
+    Parameters
+    ----------
+    folder : path
+        Created if missing; the files it holds are replaced.
+    start : State
+        The challenge's start.
+    settings : dict
+        The solver settings the certificate also records (plain JSON).
+    """
+
+    def __init__(self, folder, start: State, settings: dict):
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.start = start
+        self.settings = dict(settings, proof_solver=PROOF_SOLVER, python_sat=PYSAT_VERSION)
+        self.clauses: list[list[int]] = []
+        self.labels: list[tuple[int, str]] = []  # (first clause, what the clauses are)
+        self.kinds: Counter = Counter()
+        self.top = 0  # the largest variable in a clause
+        self.refinements: list[dict] = []
+        self.dead_ends: list[dict] = []
+        self.horizons: list[dict] = []
+        self.seconds = 0.0
+        self._write_manifest()
+
+    # ---- what the search gives its solver -----------------------------------------------------
+    def record(self, kind: str, label: str, clauses: list) -> None:
+        """Keep ``clauses`` (as handed to the solver), of ``kind`` (one of :data:`KINDS`)."""
+        if not clauses:
+            return
+        self.labels.append((len(self.clauses), label))
+        self.clauses.extend(clauses)
+        self.kinds[kind] += len(clauses)
+        self.top = max(self.top, max(abs(x) for c in clauses for x in c))
+
+    def position(self, walk, bagua) -> str:
+        """The position ``walk`` with ``bagua``, the start's coin and mover, in TLN."""
+        s = self.start
+        return State.compose(s.tables, walk, tuple(bagua), s.coin, s.mover, s.ply).to_tln()
+
+    def refinement(self, ref, bagua) -> None:
+        """The meaning of refinement ``ref`` (found with ``bagua`` on the spaces)."""
+        if ref[0] == "group":
+            _, walk, (group, element), after, allowed = ref
+            self.refinements.append(
+                {
+                    "kind": "group",
+                    "position": self.position(walk, bagua),
+                    "group": list(group),
+                    "element": element,
+                    "after": None if after is None else list(after),
+                    "ends": [self.position(w, bagua) for w in allowed],
+                }
+            )
+        else:
+            _, walk, bagua = ref
+            self.refinements.append({"kind": "penalty", "position": self.position(walk, bagua)})
+
+    def dead_end(self, walk, bagua, turns: int) -> None:
+        """The meaning of a dead-end nogood: no win within ``turns`` from that position."""
+        self.dead_ends.append({"position": self.position(walk, bagua), "turns": turns})
+
+    # ---- an UNSAT horizon -----------------------------------------------------------------
+    def unsat(self, turns: int, goal) -> dict:
+        """Horizon ``turns`` was UNSAT under the assumption ``goal`` (``won_turns``): prove it
+        again with a proof-logging solver, write its CNF and DRAT files and the manifest.
+
+        Raises
+        ------
+        SolverError
+            The proof-logging solver finds a model (the two solvers disagree).
+        """
+        t0 = time.perf_counter()
+        entry = {
+            "turns": turns,
+            "refinements": len(self.refinements),
+            "dead_ends": len(self.dead_ends),
+        }
+        if goal is False:  # the encoding folded won_k to false: nothing for a solver to do
+            entry["goal"] = False
+            self.horizons.append(entry)
+            self._write_manifest()
+            return entry
+        units = [] if goal is True else [[goal]]
+        with Cadical195(with_proof=True) as sat:
+            add, handle = pysolvers.cadical195_add_cl, sat.cadical
+            for clause in chain(self.clauses, units):
+                add(handle, clause)
+            if sat.solve():
+                raise SolverError(
+                    f"horizon {turns}: the proof-logging solver found a model of a clause set "
+                    "the search's solver said is unsatisfiable"
+                )
+            proof = "\n".join(sat.get_proof()) + "\n"
+        cnf = self._dimacs(turns, units)
+        drat = proof.encode("ascii")
+        write_atomic(self.folder / cnf_name(turns), gzip.compress(cnf, mtime=0))
+        write_atomic(self.folder / drat_name(turns), gzip.compress(drat, mtime=0))
+        kinds = dict(self.kinds, goal=len(units))
+        entry.update(
+            goal=units[0][0] if units else True,
+            variables=max(self.top, *(abs(u[0]) for u in units)) if units else self.top,
+            clauses=len(self.clauses) + len(units),
+            kinds={kind: kinds.get(kind, 0) for kind in KINDS},
+            cnf=cnf_name(turns),
+            cnf_sha256=sha256(cnf),
+            drat=drat_name(turns),
+            drat_sha256=sha256(drat),
+            drat_lines=proof.count("\n"),
+            seconds=round(time.perf_counter() - t0, 3),
+        )
+        self.horizons.append(entry)
+        self._write_manifest()
+        self.seconds += time.perf_counter() - t0
+        return entry
+
+    def _dimacs(self, turns: int, units: list) -> bytes:
+        n = len(self.clauses) + len(units)
+        top = max([self.top, *(abs(u[0]) for u in units)])
+        head = cnf_header(self.start.to_tln(), turns, self.settings)
+        lines = [f"c {line}" for line in head]
+        lines.append(f"p cnf {top} {n}")
+        bounds = [*self.labels, (len(self.clauses), "")]
+        for (first, label), (end, _) in pairwise(bounds):
+            lines.append(f"c {label}")
+            lines.extend(" ".join(map(str, c)) + " 0" for c in self.clauses[first:end])
+        if units:
+            lines.append(f"c goal: won_{turns}, the assumption, as a unit clause")
+            lines.append(f"{units[0][0]} 0")
+        return ("\n".join(lines) + "\n").encode("ascii")
+
+    def _write_manifest(self) -> None:
+        doc = {
+            "format": FORMAT,
+            "version": VERSION,
+            "generator": f"taolong_lab {__version__}",
+            "start": self.start.to_tln(),
+            "settings": self.settings,
+            "horizons": self.horizons,
+            "refinements": self.refinements,
+            "dead_ends": self.dead_ends,
+        }
+        text = json.dumps(doc, ensure_ascii=False, allow_nan=False, indent=1) + "\n"
+        write_atomic(self.folder / MANIFEST, text.encode("utf-8"))
+
+
+__all__ = [
+    "FORMAT",
+    "KINDS",
+    "MANIFEST",
+    "PROOF_SOLVER",
+    "VERSION",
+    "ProofLog",
+    "cnf_header",
+    "cnf_name",
+    "drat_name",
+    "sha256",
+]

@@ -1,0 +1,546 @@
+"""Checkable SAT proofs (issue 34): ``solve(..., method="sat", proof=FOLDER)`` writes a DRAT
+proof for each UNSAT horizon, and :mod:`taolong_lab.puzzles.proofs` replays it with dratify,
+the refinements in the engine and the dead ends with the explicit search.
+
+Small challenges of the bench set (wins in 2 to 4). A tampered proof, CNF, refinement or
+dead end, a proof of another puzzle, and hostile files must each give a problem that names
+the file and field; the default path must keep no clause and write nothing. The stored
+proofs of the bundled puzzles are all checked under ``slow``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import importlib.util
+import json
+import os
+import shutil
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from taolong_lab import load_puzzles
+from taolong_lab.errors import TaoLongError
+from taolong_lab.puzzles import proofs
+from taolong_lab.solvers.sat import solve
+from taolong_lab.solvers.sat import solver as sat_solver
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = {p.id: p for p in load_puzzles(ROOT / "bench" / "solo-set.jsonl")}
+# a refinement with five ends, dead ends, a horizon the encoding folds to false, two DRATs
+PUZZLE = BENCH["wall-b1w1-win4"]
+# dratify's two engines; the Rust one comes with the extra "proofs"
+ENGINES = [
+    "python",
+    pytest.param(
+        "native",
+        marks=pytest.mark.skipif(not proofs.native_engine(), reason="cdclkit-native missing"),
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("proof") / PUZZLE.id
+    solve(PUZZLE, progress=False, count_first_turns=False, proof=folder)
+    return folder
+
+
+@pytest.fixture
+def proof(stored, tmp_path) -> Path:
+    """A copy of the stored proof folder, to tamper with."""
+    return Path(shutil.copytree(stored, tmp_path / PUZZLE.id))
+
+
+def manifest(folder: Path) -> dict:
+    return json.loads((folder / "manifest.json").read_text())
+
+
+def save_manifest(folder: Path, doc: dict) -> None:
+    (folder / "manifest.json").write_text(json.dumps(doc))
+
+
+def rewrite(folder: Path, name: str, change) -> None:
+    """Replace the text of the gzip file ``name`` by ``change(text)``, and its SHA-256 in the
+    manifest: a tampering the digest does not catch."""
+    text = gzip.decompress((folder / name).read_bytes()).decode()
+    data = change(text).encode()
+    (folder / name).write_bytes(gzip.compress(data))
+    doc = manifest(folder)
+    for row in doc["horizons"]:
+        for key in ("cnf", "drat"):
+            if row.get(key) == name:
+                row[f"{key}_sha256"] = hashlib.sha256(data).hexdigest()
+    save_manifest(folder, doc)
+
+
+def drop_lemmas(text: str) -> str:
+    """A DRAT proof without its lemmas: its deletions and the empty clause only."""
+    return "\n".join(line for line in text.splitlines() if line.startswith("d ")) + "\n0\n"
+
+
+def last_drat(folder: Path) -> dict:
+    return [row for row in manifest(folder)["horizons"] if row["goal"] is not False][-1]
+
+
+# ---- a proof is written and checks ----------------------------------------------------------
+def test_proof_is_written_for_every_unsat_horizon_and_checks(stored):
+    solution = solve(PUZZLE, progress=False, count_first_turns=False)
+    doc = manifest(stored)
+    assert [row["turns"] for row in doc["horizons"]] == list(solution.certificate.unsat_horizons)
+    assert doc["start"] == PUZZLE.start.to_tln()
+    with_drat = [row for row in doc["horizons"] if row["goal"] is not False]
+    assert len(with_drat) == 2
+    for row in with_drat:
+        assert (stored / row["cnf"]).is_file() and (stored / row["drat"]).is_file()
+        assert sum(row["kinds"].values()) == row["clauses"]
+        assert row["kinds"]["goal"] == 1 and row["kinds"]["layer"] > 0
+    assert doc["dead_ends"] and max(len(r["ends"]) for r in doc["refinements"]) > 1
+    assert proofs.check(PUZZLE, stored) == []
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_both_engines_accept_the_proof(stored, engine):
+    assert proofs.check(PUZZLE, stored, engine=engine) == []
+
+
+def test_an_unknown_engine_is_refused(stored):
+    with pytest.raises(TaoLongError, match="engine: 'fast' is not one of auto, python, native"):
+        proofs.check(PUZZLE, stored, engine="fast")
+
+
+def test_the_cnf_names_what_its_clauses_are(stored):
+    row = last_drat(stored)
+    text = gzip.decompress((stored / row["cnf"]).read_bytes()).decode()
+    head = text.splitlines()
+    assert head[1] == f"c start {PUZZLE.start.to_tln()}"
+    assert head[2] == f"c horizon {row['turns']}"
+    labels = [line for line in head if line.startswith("c ")]
+    for kind in ("c layer 1:", "c damage budget under won_", "c goal: won_"):
+        assert any(line.startswith(kind) for line in labels), kind
+    assert head[-1] == f"{row['goal']} 0"
+
+
+def test_default_path_keeps_no_clause_and_writes_nothing(tmp_path, monkeypatch):
+    def no_log(*args, **kwargs):
+        raise AssertionError("a proof log was made without proof=")
+
+    monkeypatch.setattr(sat_solver, "ProofLog", no_log)
+    monkeypatch.chdir(tmp_path)
+    solution = solve(PUZZLE, progress=False, count_first_turns=False)
+    assert solution.optimum == PUZZLE.optimum
+    assert "proof" not in solution.stats
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_logging_a_proof_does_not_change_the_search(tmp_path):
+    plain = solve(PUZZLE, progress=False, count_first_turns=False)
+    logged = solve(PUZZLE, progress=False, count_first_turns=False, proof=tmp_path / "p")
+    assert logged.line == plain.line
+    for field in ("conflicts", "refinements", "dead_ends", "per_turn", "unsat_horizons"):
+        mine, theirs = getattr(logged.certificate, field), getattr(plain.certificate, field)
+        if field == "per_turn":  # the seconds differ
+            mine = [(r.turn, r.clauses, r.conflicts, r.refinements) for r in mine]
+            theirs = [(r.turn, r.clauses, r.conflicts, r.refinements) for r in theirs]
+        assert mine == theirs, field
+
+
+def test_stats_name_the_folder(tmp_path):
+    solution = solve(BENCH["cave-b1w1-win2"], progress=False, proof=tmp_path / "p")
+    assert solution.stats["proof"] == str(tmp_path / "p")
+    assert proofs.check(BENCH["cave-b1w1-win2"], tmp_path / "p") == []
+
+
+def test_a_won_start_gets_a_manifest_without_horizons(tmp_path):
+    start = BENCH["field-b1w1-win1"]
+    won = start.start.play(start.solution[0])
+    solution = solve(won, progress=False, proof=tmp_path / "won")
+    assert solution.optimum == 0
+    doc = manifest(tmp_path / "won")
+    assert (doc["start"], doc["horizons"], doc["refinements"]) == (won.to_tln(), [], [])
+    assert proofs.check_folder(tmp_path / "won") == []
+
+
+# ---- tampering ----------------------------------------------------------------------------
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_tampered_proof_fails_the_check(proof, engine):
+    """Horizon 2's CNF is not refuted by unit propagation alone, so its proof's lemmas matter:
+    without them, the empty clause is not derived."""
+    row = _first_drat(proof)
+    assert row["turns"] == 2
+    rewrite(proof, row["drat"], drop_lemmas)
+    assert proofs.check(PUZZLE, proof, engine=engine) == [
+        f"{row['drat']}: the DRAT check failed: clause is neither RUP nor RAT with respect to "
+        "the clauses available at this point"
+    ]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_tampered_cnf_fails_the_check(proof, engine):
+    """The goal unit negated (in the CNF and the manifest): the formula has models (lines
+    that do not win), so no proof may refute it."""
+    row = last_drat(proof)
+    goal = row["goal"]
+    rewrite(proof, row["cnf"], lambda text: text[: text.rindex("\n", 0, -1) + 1] + f"{-goal} 0\n")
+    doc = manifest(proof)
+    next(r for r in doc["horizons"] if r["turns"] == row["turns"])["goal"] = -goal
+    save_manifest(proof, doc)
+    found = proofs.check(PUZZLE, proof, engine=engine)
+    assert len(found) == 1 and found[0].startswith(f"{row['drat']}: the DRAT check failed")
+
+
+def test_a_changed_file_fails_its_digest(proof):
+    row = last_drat(proof)
+    data = gzip.decompress((proof / row["cnf"]).read_bytes()) + b"1 0\n"
+    (proof / row["cnf"]).write_bytes(gzip.compress(data))
+    assert proofs.check(PUZZLE, proof) == [f"{row['cnf']}: its SHA-256 is not the manifest's"]
+
+
+def test_a_cnf_of_another_horizon_fails_its_header(proof):
+    rows = [r for r in manifest(proof)["horizons"] if r["goal"] is not False]
+    first, last = rows[0], rows[-1]
+    rewrite(
+        proof, last["cnf"], lambda text: text.replace(f"c horizon {last['turns']}", "c horizon 1")
+    )
+    assert proofs.check(PUZZLE, proof) == [
+        f"{last['cnf']}: its header does not name the manifest's start, horizon and settings"
+    ]
+    assert first["turns"] < last["turns"]
+
+
+def test_a_wrong_refinement_is_caught(proof):
+    doc = manifest(proof)
+    i, ref = next((i, r) for i, r in enumerate(doc["refinements"]) if len(r["ends"]) > 1)
+    ref["ends"] = ref["ends"][1:]  # one of the opponent's choices left out
+    save_manifest(proof, doc)
+    assert proofs.check(PUZZLE, proof) == [
+        f"manifest.json: refinements[{i}]: the opponent may end its group on 1 board(s) the "
+        "refinement leaves out (unsound)"
+    ]
+
+
+def test_a_refinement_allowing_a_board_the_policy_does_not_is_caught(proof):
+    doc = manifest(proof)
+    ref = doc["refinements"][0]
+    ref["ends"].append(ref["position"])  # the opponent's group leaving the board as it was
+    save_manifest(proof, doc)
+    assert proofs.check(PUZZLE, proof) == [
+        "manifest.json: refinements[0]: 1 of its boards are not the opponent's choices (the "
+        "policy allows fewer)"
+    ]
+
+
+def test_a_buggy_policy_in_the_solver_is_caught(tmp_path, monkeypatch):
+    """The solver's refinements drawn from a policy that keeps only the first of the
+    opponent's tied choices: the engine's replay of the manifest catches it."""
+    real = sat_solver.choose_group
+    monkeypatch.setattr(sat_solver, "choose_group", lambda *a, **k: real(*a, **k)[:1])
+    folder = tmp_path / "buggy"
+    solve(PUZZLE, progress=False, count_first_turns=False, proof=folder)
+    found = proofs.check_folder(folder)
+    assert found and all("leaves out (unsound)" in p for p in found)
+
+
+def test_a_wrong_dead_end_is_caught(proof):
+    doc = manifest(proof)
+    doc["dead_ends"][0] = {"position": PUZZLE.start.to_tln(), "turns": PUZZLE.optimum}
+    save_manifest(proof, doc)
+    assert proofs.check(PUZZLE, proof) == [
+        f"manifest.json: dead_ends[0]: a win within {PUZZLE.optimum} turns exists"
+    ]
+
+
+def test_a_dead_end_out_of_budget_is_reported(proof):
+    doc = manifest(proof)
+    doc["dead_ends"][0] = {"position": PUZZLE.start.to_tln(), "turns": PUZZLE.optimum - 1}
+    save_manifest(proof, doc)
+    found = proofs.check(PUZZLE, proof, budget=1)
+    assert found[0] == (
+        f"manifest.json: dead_ends[0]: not re-proved within 1 positions (no win within "
+        f"{PUZZLE.optimum - 1} turns)"
+    )
+    assert all("not re-proved within 1 positions" in p for p in found)
+
+
+def test_a_folded_horizon_with_a_win_is_caught(proof):
+    doc = manifest(proof)
+    doc["horizons"] = [{"turns": PUZZLE.optimum, "refinements": 0, "dead_ends": 0, "goal": False}]
+    save_manifest(proof, doc)
+    assert proofs.check_folder(proof) == [
+        f"horizon {PUZZLE.optimum}: a win within {PUZZLE.optimum} turns exists"
+    ]
+
+
+# ---- the folder against the puzzle ----------------------------------------------------------
+def test_a_proof_of_another_puzzle_is_refused(proof):
+    other = BENCH["field-b1w1-win4"]
+    found = proofs.check(other, proof)
+    assert found == [f"manifest.json: start: not the puzzle's start {other.start.to_tln()!r}"]
+
+
+def test_settings_and_horizons_must_be_the_certificates(proof):
+    doc = manifest(proof)
+    doc["settings"]["lookahead"] = "next-turn"
+    doc["horizons"] = doc["horizons"][1:]
+    save_manifest(proof, doc)
+    found = proofs.check(PUZZLE, proof)
+    assert any(p.startswith("manifest.json: horizons: ") for p in found)
+    assert any(p.startswith("manifest.json: settings.lookahead: next-turn") for p in found)
+
+
+def test_the_certificate_names_the_folder(tmp_path, stored):
+    file = tmp_path / "one.jsonl"
+    file.write_text(json.dumps(PUZZLE.to_json(), ensure_ascii=False) + "\n")
+    before = file.read_text()
+    (tmp_path / "proofs").mkdir()
+    shutil.copytree(stored, tmp_path / "proofs" / PUZZLE.id)
+    proofs.attach(file, PUZZLE.id, f"proofs/{PUZZLE.id}")
+    (puzzle,) = load_puzzles(file)
+    assert puzzle.certificate["proof"] == f"proofs/{PUZZLE.id}"
+    doc = json.loads(file.read_text())
+    del doc["certificate"]["proof"]
+    assert json.dumps(doc, ensure_ascii=False) + "\n" == before
+    assert proofs.check(puzzle, base=tmp_path) == []
+    assert proofs.check(PUZZLE) == ["certificate.proof: missing (no stored proof)"]
+
+
+@pytest.mark.parametrize("where", ["../elsewhere", "/abs/path", "a/../../b", "", 7])
+def test_a_proof_folder_outside_the_puzzles_is_refused(where):
+    doc = PUZZLE.to_json()
+    doc["certificate"] = dict(doc["certificate"], proof=where)
+    puzzle = type(PUZZLE).from_json(doc)
+    assert proofs.check(puzzle) == [f"certificate.proof: {where!r} is not a relative folder name"]
+
+
+# ---- hostile files --------------------------------------------------------------------------
+def test_a_gzip_bomb_is_refused_as_it_unpacks(proof, monkeypatch):
+    monkeypatch.setattr(proofs, "MAX_TEXT_BYTES", 1000)
+    assert proofs.check(PUZZLE, proof) == [
+        f"{row['cnf']}: unpacks to more than 1,000 bytes" for row in _drat_rows(proof)
+    ]
+
+
+def test_a_gzip_bomb_is_never_unpacked_whole(proof, monkeypatch):
+    row = _first_drat(proof)
+    (proof / row["cnf"]).write_bytes(gzip.compress(b"1 " * 2**24))  # 32 MiB of text
+    monkeypatch.setattr(proofs, "MAX_TEXT_BYTES", 1000)
+    # files.read_bounded reserves its whole limit as it reads: small ones, to measure
+    monkeypatch.setattr(proofs, "MAX_PACKED_BYTES", 2**20)
+    monkeypatch.setattr(proofs, "MAX_INPUT_BYTES", 2**20)
+    tracemalloc.start()
+    try:
+        found = proofs.check(PUZZLE, proof)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert found[0] == f"{row['cnf']}: unpacks to more than 1,000 bytes"
+    assert peak < 2**22
+
+
+def _drat_rows(folder: Path) -> list[dict]:
+    return [row for row in manifest(folder)["horizons"] if row["goal"] is not False]
+
+
+def _first_drat(folder: Path) -> dict:
+    return _drat_rows(folder)[0]
+
+
+def test_a_file_over_the_packed_limit_is_refused(proof, monkeypatch):
+    monkeypatch.setattr(proofs, "MAX_PACKED_BYTES", 100)
+    found = proofs.check(PUZZLE, proof)
+    assert [p.split(":")[0] for p in found] == [row["cnf"] for row in _drat_rows(proof)]
+    assert all(p.endswith("bytes, over the 100-byte limit") for p in found)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(format="other"), "format/version: expected 'taolong-sat-proof' 1"),
+        (lambda d: d.update(horizons="all"), "horizons: not a list of objects"),
+        (
+            lambda d: d["horizons"][-1].update(cnf="../../etc/passwd"),
+            "file '../../etc/passwd', expected",
+        ),
+        (lambda d: d["horizons"][-1].update(goal="x"), "goal: x is not a literal or false"),
+        (lambda d: d["horizons"][-1].update(cnf_sha256=1), "cnf_sha256: not a SHA-256 digest"),
+        (lambda d: d["horizons"][-1].update(turns=1), "turns and counts must grow"),
+        (lambda d: d["horizons"][-1].update(dead_ends=10**6), "more refinements or dead ends"),
+    ],
+)
+def test_a_bad_manifest_names_the_field(proof, change, message):
+    doc = manifest(proof)
+    change(doc)
+    save_manifest(proof, doc)
+    found = proofs.check(PUZZLE, proof)
+    assert found and found[0].startswith(f"{PUZZLE.id}/manifest.json: ")
+    assert any(message in p for p in found), found
+
+
+def test_unreadable_files_name_themselves(proof):
+    (proof / "manifest.json").write_text("{not json")
+    assert proofs.check(PUZZLE, proof)[0].startswith(f"{PUZZLE.id}/manifest.json: not JSON")
+    os.remove(proof / "manifest.json")
+    (proof / "manifest.json").mkdir()
+    assert proofs.check(PUZZLE, proof) == [
+        f"{PUZZLE.id}/manifest.json: a directory, not a regular file"
+    ]
+
+
+def test_a_bad_drat_text_names_the_file(proof):
+    row = last_drat(proof)
+    rewrite(proof, row["drat"], lambda text: text + "1 2 x 0\n")
+    assert proofs.check(PUZZLE, proof)[0].startswith(f"{row['drat']}: not a DRAT proof")
+    rewrite(proof, row["drat"], lambda text: "\u00e9\n")
+    assert proofs.check(PUZZLE, proof) == [f"{row['drat']}: not ASCII text"]
+
+
+def test_a_bad_refinement_position_names_the_field(proof):
+    doc = manifest(proof)
+    doc["refinements"][0]["position"] = "not a position"
+    doc["dead_ends"][0]["turns"] = "many"
+    save_manifest(proof, doc)
+    found = proofs.check(PUZZLE, proof)
+    assert found[0].startswith("manifest.json: refinements[0].position: bad position")
+    assert found[1] == "manifest.json: dead_ends[0].turns: many is not a whole number of turns"
+
+
+# ---- every stored proof ---------------------------------------------------------------------
+STORED = [
+    (path, puzzle)
+    for path in sorted((ROOT / "puzzles").glob("*.jsonl"))
+    for puzzle in load_puzzles(path, check_solutions=False)
+    if (puzzle.certificate or {}).get("proof")
+]
+SMALL_PROOF_LINES = 50_000  # make test checks the stored proofs up to this many DRAT lines
+
+
+def _drat_lines(path: Path, puzzle) -> int:
+    """The proof's DRAT lines; 0 for one not present (a release artefact not unpacked)."""
+    folder = proofs.named_folder(puzzle, path.parent)
+    if not folder.exists():
+        return 0
+    return sum(row.get("drat_lines", 0) for row in manifest(folder)["horizons"])
+
+
+@pytest.mark.parametrize(
+    ("path", "puzzle"),
+    [
+        pytest.param(
+            path,
+            puzzle,
+            id=puzzle.id,
+            marks=[pytest.mark.slow] if _drat_lines(path, puzzle) > SMALL_PROOF_LINES else [],
+        )
+        for path, puzzle in STORED
+    ],
+)
+def test_every_stored_proof_checks(path, puzzle):
+    status, problems = proofs.check_stored(puzzle, path.parent)
+    if status == proofs.NOT_PRESENT:
+        pytest.skip(f"{puzzle.certificate['proof']}: {status}")
+    assert (status, problems) == (proofs.CHECKED, [])
+
+
+def test_the_rulebook_names_its_proofs():
+    """Every SAT-certified rulebook challenge names a proof folder; a folder that is there
+    has its manifest."""
+    rulebook = load_puzzles(ROOT / "puzzles" / "rulebook-solo.jsonl", check_solutions=False)
+    for puzzle in rulebook:
+        folder = proofs.named_folder(puzzle, ROOT / "puzzles")
+        if puzzle.certificate["solver"] == "taolong_lab.solvers.sat":
+            assert folder is not None, puzzle.id
+        if folder is not None and folder.exists():
+            assert (folder / "manifest.json").is_file(), puzzle.id
+
+
+# ---- a proof folder that is not there, and the command line -------------------------------------
+def attached(tmp_path: Path, stored: Path) -> Path:
+    """A puzzle file in ``tmp_path`` whose certificate names ``proofs/<id>``, a copy of the
+    stored proof."""
+    file = tmp_path / "one.jsonl"
+    file.write_text(json.dumps(PUZZLE.to_json(), ensure_ascii=False) + "\n")
+    proofs.attach(file, PUZZLE.id, f"proofs/{PUZZLE.id}")
+    shutil.copytree(stored, tmp_path / "proofs" / PUZZLE.id)
+    return file
+
+
+def test_a_folder_not_present_is_not_a_failed_check(tmp_path, stored):
+    file = attached(tmp_path, stored)
+    shutil.rmtree(tmp_path / "proofs")
+    (puzzle,) = load_puzzles(file)
+    with pytest.raises(proofs.ProofNotPresentError, match="run `make proofs` or unpack"):
+        proofs.check(puzzle, base=tmp_path)
+    assert proofs.check_stored(puzzle, tmp_path) == (proofs.NOT_PRESENT, [])
+    assert proofs.check_stored(PUZZLE, tmp_path) == (proofs.NO_PROOF, [])
+
+
+def test_a_folder_not_present_fails_if_given_directly(tmp_path):
+    (problem,) = proofs.check(PUZZLE, tmp_path / "nowhere")
+    assert problem.startswith("nowhere/manifest.json: ")
+
+
+def verify(capsys, *argv: str) -> tuple[int, list[str], str]:
+    from taolong_lab.cli import main
+
+    code = main(["verify", *argv])
+    out, err = capsys.readouterr()
+    return code, out.splitlines(), err
+
+
+def test_verify_proof_checks_a_good_proof(capsys, tmp_path, stored):
+    file = attached(tmp_path, stored)
+    code, out, err = verify(capsys, str(file), "--proof")
+    assert (code, err) == (0, "")
+    assert f"{PUZZLE.id}: proof {proofs.CHECKED}" in out
+
+
+def test_verify_proof_fails_on_a_tampered_proof(capsys, tmp_path, stored):
+    file = attached(tmp_path, stored)
+    folder = tmp_path / "proofs" / PUZZLE.id
+    name = _first_drat(folder)["drat"]
+    rewrite(folder, name, drop_lemmas)
+    code, out, err = verify(capsys, str(file), "--proof")
+    assert (code, err) == (1, "")
+    failed = out.index(f"{PUZZLE.id}: proof {proofs.FAILED}")
+    assert out[failed + 1].startswith(f"  {name}: the DRAT check failed: ")
+    assert len(out) == failed + 2  # one line per problem
+
+
+def test_verify_proof_says_a_folder_is_not_present(capsys, tmp_path, stored):
+    file = attached(tmp_path, stored)
+    shutil.rmtree(tmp_path / "proofs")
+    code, out, err = verify(capsys, str(file), "--proof")
+    assert (code, err) == (0, "")
+    assert f"{PUZZLE.id}: proof {proofs.NOT_PRESENT}" in out
+
+
+def bench_proofs():
+    """bench/proofs.py (``make proofs``), loaded as a module."""
+    spec = importlib.util.spec_from_file_location("bench_proofs", ROOT / "bench" / "proofs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_make_proofs_makes_the_folders_not_present_the_same(tmp_path, stored):
+    file = attached(tmp_path, stored)
+    folder = tmp_path / "proofs" / PUZZLE.id
+    shutil.rmtree(folder)
+    partial = folder.with_name(f"{PUZZLE.id}.partial")  # what a stopped run left
+    partial.mkdir()
+    (partial / "h9.drat.gz").write_bytes(b"left over")
+    puzzles = load_puzzles(file)
+    make_missing = bench_proofs().make_missing
+    assert make_missing(file, puzzles, None) == []
+    assert not partial.exists()
+    assert proofs.check_stored(puzzles[0], tmp_path) == (proofs.CHECKED, [])
+    made = sorted(p.name for p in folder.iterdir())
+    assert made == sorted(p.name for p in stored.iterdir())
+    for name in made:
+        if name.endswith(".gz"):  # byte for byte; the manifest holds seconds
+            assert (folder / name).read_bytes() == (stored / name).read_bytes(), name
+    (folder / "kept").write_text("a folder that is there is left alone")
+    assert make_missing(file, puzzles, None) == []
+    assert (folder / "kept").is_file()
