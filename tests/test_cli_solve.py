@@ -61,7 +61,7 @@ def test_solve_unknown_within_budget_exits_non_zero(puzzles):
 
 
 def test_solve_bad_input(puzzles, tmp_path):
-    with pytest.raises(CommandError, match="no puzzle with id 'nope'"):
+    with pytest.raises(CommandError, match="no puzzle 'nope'; its ids: one, two"):
         run("solve", f"{puzzles}:nope")
     with pytest.raises(InputFileError, match=r"missing\.jsonl: No such file or directory"):
         run("solve", str(tmp_path / "missing.jsonl"))

@@ -1,4 +1,4 @@
-"""``taolong graph --puzzle FILE[:ID] --depth D --out FILE.graphml|.gexf [--max-states N]
+"""``taolong graph FILE[:ID] --depth D --out FILE.graphml|.gexf [--max-states N]
 [--progress]``: explore a puzzle's state graph (at most
 :data:`~taolong_lab.solvers.graph.MAX_STATES` positions unless told otherwise), solve it
 backwards and write it."""
@@ -8,9 +8,16 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..files import InputFileError
 from ..solvers.graph import MAX_DEPTH, MAX_STATES, explore
-from .common import EXIT_OK, MAX_COUNT, CommandError, number, puzzles_of
+from .common import (
+    EXIT_OK,
+    MAX_COUNT,
+    CommandError,
+    add_puzzle_argument,
+    named_puzzle,
+    number,
+    puzzles_of,
+)
 
 
 def add_command(subparsers) -> None:
@@ -22,7 +29,7 @@ def add_command(subparsers) -> None:
         What ``ArgumentParser.add_subparsers`` returned.
     """
     graph = subparsers.add_parser("graph", help="write the state graph of a puzzle")
-    graph.add_argument("--puzzle", required=True, metavar="FILE[:ID]")
+    add_puzzle_argument(graph, "a puzzle file (its first puzzle), or FILE:ID")
     graph.add_argument(
         "--depth",
         required=True,
@@ -70,10 +77,7 @@ def run(args, out) -> int:
     suffix = Path(args.out).suffix.lower()
     if suffix not in (".graphml", ".gexf"):
         raise CommandError(f"--out {args.out}: use a .graphml or .gexf file")
-    try:
-        puzzle = puzzles_of(args.puzzle, check_solutions=False)[0]
-    except InputFileError as exc:
-        raise CommandError(f"--puzzle: {exc}") from None
+    puzzle = puzzles_of(named_puzzle(args, required=True), check_solutions=False, strict=False)[0]
     progress = args.progress or sys.stderr.isatty()
     graph = explore(puzzle.start, depth=args.depth, max_states=args.max_states, progress=progress)
     graph.retrograde()

@@ -29,6 +29,8 @@ from .common import (
     MAX_COUNT,
     MAX_SECONDS,
     CommandError,
+    add_puzzle_argument,
+    named_puzzle,
     number,
     puzzles_of,
 )
@@ -43,7 +45,7 @@ def add_command(subparsers) -> None:
         What ``ArgumentParser.add_subparsers`` returned.
     """
     solve_ = subparsers.add_parser("solve", help="prove the fewest turns to win solo challenges")
-    solve_.add_argument("puzzle", metavar="FILE[:ID]", help="a puzzle file, optionally :ID")
+    add_puzzle_argument(solve_, "a puzzle file (every puzzle), or FILE:ID (that one)")
     solve_.add_argument(
         "--method",
         default="explicit",
@@ -100,7 +102,7 @@ def run(args, out) -> int:
         cannot be made.
     """
     status = EXIT_OK
-    for puzzle in puzzles_of(args.puzzle, check_solutions=False):
+    for puzzle in puzzles_of(named_puzzle(args, required=True), check_solutions=False):
         options = _solver_options(args, puzzle.id)
         try:
             solution = solve(puzzle, method=args.method, **options)

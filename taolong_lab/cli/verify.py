@@ -1,14 +1,18 @@
-"""``taolong verify FILE [--full] [--method M] [--time-limit S]``: replay and check every stored
-solution of a puzzle file (:func:`taolong_lab.puzzles.verify.verify_puzzle`).
+"""``taolong verify FILE... [--full] [--method M] [--time-limit S]``: replay and check every
+stored solution of each puzzle file (:func:`taolong_lab.puzzles.verify.verify_puzzle`).
 
-Each puzzle's result is printed, and each problem under its ``FAIL``; any problem is one error
-naming the first, exit status 2.
+Each puzzle's result is printed, and each problem under its ``FAIL``; with several files, each
+file's results follow its name, and a file that cannot be read is reported and skipped. Any
+problem is one error naming the first, exit status 2.
 """
 
 from __future__ import annotations
 
+import sys
+
+from ..errors import TaoLongError
 from ..puzzles.verify import METHODS, unsolved_bound, verify_puzzle
-from .common import EXIT_OK, MAX_SECONDS, CommandError, number, puzzles_of
+from .common import EXIT_OK, MAX_SECONDS, PROG, CommandError, number, puzzles_of
 
 DESCRIPTION = (
     "Replay every stored solution (each turn legal, a win for the player in exactly the stored "
@@ -33,7 +37,9 @@ def add_command(subparsers) -> None:
         help="replay and check every stored solution (--full: re-prove each optimum)",
         description=DESCRIPTION,
     )
-    verify.add_argument("file", metavar="FILE")
+    verify.add_argument(
+        "files", nargs="+", metavar="FILE", help="puzzle files (.jsonl or .json), one or more"
+    )
     verify.add_argument(
         "--full", action="store_true", help="re-prove each optimum too: no shorter win exists"
     )
@@ -43,12 +49,17 @@ def add_command(subparsers) -> None:
         choices=METHODS,
         help="the solver that re-proves (--full); other: not the one named by the certificate",
     )
-    verify.add_argument("--time-limit", type=number(float, 0, MAX_SECONDS), metavar="S")
+    verify.add_argument(
+        "--time-limit",
+        type=number(float, 0, MAX_SECONDS),
+        metavar="S",
+        help="--full: seconds for each re-proof, at most",
+    )
     verify.set_defaults(run=run)
 
 
 def run(args, out) -> int:
-    """Verify each puzzle of ``args.file`` and print its result.
+    """Verify each puzzle of each file of ``args.files`` and print its result.
 
     Parameters
     ----------
@@ -65,10 +76,43 @@ def run(args, out) -> int:
     Raises
     ------
     CommandError
-        One for all the problems found, naming the first (each is printed under its puzzle).
+        One for all the problems found, naming the first (each is printed under its puzzle,
+        and each file that cannot be read on stderr).
+    TaoLongError
+        The one file given cannot be read.
     """
+    several = len(args.files) > 1
     failures = []
-    for puzzle in puzzles_of(args.file, check_solutions=False):
+    for file in args.files:
+        if several:
+            print(f"{file}:", file=out)
+        try:
+            problems = _verify_file(file, args, out)
+        except TaoLongError as exc:
+            if not several:
+                raise
+            print(f"{PROG}: error: {exc}", file=sys.stderr)
+            failures.append(str(exc))
+            continue
+        if problems:
+            failures.append(
+                f"{file}: {len(problems)} problem(s), listed above; the first: {problems[0]}"
+            )
+    if failures and not several:
+        raise CommandError(failures[0])
+    if failures:
+        raise CommandError(
+            f"{len(failures)} of {len(args.files)} files failed; the first: {failures[0]}"
+        )
+    if several:
+        print(f"{len(args.files)} files: all ok", file=out)
+    return EXIT_OK
+
+
+def _verify_file(file: str, args, out) -> list[str]:
+    """Verify the puzzles of one file and print each one's result; its problems."""
+    failures = []
+    for puzzle in puzzles_of(file, check_solutions=False):
         problems = verify_puzzle(
             puzzle, full=args.full, time_limit=args.time_limit, method=args.method
         )
@@ -83,11 +127,7 @@ def run(args, out) -> int:
         else:
             extra = ", optimum re-proved" if args.full else ""
             print(f"{puzzle.id}: ok (win in {len(puzzle.solution)}{extra})", file=out)
-    if failures:
-        raise CommandError(
-            f"{args.file}: {len(failures)} problem(s), listed above; the first: {failures[0]}"
-        )
-    return EXIT_OK
+    return failures
 
 
 __all__ = ["DESCRIPTION", "add_command", "run"]
