@@ -269,6 +269,84 @@ def puzzles_of(spec: str, *, check_solutions: bool = True, strict: bool = True) 
     return chosen
 
 
+# the library's keyword arguments that messages name, and the options that set them
+OPTION_OF = {
+    "method": "--method",
+    "time_limit": "--time-limit",
+    "max_states": "--max-states",
+    "conflict_budget": "--conflicts",
+    "fresh": "--fresh",
+    "checkpoint": "--checkpoint",
+}
+_PYTHON_SPELLING = re.compile(
+    r"(?<![\w./\\-])(" + "|".join(OPTION_OF) + r")(?:=('[^']*'|[^\s,;)]*))?(?!\w)"
+)
+
+
+def cli_spelling(text: str) -> str:
+    """``text`` with the library's spelling of an option put as the command line spells it:
+    ``method='race'`` as ``--method race``, ``max_states=3`` as ``--max-states 3``,
+    ``fresh=True`` as ``--fresh``, a bare ``time_limit`` as ``--time-limit``. Applied once,
+    where a library message reaches the user (:func:`~.parser.main`, ``solve``'s summary).
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    str
+
+    >>> cli_spelling("method='race' takes time_limit and progress only")
+    '--method race takes --time-limit and progress only'
+    >>> cli_spelling("fresh=True starts it again: pass checkpoint= too; max_states=3 expanded")
+    '--fresh starts it again: pass --checkpoint too; --max-states 3 expanded'
+    >>> cli_spelling("checkpoint /tmp/time_limit.ckpt: the method")
+    'checkpoint /tmp/time_limit.ckpt: the method'
+    """
+
+    def option(match: re.Match) -> str:
+        name, value = match[1], match[2]
+        if value is None:  # a bare name: only the underscored ones are the library's
+            return OPTION_OF[name] if "_" in name else match[0]
+        value = value.strip("'")
+        return OPTION_OF[name] if value in ("", "True") else f"{OPTION_OF[name]} {value}"
+
+    return _PYTHON_SPELLING.sub(option, text)
+
+
+def add_progress_option(parser) -> None:
+    """Add ``--progress/--no-progress`` (read back by :func:`wants_progress`): the one progress
+    convention of the long commands.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser or argument group
+    """
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show a progress bar on stderr, or not (default: when stderr is a terminal)",
+    )
+
+
+def wants_progress(args) -> bool:
+    """Whether to show progress: ``--progress``/``--no-progress`` if given, else whether
+    stderr is a terminal.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed with :func:`add_progress_option`.
+
+    Returns
+    -------
+    bool
+    """
+    return sys.stderr.isatty() if args.progress is None else args.progress
+
+
 def add_tier_argument(parser, what: str) -> None:
     """Add ``--tier T``, one of the tiers of :data:`~taolong_lab.puzzles.grade.TIERS`.
 
@@ -346,13 +424,16 @@ __all__ = [
     "MAX_IDS_SHOWN",
     "MAX_SECONDS",
     "MAX_SEED",
+    "OPTION_OF",
     "PROG",
     "TIER_NAMES",
     "CommandError",
     "Parser",
     "UsageError",
+    "add_progress_option",
     "add_puzzle_argument",
     "add_tier_argument",
+    "cli_spelling",
     "named_puzzle",
     "names_a_puzzle_file",
     "number",
@@ -362,4 +443,5 @@ __all__ = [
     "puzzle_spec",
     "puzzles_of",
     "split_puzzle_spec",
+    "wants_progress",
 ]

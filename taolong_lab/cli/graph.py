@@ -1,11 +1,10 @@
 """``taolong graph FILE[:ID] --depth D --out FILE.graphml|.gexf [--max-states N]
-[--progress]``: explore a puzzle's state graph (at most
+[--progress|--no-progress]``: explore a puzzle's state graph (at most
 :data:`~taolong_lab.solvers.graph.MAX_STATES` positions unless told otherwise), solve it
 backwards and write it."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from ..solvers.graph import MAX_DEPTH, MAX_STATES, explore
@@ -13,10 +12,12 @@ from .common import (
     EXIT_OK,
     MAX_COUNT,
     CommandError,
+    add_progress_option,
     add_puzzle_argument,
     named_puzzle,
     number,
     puzzles_of,
+    wants_progress,
 )
 
 
@@ -37,7 +38,12 @@ def add_command(subparsers) -> None:
         metavar="D",
         help=f"turns from the start, at most {MAX_DEPTH:,}",
     )
-    graph.add_argument("--out", required=True, metavar="FILE.graphml|FILE.gexf")
+    graph.add_argument(
+        "--out",
+        required=True,
+        metavar="FILE.graphml|FILE.gexf",
+        help="the file to write, GraphML or GEXF by its name",
+    )
     graph.add_argument(
         "--max-states",
         type=number(int, 1, MAX_COUNT),
@@ -45,11 +51,7 @@ def add_command(subparsers) -> None:
         default=MAX_STATES,
         help=f"stop at N positions (default {MAX_STATES:,})",
     )
-    graph.add_argument(
-        "--progress",
-        action="store_true",
-        help="show a progress bar (shown anyway when stderr is a terminal)",
-    )
+    add_progress_option(graph)
     graph.set_defaults(run=run)
 
 
@@ -78,8 +80,9 @@ def run(args, out) -> int:
     if suffix not in (".graphml", ".gexf"):
         raise CommandError(f"--out {args.out}: use a .graphml or .gexf file")
     puzzle = puzzles_of(named_puzzle(args, required=True), check_solutions=False, strict=False)[0]
-    progress = args.progress or sys.stderr.isatty()
-    graph = explore(puzzle.start, depth=args.depth, max_states=args.max_states, progress=progress)
+    graph = explore(
+        puzzle.start, depth=args.depth, max_states=args.max_states, progress=wants_progress(args)
+    )
     graph.retrograde()
     try:
         graph.write(args.out)

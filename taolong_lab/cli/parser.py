@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from ..errors import TaoLongError
 from ..version import __version__
 from . import generate, graph, position, puzzles, solve, verify
-from .common import EXIT_ERROR, EXIT_OK, PROG, Parser
+from .common import EXIT_ERROR, EXIT_OK, PROG, Parser, cli_spelling
 
 
 def build_parser() -> Parser:
@@ -59,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # --help and --version
         return exc.code if isinstance(exc.code, int) else EXIT_OK
     except TaoLongError as exc:
-        print(f"{PROG}: error: {exc}", file=err)
+        print(f"{PROG}: error: {cli_spelling(str(exc))}", file=err)
         return EXIT_ERROR
     except BrokenPipeError:  # e.g. `taolong show --json | head`: stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -514,6 +514,19 @@ def solve(
         store.save(search.snapshot(budget.seconds()))
 
     bar = _progress(progress)
+    try:
+        return _search_and_count(
+            search, budget, bar, on_progress, store, saved, finish, count_first_turns
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _search_and_count(search, budget, bar, on_progress, store, saved, finish, count) -> Solution:
+    """The search of :func:`solve`, then (``count``) the count of the optimal first turns,
+    both shown on ``bar``; ``finish`` makes the Solution."""
+    start, params = search.start, search.params
     interrupted = False
     try:
         won = search.found is not None or search.run(budget, bar, on_progress)
@@ -525,9 +538,6 @@ def solve(
         if store is not None:  # keep what was proved, then let the error through
             store.save(search.snapshot(budget.seconds()))
         raise
-    finally:
-        if bar is not None:
-            bar.close()
     if won:
         try:
             line = _line(start, search.info, search.found)
@@ -536,10 +546,10 @@ def solve(
         if saved is not None:
             _check_line(line, start, store.path, "info")
         first, counted, count_s = None, 0, 0.0
-        if count_first_turns and not interrupted:
+        if count and not interrupted:
             before, t_count = budget.expanded, time.perf_counter()
             try:
-                first = _count_first_turns(start, len(line), params, budget)
+                first = _count_first_turns(start, len(line), params, budget, bar)
             except KeyboardInterrupt:
                 interrupted = True
             counted = budget.expanded - before
@@ -810,18 +820,25 @@ def count_first_turns(
     return _count_first_turns(state, optimum, bound_params(state), budget)
 
 
-def _count_first_turns(start: State, optimum: int, params, budget) -> int | None:
+def _count_first_turns(start: State, optimum: int, params, budget, bar=None) -> int | None:
     """How many of the start's turns lead to a win in ``optimum - 1`` more turns
-    (:func:`win_within`, sharing what it proved between them). None if the budget runs out."""
+    (:func:`win_within`, sharing what it proved between them), each one shown on ``bar``.
+    None if the budget runs out."""
     failed: dict = {}
+    afters = [after for _, after in start.iter_successors()]
+    if bar is not None:
+        bar.reset(total=len(afters))
+        bar.unit = "turn"
+        bar.set_description("optimal first turns")
+    wins = 0
     try:
-        return sum(
-            1
-            for _, after in start.iter_successors()
-            if win_within(after, optimum - 1, params, budget, failed)
-        )
+        for after in afters:
+            wins += win_within(after, optimum - 1, params, budget, failed)
+            if bar is not None:
+                bar.update(1)
     except OutOfBudget:
         return None
+    return wins
 
 
 def _progress(enabled: bool):
