@@ -1,9 +1,11 @@
 """The position commands of ``taolong``: ``show`` a position, list its legal ``turns``,
-``play`` turns from it (or, with ``--puzzle`` and no turn, an interactive session), and list
-the ``scenarios``.
+``play`` turns from it (or, with a puzzle and no turn, an interactive session; ``--random``
+picks the puzzle), and list the ``scenarios``.
 
-The position is ``--position TLN``, the start of ``--puzzle FILE[:ID]``, or the start of a
-game picked with ``--scenario``, ``--mode``, ``--edition``, ``--solo`` and ``--option``.
+The position is ``--position TLN``, the start of a puzzle ``FILE[:ID]`` (or ``--puzzle
+FILE[:ID]``), or the start of a game picked with ``--scenario``, ``--mode``, ``--edition``,
+``--solo`` and ``--option``. ``play`` reads its first word as a puzzle when it names one
+(:func:`~.common.names_a_puzzle_file`), else as the first turn.
 """
 
 from __future__ import annotations
