@@ -121,8 +121,17 @@ def test_every_long_command_follows_the_convention(monkeypatch, flags, terminal,
 
     monkeypatch.setattr("taolong_lab.cli.graph.explore", stand_in("graph"))
     monkeypatch.setattr("taolong_lab.cli.solve.solve", stand_in("solve"))
-    for argv in (["graph", SPEC, "--depth", "1", "--out", "g.gexf"], ["solve", SPEC]):
+    def bar(items, *, disable, **kwargs):
+        seen["verify"] = not disable
+        raise Called
+
+    monkeypatch.setattr("taolong_lab.cli.verify.tqdm", bar)
+    for argv in (
+        ["graph", SPEC, "--depth", "1", "--out", "g.gexf"],
+        ["solve", SPEC],
+        ["verify", SPEC.partition(":")[0]],
+    ):
         args = build_parser().parse_args([*argv, *flags])
         with pytest.raises(Called):
             args.run(args, None)
-    assert seen == {"graph": expected, "solve": expected}
+    assert seen == {"graph": expected, "solve": expected, "verify": expected}

@@ -1,5 +1,6 @@
-"""``taolong verify FILE... [--full] [--method M] [--time-limit S]``: replay and check every
-stored solution of each puzzle file (:func:`taolong_lab.puzzles.verify.verify_puzzle`).
+"""``taolong verify FILE... [--full] [--method M] [--time-limit S] [--progress|--no-progress]``:
+replay and check every stored solution of each puzzle file
+(:func:`taolong_lab.puzzles.verify.verify_puzzle`).
 
 Each puzzle's result is printed, and each problem under its ``FAIL``; with several files, each
 file's results follow its name, and a file that cannot be read is reported and skipped. Any
@@ -10,9 +11,20 @@ from __future__ import annotations
 
 import sys
 
+from tqdm.auto import tqdm
+
 from ..errors import TaoLongError
 from ..puzzles.verify import METHODS, unsolved_bound, verify_puzzle
-from .common import EXIT_OK, MAX_SECONDS, PROG, CommandError, number, puzzles_of
+from .common import (
+    EXIT_OK,
+    MAX_SECONDS,
+    PROG,
+    CommandError,
+    add_progress_option,
+    number,
+    puzzles_of,
+    wants_progress,
+)
 
 DESCRIPTION = (
     "Replay every stored solution (each turn legal, a win for the player in exactly the stored "
@@ -55,6 +67,7 @@ def add_command(subparsers) -> None:
         metavar="S",
         help="--full: seconds for each re-proof, at most",
     )
+    add_progress_option(verify)
     verify.set_defaults(run=run)
 
 
@@ -110,23 +123,26 @@ def run(args, out) -> int:
 
 
 def _verify_file(file: str, args, out) -> list[str]:
-    """Verify the puzzles of one file and print each one's result; its problems."""
+    """Verify the puzzles of one file and print each one's result (a bar over the puzzles on
+    stderr, if wanted); its problems."""
     failures = []
-    for puzzle in puzzles_of(file, check_solutions=False):
+    puzzles = puzzles_of(file, check_solutions=False)
+    bar = tqdm(puzzles, desc=file, unit="puzzle", leave=False, disable=not wants_progress(args))
+    for puzzle in bar:
         problems = verify_puzzle(
             puzzle, full=args.full, time_limit=args.time_limit, method=args.method
         )
         if problems:
             failures.extend(f"{puzzle.id}: {p}" for p in problems)
-            print(f"{puzzle.id}: FAIL", file=out)
-            for problem in problems:
-                print(f"  {problem}", file=out)
+            lines = [f"{puzzle.id}: FAIL", *(f"  {problem}" for problem in problems)]
         elif puzzle.solution is None:
             bound = unsolved_bound(puzzle)
-            print(f"{puzzle.id}: ok (unsolved: no win in fewer than {bound} turns)", file=out)
+            lines = [f"{puzzle.id}: ok (unsolved: no win in fewer than {bound} turns)"]
         else:
             extra = ", optimum re-proved" if args.full else ""
-            print(f"{puzzle.id}: ok (win in {len(puzzle.solution)}{extra})", file=out)
+            lines = [f"{puzzle.id}: ok (win in {len(puzzle.solution)}{extra})"]
+        for line in lines:
+            bar.write(line, file=out)  # the bar, if shown, is drawn again under the line
     return failures
 
 
