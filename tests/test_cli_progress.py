@@ -121,6 +121,7 @@ def test_every_long_command_follows_the_convention(monkeypatch, flags, terminal,
 
     monkeypatch.setattr("taolong_lab.cli.graph.explore", stand_in("graph"))
     monkeypatch.setattr("taolong_lab.cli.solve.solve", stand_in("solve"))
+
     def bar(items, *, disable, **kwargs):
         seen["verify"] = not disable
         raise Called
