@@ -16,7 +16,7 @@ import pytest
 from taolong_lab import State
 from taolong_lab.cli import build_parser, main
 from taolong_lab.cli.generate import parse
-from taolong_lab.solvers.explicit import solve
+from taolong_lab.solvers.explicit import count_first_turns, solve
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = "puzzles/field-intermediate.jsonl:field-intermediate-02"
@@ -91,6 +91,16 @@ def test_the_explicit_solver_shows_the_first_turn_count(capsys):
     assert found.optimal_first_turns > 0
     assert "pos" in err and "optimal first turns" in err
     solve(State(WIN_IN_2), progress=False)
+    assert capsys.readouterr().err == ""
+
+
+def test_the_first_turn_count_on_its_own_shows_it_too(capsys):
+    # method="auto" counts again this way when the explicit run's count ran out
+    count = count_first_turns(State(WIN_IN_2), 2, progress=True)
+    err = capsys.readouterr().err
+    first_turns = len(list(State(WIN_IN_2).iter_successors()))
+    assert count > 0 and "optimal first turns" in err and f"0/{first_turns}" in err
+    assert count_first_turns(State(WIN_IN_2), 2) == count
     assert capsys.readouterr().err == ""
 
 

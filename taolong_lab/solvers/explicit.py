@@ -784,7 +784,12 @@ def win_line_within(
 
 
 def count_first_turns(
-    state: State, optimum: int, *, time_limit: float | None = None, max_states: int | None = None
+    state: State,
+    optimum: int,
+    *,
+    time_limit: float | None = None,
+    max_states: int | None = None,
+    progress: bool = False,
 ) -> int | None:
     """How many of ``state``'s turns start a win in ``optimum`` turns, ``optimum`` being the
     proved fewest: the :class:`Solution`'s ``optimal_first_turns``, counted on its own (by
@@ -800,6 +805,8 @@ def count_first_turns(
         Seconds, at most.
     max_states : int or None
         Positions expanded, at most.
+    progress : bool
+        Show a progress bar (tqdm), one step a first turn.
 
     Returns
     -------
@@ -817,7 +824,12 @@ def count_first_turns(
     True
     """
     budget = Budget(time_limit, max_states)
-    return _count_first_turns(state, optimum, bound_params(state), budget)
+    bar = _progress(progress)
+    try:
+        return _count_first_turns(state, optimum, bound_params(state), budget, bar)
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def _count_first_turns(start: State, optimum: int, params, budget, bar=None) -> int | None:
