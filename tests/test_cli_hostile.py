@@ -95,20 +95,25 @@ def _device(tmp_path: Path) -> Path:
     ],
     ids=["directory", "pipe", "oversized", "device", "missing"],
 )
-@pytest.mark.parametrize("command", ["verify", "solve", "show", "graph"])
+@pytest.mark.parametrize(
+    "command", ["verify", "solve", "show", "show --puzzle", "turns", "play", "graph", "puzzles"]
+)
 def test_a_file_that_is_no_puzzle_file_is_refused_unread(capsys, tmp_path, make, words, command):
     path = str(make(tmp_path))
     argv = {
         "verify": ["verify", path],
         "solve": ["solve", path],
-        "show": ["show", "--puzzle", path],
-        "graph": ["graph", "--puzzle", path, "--depth", "1", "--out", str(tmp_path / "g.gexf")],
+        "show": ["show", path],
+        "show --puzzle": ["show", "--puzzle", path],
+        "turns": ["turns", path],
+        "play": ["play", path],
+        "graph": ["graph", path, "--depth", "1", "--out", str(tmp_path / "g.gexf")],
+        "puzzles": ["puzzles", path],
     }[command]
     code, out, err = run(capsys, *argv)
     assert out == ""
     assert_one_error_line(code, err, "cannot read", *words)
-    if command in ("show", "graph"):
-        assert err.startswith("taolong: error: --puzzle: cannot read")
+    assert err.startswith("taolong: error: cannot read")  # the same words for every command
 
 
 def test_a_file_name_with_a_newline_stays_on_one_line(capsys, tmp_path):
@@ -120,7 +125,7 @@ def test_show_on_dev_zero_in_a_real_process():
     if not Path("/dev/zero").exists():
         pytest.skip("no /dev/zero here")
     done = subprocess.run(
-        [sys.executable, "-m", "taolong_lab.cli", "show", "--puzzle", "/dev/zero"],
+        [sys.executable, "-m", "taolong_lab.cli", "show", "/dev/zero"],
         capture_output=True,
         text=True,
         timeout=60,
@@ -128,7 +133,7 @@ def test_show_on_dev_zero_in_a_real_process():
     )
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == (
-        "taolong: error: --puzzle: cannot read /dev/zero: a character device, not a regular file\n"
+        "taolong: error: cannot read /dev/zero: a character device, not a regular file\n"
     )
 
 

@@ -117,23 +117,23 @@ def test_turns_and_play_with_turns_take_the_puzzle_start(capsys, puzzle_file):
     [
         (
             ["show", "--puzzle", "{file}:nope"],
-            "taolong: error: --puzzle: no puzzle 'nope' in {file}; its ids: win, lose, black\n",
+            "taolong: error: {file}: no puzzle 'nope'; its ids: win, lose, black\n",
         ),
         (
             ["show", "--puzzle", "{dir}/absent.jsonl"],
-            "taolong: error: --puzzle: cannot read {dir}/absent.jsonl: No such file or directory\n",
+            "taolong: error: cannot read {dir}/absent.jsonl: No such file or directory\n",
         ),
         (
             ["show", "--puzzle", "{dir}/absent.jsonl:win"],
-            "taolong: error: --puzzle: cannot read {dir}/absent.jsonl: No such file or directory\n",
+            "taolong: error: cannot read {dir}/absent.jsonl: No such file or directory\n",
         ),
         (
             ["show", "--puzzle", "{file}", "--position", TWO_TURNS_TLN],
-            "taolong: error: --position and --puzzle both name a position; give one\n",
+            "taolong: error: --position and the puzzle FILE[:ID] both name a position; give one\n",
         ),
         (
             ["play", "--puzzle", "{file}", "--scenario", "gorge"],
-            "taolong: error: --puzzle already names its rules; drop --scenario\n",
+            "taolong: error: a puzzle already names its rules; drop --scenario\n",
         ),
         (
             ["play", "--puzzle", "{file}:win", "He>Fi d4x"],
@@ -142,7 +142,7 @@ def test_turns_and_play_with_turns_take_the_puzzle_start(capsys, puzzle_file):
         ),
         (
             ["play"],
-            "taolong: error: the following arguments are required: TURN (or --puzzle FILE[:ID] "
+            "taolong: error: the following arguments are required: TURN (or a puzzle FILE[:ID] "
             "to play a solo challenge turn by turn) (see 'taolong play --help')\n",
         ),
     ],
@@ -168,15 +168,13 @@ def test_other_lines_problems_are_warnings(capsys, tmp_path, puzzle_file):
     code, out, err = run(capsys, "show", "--puzzle", f"{path}:lose")
     assert (code, out) == (2, "")
     assert err.splitlines()[-1] == (
-        f"taolong: error: --puzzle: no puzzle 'lose' in {path} (1 problem above); "
-        "its ids: win, black"
+        f"taolong: error: {path}: no puzzle 'lose' (1 problem above); its ids: win, black"
     )
     path.write_text("{oops\n", encoding="utf-8")
     code, out, err = run(capsys, "show", "--puzzle", str(path))
     assert code == 2
     assert (
-        err.splitlines()[-1]
-        == f"taolong: error: --puzzle: {path} holds no puzzle (1 problem above)"
+        err.splitlines()[-1] == f"taolong: error: {path}: no puzzles in the file (1 problem above)"
     )
 
 

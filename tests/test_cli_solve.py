@@ -57,11 +57,12 @@ def test_solve_prints_optimum_line_and_certificate(puzzles):
 
 def test_solve_unknown_within_budget_exits_non_zero(puzzles):
     code, text = run("solve", f"{puzzles}:two", "--max-states", "0")
-    assert code == 1 and "unknown" in text and "no win in fewer than 1 turns" in text
+    assert code == 1 and "unknown" in text and "no win below 1 proved now" in text
+    assert "between 1 and 2 turns" in text  # the stored line wins in 2
 
 
 def test_solve_bad_input(puzzles, tmp_path):
-    with pytest.raises(CommandError, match="no puzzle with id 'nope'"):
+    with pytest.raises(CommandError, match="no puzzle 'nope'; its ids: one, two"):
         run("solve", f"{puzzles}:nope")
     with pytest.raises(InputFileError, match=r"missing\.jsonl: No such file or directory"):
         run("solve", str(tmp_path / "missing.jsonl"))

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from taolong_lab import load_puzzles
+from taolong_lab.cli import build_parser
 from taolong_lab.cli.common import CommandError
 from taolong_lab.cli.verify import run as run_verify
 from taolong_lab.errors import TaoLongError
@@ -302,11 +303,9 @@ def test_a_bound_only_puzzle_verifies_as_unsolved(sat_doc, tmp_path):
     path = tmp_path / "bound.jsonl"
     save_puzzles(path, [Puzzle.from_json(doc, check_solutions=False)])
 
-    class Args:
-        file, full, time_limit, method, proof = str(path), True, None, "explicit", False
-
+    args = build_parser().parse_args(["verify", str(path), "--full"])
     out = io.StringIO()
-    assert run_verify(Args, out) == 0
+    assert run_verify(args, out) == 0
     assert "ok (unsolved: no win in fewer than 2 turns)" in out.getvalue()
 
 
@@ -329,11 +328,9 @@ def test_a_bound_only_puzzle_is_checked_too(sat_doc, tmp_path):
     doc["certificate"]["proved_no_win_below"] = 3
     save_puzzles(path, [Puzzle.from_json(doc, check_solutions=False)])
 
-    class Args:
-        file, full, time_limit, method, proof = str(path), False, None, "explicit", False
-
+    args = build_parser().parse_args(["verify", str(path)])
     with pytest.raises(CommandError, match=r"certificate\.no_win_below_proofs"):
-        run_verify(Args, io.StringIO())
+        run_verify(args, io.StringIO())
 
 
 def test_an_illegal_turn_of_the_solution_is_named(explicit_doc):

@@ -6,20 +6,26 @@
     taolong show --svg > start.svg       the picture of a position (SVG)
     taolong turns [--position TLN]       the legal turns, numbered, with what each one does
     taolong play [--position TLN] TURN.. play turns (each quoted: 'Wa>He a3,a4') and show the board
-    taolong show --puzzle FILE[:ID]      a puzzle's start (default: the file's first puzzle)
-    taolong play --puzzle FILE[:ID]      play a solo challenge turn by turn in the terminal
+    taolong show FILE[:ID]               a puzzle's start (default: the file's first puzzle)
+    taolong play FILE[:ID]               play a solo challenge turn by turn in the terminal
+    taolong play FILE --random [--tier T] [--seed N]   one of the file's, picked at random
+    taolong puzzles FILE... [--tier T] [--scenario S]  the puzzles of files, one row each
     taolong scenarios                    the scenario files
     taolong solve FILE[:ID]              the fewest turns to win a solo challenge, proved
-    taolong verify FILE [--full]         replay (and re-prove) every stored solution
-    taolong graph --puzzle FILE[:ID] --depth D --out G.graphml   the state graph
-    taolong generate --count N --out FILE.jsonl                  proved, graded puzzles
+    taolong verify FILE... [--full]      replay (and re-prove) every stored solution
+    taolong graph FILE[:ID] --depth D --out G.graphml   the state graph
+    taolong generate --count N --out FILE.jsonl         proved, graded solo puzzles
     taolong --version
 
-Every bad input prints ``taolong: error: <message>`` on stderr and exits with status 2.
+A puzzle is ``FILE[:ID]`` for every command (``--puzzle FILE[:ID]`` is the same). The long
+commands show a progress bar on stderr when it is a terminal (``--progress``/``--no-progress``
+force it). Every bad input prints ``taolong: error: <message>`` on stderr and exits with
+status 2; a message from the library is put in the command line's spelling
+(:func:`~.common.cli_spelling`).
 
 The modules: ``parser`` (the parser and :func:`main`), ``common`` (what the commands share),
 ``position`` (show, turns, play, scenarios), ``session`` (the interactive session of
-``play``), ``solve``, ``verify``, ``graph`` and ``generate``.
+``play``), ``puzzles``, ``solve``, ``verify``, ``graph`` and ``generate``.
 """
 
 from .parser import build_parser, main

@@ -3,9 +3,9 @@
 
 ``taolong atlas [DIR] [--scenario NAME.. | all] [--method auto|race|explicit|sat]
 [--time-limit S] [--workers K] [--scheduler [tcp://|tls://]HOST:PORT [--tls-* F]]
-[--no-progress]``: proves the challenges not yet in ``DIR`` (default ``puzzles/atlas``); a
-rerun resumes. ``taolong atlas DIR --summary``: the table of optima, as the README shows it.
-Ctrl-C stops the run (exit status 130); the same command resumes it.
+[--progress|--no-progress]``: proves the challenges not yet in ``DIR`` (default
+``puzzles/atlas``); a rerun resumes. ``taolong atlas DIR --summary``: the table of optima,
+as the README shows it. Ctrl-C stops the run (exit status 130); the same command resumes it.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from ..puzzles import atlas
 from ..rules import scenario_names
 from ..runner import MAX_WORKERS, RunnerError
 from ..solvers import METHODS
-from .common import EXIT_OK, CommandError
+from .common import EXIT_OK, CommandError, add_progress_option, wants_progress
 from .generate import EXIT_INTERRUPTED, _int, _names, _security, _time_limit, add_cluster_options
 
 DEFAULT_FOLDER = "puzzles/atlas"
@@ -47,7 +47,7 @@ def add_command(subparsers) -> None:
         "--workers", default=None, metavar="K", help="worker processes (default: one per core)"
     )
     add_cluster_options(cmd)
-    cmd.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_progress_option(cmd)
     cmd.add_argument(
         "--summary", action="store_true", help="print the table of proved optima and stop"
     )
@@ -89,7 +89,7 @@ def run(args, out) -> int:
             workers=workers,
             scheduler=args.scheduler,
             security=_security(args),
-            progress=not args.no_progress,
+            progress=wants_progress(args),
         )
     except KeyboardInterrupt:
         print("interrupted: the same command resumes the run", file=out)

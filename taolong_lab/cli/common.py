@@ -8,18 +8,24 @@ import argparse
 import math
 import os
 import re
+import sys
 from pathlib import Path
 
 from ..engine import State
 from ..errors import TaoLongError
 from ..files import InputFileError, check_readable
-from ..puzzles import Puzzle, load_puzzles
+from ..puzzles import Puzzle, PuzzleError, read_puzzles
+from ..puzzles.grade import TIERS
 from ..rules.data import shown
+
+TIER_NAMES = tuple(name for _, name in TIERS)
 
 PROG = "taolong"
 EXIT_OK, EXIT_UNKNOWN, EXIT_ERROR = 0, 1, 2  # 1: a budget left a puzzle unknown
 MAX_COUNT = 10**12  # --max-states, --conflicts: far past what memory or time allows
 MAX_SECONDS = 10**7  # --time-limit: about 115 days
+MAX_SEED = 2**63 - 1  # --seed
+MAX_IDS_SHOWN = 20  # an unknown id lists at most this many of the file's ids
 
 
 class CommandError(TaoLongError):
@@ -115,14 +121,101 @@ def puzzle_spec(spec: str) -> tuple[Path, str | None]:
     InputFileError
         A missing file, a directory, a device or a file over the size limit.
     """
-    file, ident = spec, None
-    if not os.path.exists(spec) and ":" in spec:
-        file, _, ident = spec.rpartition(":")
+    file, ident = split_puzzle_spec(spec)
     check_readable(file)
     return Path(file), ident
 
 
-def puzzles_of(spec: str, *, check_solutions: bool = True) -> list[Puzzle]:
+def split_puzzle_spec(spec: str) -> tuple[str, str | None]:
+    """The file and the id of ``FILE[:ID]``, unchecked (a file whose name holds a ':' and
+    exists is taken whole).
+
+    Parameters
+    ----------
+    spec : str
+
+    Returns
+    -------
+    tuple
+        The file name and the id (None: no id).
+
+    >>> split_puzzle_spec("no-such-file.jsonl:p1")
+    ('no-such-file.jsonl', 'p1')
+    """
+    if not os.path.exists(spec) and ":" in spec:
+        file, _, ident = spec.rpartition(":")
+        return file, ident
+    return spec, None
+
+
+def names_a_puzzle_file(word: str) -> bool:
+    """Whether ``word`` reads as ``FILE[:ID]`` rather than a turn: its file has a ``.jsonl`` or
+    ``.json`` name, or exists.
+
+    Parameters
+    ----------
+    word : str
+
+    Returns
+    -------
+    bool
+
+    >>> names_a_puzzle_file("puzzles/field-novice.jsonl:field-novice-01")
+    True
+    >>> names_a_puzzle_file("Wa>He a3,a4")
+    False
+    """
+    file = split_puzzle_spec(word)[0]
+    return file.lower().endswith((".jsonl", ".json")) or os.path.exists(file)
+
+
+def add_puzzle_argument(parser, what: str) -> None:
+    """Add the puzzle argument ``FILE[:ID]`` and its alias ``--puzzle FILE[:ID]``
+    (read back by :func:`named_puzzle`).
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser or argument group
+    what : str
+        The help text of ``FILE[:ID]``.
+    """
+    parser.add_argument("puzzle", nargs="?", metavar="FILE[:ID]", help=what)
+    parser.add_argument(
+        "--puzzle",
+        dest="puzzle_alias",
+        metavar="FILE[:ID]",
+        help="the same as the FILE[:ID] argument",
+    )
+
+
+def named_puzzle(args, *, required: bool = False) -> str | None:
+    """The ``FILE[:ID]`` of the command line (the argument or ``--puzzle``), or None.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed with :func:`add_puzzle_argument`.
+    required : bool
+        The command needs a puzzle.
+
+    Returns
+    -------
+    str or None
+
+    Raises
+    ------
+    UsageError
+        Both the argument and ``--puzzle``, or neither when ``required``.
+    """
+    given = [spec for spec in (args.puzzle, args.puzzle_alias) if spec is not None]
+    if len(given) > 1:
+        raise UsageError("FILE[:ID] and --puzzle both name a puzzle; give one")
+    if not given and required:
+        raise UsageError(f"the following arguments are required: FILE[:ID] (see '{PROG} --help')")
+    return given[0] if given else None
+
+
+def puzzles_of(spec: str, *, check_solutions: bool = True, strict: bool = True) -> list[Puzzle]:
     """The puzzles named by ``FILE[:ID]``: all of the file's, or the one with that id.
 
     Parameters
@@ -131,6 +224,10 @@ def puzzles_of(spec: str, *, check_solutions: bool = True) -> list[Puzzle]:
         ``FILE`` or ``FILE:ID``.
     check_solutions : bool
         Replay the stored solutions while reading.
+    strict : bool
+        A problem anywhere in the file is an error; else each is printed as a warning
+        (``taolong: warning: FILE:LINE: field: reason`` on stderr) and the good puzzles are
+        kept: one bad line never hides the rest.
 
     Returns
     -------
@@ -142,22 +239,141 @@ def puzzles_of(spec: str, *, check_solutions: bool = True) -> list[Puzzle]:
     InputFileError
         The file cannot be read (:func:`puzzle_spec`).
     PuzzleError
-        The file does not hold puzzles.
+        The file does not hold puzzles, or (``strict``) a problem in the file.
     CommandError
-        No puzzle with that id, or none at all.
+        No puzzle with that id (the message lists the file's ids), or none at all.
     """
     path, ident = puzzle_spec(spec)
     try:
-        puzzles = load_puzzles(path, check_solutions=check_solutions)
+        puzzles, problems = read_puzzles(path, check_solutions=check_solutions)
     except OSError as exc:
         raise InputFileError(path, exc.strerror or str(exc)) from None
-    if ident is not None:
-        puzzles = [p for p in puzzles if p.id == ident]
-        if not puzzles:
-            raise CommandError(f"{path}: no puzzle with id {ident!r}")
+    if problems and strict:
+        raise PuzzleError(str(path), problems)
+    for line, field, reason in problems:
+        where = f"{path}:{line}" if line else path
+        print(f"{PROG}: warning: {where}: {field}: {reason}", file=sys.stderr)
+    count = len(problems)
+    skipped = f" ({count} problem{'s' * (count != 1)} above)" if problems else ""
     if not puzzles:
-        raise CommandError(f"{path}: no puzzles in the file")
-    return puzzles
+        raise CommandError(f"{path}: no puzzles in the file{skipped}")
+    if ident is None:
+        return puzzles
+    chosen = [p for p in puzzles if p.id == ident]
+    if not chosen:
+        ids = [p.id for p in puzzles]
+        listed = ", ".join(ids[:MAX_IDS_SHOWN])
+        if len(ids) > MAX_IDS_SHOWN:
+            listed += f", ... ({len(ids)} in all)"
+        raise CommandError(f"{path}: no puzzle {shown(ident, 60)}{skipped}; its ids: {listed}")
+    return chosen
+
+
+# the library's keyword arguments that messages name, and the options that set them
+OPTION_OF = {
+    "method": "--method",
+    "time_limit": "--time-limit",
+    "max_states": "--max-states",
+    "conflict_budget": "--conflicts",
+    "fresh": "--fresh",
+    "checkpoint": "--checkpoint",
+}
+_PYTHON_SPELLING = re.compile(
+    r"(?<![\w./\\-])(" + "|".join(OPTION_OF) + r")(?:=('[^']*'|[^\s,;)]*))?(?!\w)"
+)
+
+
+def cli_spelling(text: str) -> str:
+    """``text`` with the library's spelling of an option put as the command line spells it:
+    ``method='race'`` as ``--method race``, ``max_states=3`` as ``--max-states 3``,
+    ``fresh=True`` as ``--fresh``, a bare ``time_limit`` as ``--time-limit``. Applied once,
+    where a library message reaches the user (:func:`~.parser.main`, ``solve``'s summary).
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    str
+
+    >>> cli_spelling("method='race' takes time_limit and progress only")
+    '--method race takes --time-limit and progress only'
+    >>> cli_spelling("fresh=True starts it again: pass checkpoint= too; max_states=3 expanded")
+    '--fresh starts it again: pass --checkpoint too; --max-states 3 expanded'
+    >>> cli_spelling("checkpoint /tmp/time_limit.ckpt: the method")
+    'checkpoint /tmp/time_limit.ckpt: the method'
+    """
+
+    def option(match: re.Match) -> str:
+        name, value = match[1], match[2]
+        if value is None:  # a bare name: only the underscored ones are the library's
+            return OPTION_OF[name] if "_" in name else match[0]
+        value = value.strip("'")
+        return OPTION_OF[name] if value in ("", "True") else f"{OPTION_OF[name]} {value}"
+
+    return _PYTHON_SPELLING.sub(option, text)
+
+
+def add_progress_option(parser) -> None:
+    """Add ``--progress/--no-progress`` (read back by :func:`wants_progress`): the one progress
+    convention of the long commands.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser or argument group
+    """
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show a progress bar on stderr, or not (default: when stderr is a terminal)",
+    )
+
+
+def wants_progress(args) -> bool:
+    """Whether to show progress: ``--progress``/``--no-progress`` if given, else whether
+    stderr is a terminal.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed with :func:`add_progress_option`.
+
+    Returns
+    -------
+    bool
+    """
+    return sys.stderr.isatty() if args.progress is None else args.progress
+
+
+def add_tier_argument(parser, what: str) -> None:
+    """Add ``--tier T``, one of the tiers of :data:`~taolong_lab.puzzles.grade.TIERS`.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser or argument group
+    what : str
+        Its help text.
+    """
+    parser.add_argument(
+        "--tier", choices=TIER_NAMES, metavar="T", help=f"{what}: {', '.join(TIER_NAMES)}"
+    )
+
+
+def of_tier(puzzles: list[Puzzle], tier: str | None) -> list[Puzzle]:
+    """The puzzles of ``tier`` (:attr:`~taolong_lab.puzzles.Puzzle.tier`); all for None.
+
+    Parameters
+    ----------
+    puzzles : list of Puzzle
+    tier : str or None
+
+    Returns
+    -------
+    list of Puzzle
+    """
+    return [p for p in puzzles if tier is None or p.tier == tier]
 
 
 def puzzle_header(puzzle: Puzzle) -> str:
@@ -174,7 +390,7 @@ def puzzle_header(puzzle: Puzzle) -> str:
     other = "black" if puzzle.player == "white" else "white"
     goal = f"You play {puzzle.player}; win by taking the {other} dragon's last segment"
     if puzzle.optimum is not None:
-        goal += f" (best known: {puzzle.optimum} turns)"
+        goal += f" (best known: {puzzle.optimum} turn{'s' * (puzzle.optimum != 1)})"
     return f"puzzle {puzzle.id}: {puzzle.title}\n{goal}."
 
 
@@ -205,14 +421,27 @@ __all__ = [
     "EXIT_OK",
     "EXIT_UNKNOWN",
     "MAX_COUNT",
+    "MAX_IDS_SHOWN",
     "MAX_SECONDS",
+    "MAX_SEED",
+    "OPTION_OF",
     "PROG",
+    "TIER_NAMES",
     "CommandError",
     "Parser",
     "UsageError",
+    "add_progress_option",
+    "add_puzzle_argument",
+    "add_tier_argument",
+    "cli_spelling",
+    "named_puzzle",
+    "names_a_puzzle_file",
     "number",
     "numbered_turns",
+    "of_tier",
     "puzzle_header",
     "puzzle_spec",
     "puzzles_of",
+    "split_puzzle_spec",
+    "wants_progress",
 ]

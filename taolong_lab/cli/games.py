@@ -40,7 +40,16 @@ from ..rules import EDITIONS, MODES
 from ..rules.data import decode_json, json_decoder, shown
 from ..rules.options import parse_option_value
 from ..runner import MAX_WORKERS, RunnerError, check_scheduler
-from .common import EXIT_OK, MAX_SECONDS, CommandError, number, numbered_turns, puzzle_spec
+from .common import (
+    EXIT_OK,
+    MAX_SECONDS,
+    CommandError,
+    add_progress_option,
+    number,
+    numbered_turns,
+    puzzle_spec,
+    wants_progress,
+)
 
 SPEC_KEYS = {
     "random": ("seed",),
@@ -189,13 +198,6 @@ def add_play_arguments(play: argparse.ArgumentParser) -> None:
         help="your side: a player's name (white, black, ...) or number from 1",
     )
     vs.add_argument("--game", metavar="NAME", help="a registered game (taolong games)")
-    vs.add_argument(
-        "--seed",
-        metavar="S",
-        type=number(int, 0, MAX_SEED - 1),
-        default=0,
-        help="the game's seed: the agents' and the chance events'",
-    )
     vs.add_argument("--record", metavar="FILE.jsonl", help="append the game's record to FILE")
     vs.add_argument(
         "--replay",
@@ -252,7 +254,7 @@ def run_play_game(args, out, inp=None) -> int:
         raise CommandError(f"--record {shown(args.record)}: must be a .jsonl file")
     if args.record is not None and not Path(args.record).resolve().parent.is_dir():
         raise CommandError(f"--record {shown(args.record)}: no such folder")
-    play = GamePlay(start, seats=seats, seed=args.seed)
+    play = GamePlay(start, seats=seats, seed=args.seed or 0)  # play's --seed, None unless given
     return GameSession(play, inp, out, record=args.record).run()
 
 
@@ -560,7 +562,13 @@ def _add_run_arguments(parser, games: int) -> None:
         default=games,
         help=f"games a pairing or a cell (default: {games})",
     )
-    parser.add_argument("--seed", metavar="S", type=number(int, 0, MAX_SEED - 1), default=0)
+    parser.add_argument(
+        "--seed",
+        metavar="S",
+        type=number(int, 0, MAX_SEED - 1),
+        default=0,
+        help="the seed of the games (the same seed, the same games; default: 0)",
+    )
     parser.add_argument(
         "--max-turns",
         metavar="N",
@@ -568,14 +576,20 @@ def _add_run_arguments(parser, games: int) -> None:
         default=300,
         help="the turn cap: a game still going is a draw",
     )
-    parser.add_argument("--workers", metavar="K", type=number(int, 1, MAX_WORKERS), default=1)
+    parser.add_argument(
+        "--workers",
+        metavar="K",
+        type=number(int, 1, MAX_WORKERS),
+        default=1,
+        help="processes at once (default: 1)",
+    )
     parser.add_argument(
         "--scheduler",
         metavar="tls://HOST:PORT",
         help="run on this Dask distributed scheduler (a trusted cluster: its results are "
         "unpickled here; TLS from Dask's config)",
     )
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_progress_option(parser)
 
 
 def run_games(args, out) -> int:
@@ -659,7 +673,7 @@ def run_tournament(args, out) -> int:
             opening=args.opening,
             workers=args.workers,
             scheduler=args.scheduler,
-            progress=not args.no_progress,
+            progress=wants_progress(args),
         )
     except RunnerError as exc:
         raise CommandError(str(exc)) from None
@@ -755,7 +769,7 @@ def run_balance(args, out) -> int:
             out=args.out,
             workers=args.workers,
             scheduler=args.scheduler,
-            progress=not args.no_progress,
+            progress=wants_progress(args),
             **options,
         )
     except RunnerError as exc:

@@ -4,9 +4,9 @@
 ``taolong generate --count N --out FILE.jsonl [--scenario NAME.. | all] [--mode NAME.. | all]
 [--source random|played|backward.. | all] [--turns MIN..MAX] [--seed S] [--workers K]
 [--time-limit S] [--scheduler [tcp://|tls://]HOST:PORT [--tls-ca-file F --tls-cert F
-[--tls-key F]]] [--no-progress]``: a rerun with the same FILE resumes. Names may be given as
-several words or comma-separated. The Village is drawn per candidate (no flag). Ctrl-C stops it
-(exit status 130); the same command resumes. Bad input raises a
+[--tls-key F]]] [--progress|--no-progress]``: a rerun with the same FILE resumes. Names may be
+given as several words or comma-separated. The Village is drawn per candidate (no flag).
+Ctrl-C stops it (exit status 130); the same command resumes. Bad input raises a
 :class:`~taolong_lab.cli.common.CommandError` naming the flag; warnings are printed as one line
 each, ``taolong: warning: ...``. A Dask cluster (``--scheduler``) is trusted code: see
 :mod:`taolong_lab.runner`.
@@ -23,7 +23,7 @@ from ..puzzles import generate as generator
 from ..rules import MODES, scenario_names
 from ..rules.data import shown
 from ..runner import MAX_WORKERS, RunnerError
-from .common import EXIT_OK, PROG, CommandError
+from .common import EXIT_OK, PROG, CommandError, add_progress_option, wants_progress
 
 EXIT_SHORT, EXIT_INTERRUPTED = 1, 130
 
@@ -38,9 +38,23 @@ def add_command(subparsers) -> None:
     """
     gen = subparsers.add_parser("generate", help="generate proved, graded solo puzzles")
     gen.add_argument("--count", required=True, metavar="N", help="puzzles wanted in FILE in all")
-    gen.add_argument("--out", required=True, metavar="FILE.jsonl")
-    gen.add_argument("--scenario", nargs="+", default=["field"], metavar="NAME|all")
-    gen.add_argument("--mode", nargs="+", default=["grasshopper"], metavar="NAME|all")
+    gen.add_argument(
+        "--out", required=True, metavar="FILE.jsonl", help="the puzzle file (a rerun resumes)"
+    )
+    gen.add_argument(
+        "--scenario",
+        nargs="+",
+        default=["field"],
+        metavar="NAME|all",
+        help="the scenarios to draw from (default: field)",
+    )
+    gen.add_argument(
+        "--mode",
+        nargs="+",
+        default=["grasshopper"],
+        metavar="NAME|all",
+        help="the game modes to draw from (default: grasshopper)",
+    )
     gen.add_argument(
         "--source",
         nargs="+",
@@ -48,14 +62,21 @@ def add_command(subparsers) -> None:
         metavar="NAME|all",
         help="candidate sources: random, played, backward (all: these three), line",
     )
-    gen.add_argument("--turns", default="1..4", metavar="MIN..MAX")
-    gen.add_argument("--seed", default="0", metavar="S")
-    gen.add_argument("--workers", default="1", metavar="K")
+    gen.add_argument(
+        "--turns",
+        default="1..4",
+        metavar="MIN..MAX",
+        help="the range of the optimum wanted, in turns (default: 1..4)",
+    )
+    gen.add_argument(
+        "--seed", default="0", metavar="S", help="the seed of the candidates (default: 0)"
+    )
+    gen.add_argument("--workers", default="1", metavar="K", help="processes at once (default: 1)")
     gen.add_argument(
         "--time-limit", default="10", metavar="S", help="seconds per candidate (at most a day)"
     )
     add_cluster_options(gen)
-    gen.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_progress_option(gen)
     gen.set_defaults(run=run)
 
 
@@ -176,7 +197,7 @@ def parse(args) -> dict:
         "seed": _int("--seed", args.seed, 0, generator.SEED_LIMIT - 1),
         "workers": _int("--workers", args.workers, 1, MAX_WORKERS),
         "time_limit": _time_limit(args.time_limit),
-        "progress": not args.no_progress,
+        "progress": wants_progress(args),
         "scheduler": args.scheduler,
         "security": _security(args),
     }

@@ -1,16 +1,24 @@
-"""``taolong graph --puzzle FILE[:ID] --depth D --out FILE.graphml|.gexf [--max-states N]
-[--progress]``: explore a puzzle's state graph (at most
+"""``taolong graph FILE[:ID] --depth D --out FILE.graphml|.gexf [--max-states N]
+[--progress|--no-progress]``: explore a puzzle's state graph (at most
 :data:`~taolong_lab.solvers.graph.MAX_STATES` positions unless told otherwise), solve it
 backwards and write it."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-from ..files import InputFileError
 from ..solvers.graph import MAX_DEPTH, MAX_STATES, explore
-from .common import EXIT_OK, MAX_COUNT, CommandError, number, puzzles_of
+from .common import (
+    EXIT_OK,
+    MAX_COUNT,
+    CommandError,
+    add_progress_option,
+    add_puzzle_argument,
+    named_puzzle,
+    number,
+    puzzles_of,
+    wants_progress,
+)
 
 
 def add_command(subparsers) -> None:
@@ -22,7 +30,7 @@ def add_command(subparsers) -> None:
         What ``ArgumentParser.add_subparsers`` returned.
     """
     graph = subparsers.add_parser("graph", help="write the state graph of a puzzle")
-    graph.add_argument("--puzzle", required=True, metavar="FILE[:ID]")
+    add_puzzle_argument(graph, "a puzzle file (its first puzzle), or FILE:ID")
     graph.add_argument(
         "--depth",
         required=True,
@@ -30,7 +38,12 @@ def add_command(subparsers) -> None:
         metavar="D",
         help=f"turns from the start, at most {MAX_DEPTH:,}",
     )
-    graph.add_argument("--out", required=True, metavar="FILE.graphml|FILE.gexf")
+    graph.add_argument(
+        "--out",
+        required=True,
+        metavar="FILE.graphml|FILE.gexf",
+        help="the file to write, GraphML or GEXF by its name",
+    )
     graph.add_argument(
         "--max-states",
         type=number(int, 1, MAX_COUNT),
@@ -38,11 +51,7 @@ def add_command(subparsers) -> None:
         default=MAX_STATES,
         help=f"stop at N positions (default {MAX_STATES:,})",
     )
-    graph.add_argument(
-        "--progress",
-        action="store_true",
-        help="show a progress bar (shown anyway when stderr is a terminal)",
-    )
+    add_progress_option(graph)
     graph.set_defaults(run=run)
 
 
@@ -70,12 +79,10 @@ def run(args, out) -> int:
     suffix = Path(args.out).suffix.lower()
     if suffix not in (".graphml", ".gexf"):
         raise CommandError(f"--out {args.out}: use a .graphml or .gexf file")
-    try:
-        puzzle = puzzles_of(args.puzzle, check_solutions=False)[0]
-    except InputFileError as exc:
-        raise CommandError(f"--puzzle: {exc}") from None
-    progress = args.progress or sys.stderr.isatty()
-    graph = explore(puzzle.start, depth=args.depth, max_states=args.max_states, progress=progress)
+    puzzle = puzzles_of(named_puzzle(args, required=True), check_solutions=False, strict=False)[0]
+    graph = explore(
+        puzzle.start, depth=args.depth, max_states=args.max_states, progress=wants_progress(args)
+    )
     graph.retrograde()
     try:
         graph.write(args.out)

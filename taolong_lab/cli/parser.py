@@ -9,8 +9,8 @@ from collections.abc import Sequence
 
 from ..errors import TaoLongError
 from ..version import __version__
-from . import atlas, games, generate, graph, position, solve, verify
-from .common import EXIT_ERROR, EXIT_OK, PROG, Parser
+from . import atlas, games, generate, graph, position, puzzles, solve, verify
+from .common import EXIT_ERROR, EXIT_OK, PROG, Parser, cli_spelling
 
 
 def build_parser() -> Parser:
@@ -32,7 +32,7 @@ def build_parser() -> Parser:
     commands.required = True
     position.add_commands(commands)
     games.add_commands(commands)
-    for command in (solve, verify, graph, generate, atlas):
+    for command in (puzzles, solve, verify, graph, generate, atlas):
         command.add_command(commands)
     return parser
 
@@ -60,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # --help and --version
         return exc.code if isinstance(exc.code, int) else EXIT_OK
     except TaoLongError as exc:
-        print(f"{PROG}: error: {exc}", file=err)
+        print(f"{PROG}: error: {cli_spelling(str(exc))}", file=err)
         return EXIT_ERROR
     except BrokenPipeError:  # e.g. `taolong show --json | head`: stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -1,34 +1,44 @@
 """The position commands of ``taolong``: ``show`` a position, list its legal ``turns``,
-``play`` turns from it (or, with ``--puzzle`` and no turn, an interactive session), and list
-the ``scenarios``.
+``play`` turns from it (or, with a puzzle and no turn, an interactive session; ``--random``
+picks the puzzle), and list the ``scenarios``.
 
-The position is ``--position TLN``, the start of ``--puzzle FILE[:ID]``, or the start of a
-game picked with ``--scenario``, ``--mode``, ``--edition``, ``--solo`` and ``--option``.
+The position is ``--position TLN``, the start of a puzzle ``FILE[:ID]`` (or ``--puzzle
+FILE[:ID]``), or the start of a game picked with ``--scenario``, ``--mode``, ``--edition``,
+``--solo`` and ``--option``. ``play`` reads its first word as a puzzle when it names one
+(:func:`~.common.names_a_puzzle_file`), else as the first turn.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 from collections.abc import Sequence
 
 from ..engine import Line, State, start_state
 from ..errors import RulesError, TaoLongError
-from ..files import InputFileError
 from ..pictures import svg
-from ..puzzles import Puzzle, read_puzzles
+from ..puzzles import Puzzle
 from ..rules import EDITIONS, MODES, Rules, scenario_names
 from ..rules.data import load_toml, shown
 from ..rules.options import parse_option_value
 from .common import (
     EXIT_OK,
+    MAX_SEED,
     PROG,
     CommandError,
     UsageError,
+    add_puzzle_argument,
+    add_tier_argument,
+    named_puzzle,
+    names_a_puzzle_file,
+    number,
     numbered_turns,
+    of_tier,
     puzzle_header,
-    puzzle_spec,
+    puzzles_of,
+    split_puzzle_spec,
 )
 from .games import add_play_arguments, run_play_game, wants_game
 from .session import Session
@@ -51,14 +61,29 @@ def add_commands(subparsers) -> None:
     _add_position_arguments(turns)
     turns.set_defaults(run=run_turns)
 
-    play = subparsers.add_parser("play", help="play turns and print the position after them")
+    play = subparsers.add_parser(
+        "play",
+        help="play turns and print the position after them, or play a puzzle turn by turn",
+    )
     _add_position_arguments(play)
     _add_output_arguments(play)
     play.add_argument(
         "turns",
         nargs="*",
         metavar="TURN",
-        help="a turn, e.g. 'Wa>He a3,a4'; with --puzzle and no TURN, an interactive session",
+        help="a turn, e.g. 'Wa>He a3,a4'; with a puzzle and no TURN, an interactive session",
+    )
+    pick = play.add_argument_group("a random puzzle of the file")
+    pick.add_argument(
+        "--random", action="store_true", help="play a puzzle of FILE picked at random"
+    )
+    add_tier_argument(pick, "with --random: pick among the puzzles of this tier")
+    pick.add_argument(
+        "--seed",
+        type=number(int, 0, MAX_SEED),
+        metavar="N",
+        help="with --random: the seed of the pick (the same seed, the same puzzle); in a game "
+        "(--vs, --game): the agents' and the chance events' seed (default 0)",
     )
     add_play_arguments(play)
     play.set_defaults(run=run_play)
@@ -76,10 +101,8 @@ def _add_position_arguments(parser: argparse.ArgumentParser) -> None:
     where.add_argument("--mode", metavar="M", help=f"game mode: {', '.join(MODES)}")
     where.add_argument("--edition", metavar="E", help=f"rulebook edition: {', '.join(EDITIONS)}")
     where.add_argument("--solo", action="store_true", help="the solo variant")
-    where.add_argument(
-        "--puzzle",
-        metavar="FILE[:ID]",
-        help="the start of a puzzle in a .jsonl or .json file (default: its first puzzle)",
+    add_puzzle_argument(
+        where, "the start of a puzzle in a .jsonl or .json file (default: its first puzzle)"
     )
     where.add_argument(
         "--option",
@@ -107,36 +130,13 @@ def _options(pairs: Sequence[str]) -> dict:
     return options
 
 
-def _puzzle(spec: str) -> Puzzle:
-    """The puzzle of ``--puzzle FILE[:ID]``: the one with that id, or the file's first.
-
-    The other puzzles' problems are printed as warnings: one bad line never hides the rest.
-    """
-    try:
-        file, ident = puzzle_spec(spec)
-        puzzles, problems = read_puzzles(file, check_solutions=False)
-    except InputFileError as exc:
-        raise CommandError(f"--puzzle: {exc}") from None
-    except OSError as exc:
-        raise CommandError(f"--puzzle: cannot read {file}: {exc.strerror or exc}") from None
-    for line, field, reason in problems:
-        where = f"{file}:{line}" if line else file
-        print(f"{PROG}: warning: {where}: {field}: {reason}", file=sys.stderr)
-    count = len(problems)
-    skipped = f" ({count} problem{'s' * (count != 1)} above)" if problems else ""
-    if not puzzles:
-        raise CommandError(f"--puzzle: {file} holds no puzzle{skipped}")
-    if ident is None:
-        return puzzles[0]
-    for puzzle in puzzles:
-        if puzzle.id == ident:
-            return puzzle
-    ids = ", ".join(p.id for p in puzzles)
-    raise CommandError(f"--puzzle: no puzzle {ident!r} in {file}{skipped}; its ids: {ids}")
+def _first(puzzles: list[Puzzle]) -> Puzzle:
+    return puzzles[0]
 
 
-def _setup(args) -> tuple[Puzzle | None, State]:
-    """The puzzle named by ``--puzzle`` (or None) and the position the command starts from."""
+def _setup(args, choose=_first) -> tuple[Puzzle | None, State]:
+    """The puzzle named by ``FILE[:ID]`` (``choose`` picks one of the file's; None without a
+    puzzle) and the position the command starts from."""
     rules_given = [
         flag
         for flag, value in (
@@ -148,12 +148,13 @@ def _setup(args) -> tuple[Puzzle | None, State]:
         )
         if value
     ]
-    if args.position is not None and args.puzzle is not None:
-        raise RulesError("--position and --puzzle both name a position; give one")
-    if args.puzzle is not None:
+    spec = named_puzzle(args)
+    if args.position is not None and spec is not None:
+        raise RulesError("--position and the puzzle FILE[:ID] both name a position; give one")
+    if spec is not None:
         if rules_given:
-            raise RulesError(f"--puzzle already names its rules; drop {', '.join(rules_given)}")
-        puzzle = _puzzle(args.puzzle)
+            raise RulesError(f"a puzzle already names its rules; drop {', '.join(rules_given)}")
+        puzzle = choose(puzzles_of(spec, check_solutions=False, strict=False))
         return puzzle, puzzle.start
     if args.position is not None:
         if rules_given:
@@ -250,20 +251,28 @@ def run_play(args, out) -> int:
     """
     if wants_game(args):
         return run_play_game(args, out)
-    puzzle, state = _setup(args)
+    if args.puzzle is not None and not names_a_puzzle_file(args.puzzle):
+        args.turns, args.puzzle = [args.puzzle, *args.turns], None  # a turn, not a file
+    randomly = args.random or args.tier is not None or args.seed is not None
+    if randomly and not args.random:
+        raise UsageError("--tier and --seed pick a puzzle with --random: add it")
+    spec = named_puzzle(args)
+    if randomly and (spec is None or split_puzzle_spec(spec)[1] is not None):
+        raise UsageError("--random picks a puzzle of a FILE: give the file without an :ID")
+    puzzle, state = _setup(args, _random_choice(args) if randomly else _first)
     if not args.turns:
         if puzzle is None:
             raise UsageError(
-                "the following arguments are required: TURN (or --puzzle FILE[:ID] to play a "
+                "the following arguments are required: TURN (or a puzzle FILE[:ID] to play a "
                 f"solo challenge turn by turn) (see '{PROG} play --help')"
             )
         return Session(puzzle, sys.stdin, out).run()
     line = Line(state)
-    for number, text in enumerate(args.turns, start=1):
+    for index, text in enumerate(args.turns, start=1):
         try:
             turn = line.end.parse_turn(text)
         except TaoLongError as exc:
-            raise CommandError(f"turn {number} ({shown(text, 80)}): {exc}") from None
+            raise CommandError(f"turn {index} ({shown(text, 80)}): {exc}") from None
         line = line.play(turn)
     if not (args.json or args.svg):
         for number, (before, turn) in enumerate(zip(line.states(), line, strict=False), 1):
@@ -271,6 +280,19 @@ def run_play(args, out) -> int:
         print(file=out)
     _print_state(line.end, args, out)
     return EXIT_OK
+
+
+def _random_choice(args):
+    """Pick one of a file's puzzles at random (``--random``), of ``--tier`` if given, by the
+    generator seeded with ``--seed``."""
+
+    def choose(puzzles: list[Puzzle]) -> Puzzle:
+        pool = of_tier(puzzles, args.tier)
+        if not pool:
+            raise CommandError(f"--tier {args.tier}: no puzzle of that tier in the file")
+        return random.Random(args.seed).choice(pool)
+
+    return choose
 
 
 def run_scenarios(args, out) -> int:

@@ -1,4 +1,4 @@
-"""``taolong play --puzzle FILE[:ID]`` with no turn: play a solo challenge turn by turn.
+"""``taolong play FILE[:ID]`` with no turn: play a solo challenge turn by turn.
 
 The game is a :class:`~taolong_lab.engine.Line` from the puzzle's start: each turn played
 makes it one longer, ``undo`` one shorter.

@@ -1,10 +1,10 @@
 """``taolong solve FILE[:ID]``: the fewest turns to win each solo challenge of a file, proved.
 
 ``[--method explicit|sat|auto|race] [--json] [--time-limit S] [--max-states N] [--conflicts N]
-[--checkpoint DIR [--fresh]] [--progress]``: the optimum, one optimal line and the certificate
-of each puzzle (or the one with ``ID``); with ``--checkpoint`` each search is saved and resumed
-from there (``--fresh``: started again, whatever the file holds). Exit 0 when every puzzle was
-solved (optimal or proved unwinnable), 1 when a budget left one unknown.
+[--checkpoint DIR [--fresh]] [--progress|--no-progress]``: the optimum, one optimal line and the
+certificate of each puzzle (or the one with ``ID``); with ``--checkpoint`` each search is saved
+and resumed from there (``--fresh``: started again, whatever the file holds). Exit 0 when every
+puzzle was solved (optimal or proved unwinnable), 1 when a budget left one unknown.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..puzzles.known import Known, combine
 from ..solvers import (
     AUTO_EXPLICIT_SCENARIOS,
     AUTO_EXPLICIT_STATES,
@@ -23,14 +24,20 @@ from ..solvers import (
     solve,
 )
 from ..solvers.common import CheckpointError
+from ..solvers.race import RACERS
 from .common import (
     EXIT_OK,
     EXIT_UNKNOWN,
     MAX_COUNT,
     MAX_SECONDS,
     CommandError,
+    add_progress_option,
+    add_puzzle_argument,
+    cli_spelling,
+    named_puzzle,
     number,
     puzzles_of,
+    wants_progress,
 )
 
 
@@ -43,7 +50,7 @@ def add_command(subparsers) -> None:
         What ``ArgumentParser.add_subparsers`` returned.
     """
     solve_ = subparsers.add_parser("solve", help="prove the fewest turns to win solo challenges")
-    solve_.add_argument("puzzle", metavar="FILE[:ID]", help="a puzzle file, optionally :ID")
+    add_puzzle_argument(solve_, "a puzzle file (every puzzle), or FILE:ID (that one)")
     solve_.add_argument(
         "--method",
         default="explicit",
@@ -61,9 +68,19 @@ def add_command(subparsers) -> None:
         help="SAT only: stop after N conflicts in all",
     )
     solve_.add_argument("--json", action="store_true", help="print JSON, one object a line")
-    solve_.add_argument("--time-limit", type=number(float, 0, MAX_SECONDS), metavar="S")
-    solve_.add_argument("--max-states", type=number(int, 0, MAX_COUNT), metavar="N")
-    solve_.add_argument("--progress", action="store_true", help="show a progress bar")
+    solve_.add_argument(
+        "--time-limit",
+        type=number(float, 0, MAX_SECONDS),
+        metavar="S",
+        help="seconds of wall clock for each puzzle, at most",
+    )
+    solve_.add_argument(
+        "--max-states",
+        type=number(int, 0, MAX_COUNT),
+        metavar="N",
+        help="explicit only: stop after N positions expanded",
+    )
+    add_progress_option(solve_)
     solve_.add_argument(
         "--checkpoint",
         metavar="DIR",
@@ -100,19 +117,26 @@ def run(args, out) -> int:
         cannot be made.
     """
     status = EXIT_OK
-    for puzzle in puzzles_of(args.puzzle, check_solutions=False):
+    for puzzle in puzzles_of(named_puzzle(args, required=True), check_solutions=False):
         options = _solver_options(args, puzzle.id)
         try:
             solution = solve(puzzle, method=args.method, **options)
         except CheckpointError as exc:
             raise exc.with_hint("pass --fresh to start again") from None
-        if solution.status == Status.UNKNOWN:
+        known = combine(solution, puzzle)
+        if solution.status == Status.UNKNOWN and (known is None or known.optimum is None):
             status = EXIT_UNKNOWN
         if args.json:
-            print(json.dumps({"id": puzzle.id, **solution.to_json()}), file=out)
+            extra = {} if known is None else {"known": known.to_json()}
+            print(json.dumps({"id": puzzle.id, **solution.to_json(), **extra}), file=out)
             continue
-        print(f"{puzzle.id}: {_summary(solution)}", file=out)
-        for i, turn in enumerate(solution.line, 1):
+        print(f"{puzzle.id}: {_summary(solution, known)}", file=out)
+        answered = _answered_by(solution, args.method)
+        if answered:
+            print(f"  {answered}", file=out)
+        if known is not None:
+            print("  the stored line:", file=out)
+        for i, turn in enumerate(solution.line or (known.line if known else ()), 1):
             print(f"  {i}. {turn}", file=out)
         for line in _certificate_lines(solution):
             print(f"  {line}", file=out)
@@ -123,7 +147,7 @@ def _solver_options(args, ident: str) -> dict:
     """The options of ``args.method`` from the command line; an option of the other solver
     is an error naming it."""
     method, fresh = args.method, args.fresh
-    options = {"time_limit": args.time_limit, "progress": args.progress}
+    options = {"time_limit": args.time_limit, "progress": wants_progress(args)}
     explicit_only = {
         "--max-states": args.max_states,
         "--checkpoint": args.checkpoint,
@@ -163,15 +187,34 @@ def _checkpoint_path(directory, ident: str) -> Path | None:
     return path / f"{ident}.ckpt"  # puzzle ids are file-name safe (the puzzle format checks)
 
 
-def _summary(solution: Solution) -> str:
+def _summary(solution: Solution, known: Known | None) -> str:
+    if known is not None and known.optimum is not None:
+        return str(known)
     if solution.status == Status.OPTIMAL:
         first = solution.optimal_first_turns
         firsts = "" if first is None else f", {first} optimal first turn{'s' * (first != 1)}"
         return f"optimal: win in {solution.optimum}{firsts}"
     if solution.status == Status.NO_WIN:
         return "no win: every reachable position was searched"
-    why = solution.certificate.stopped or "budget"
+    why = cli_spelling(solution.certificate.stopped or "budget")
+    if known is not None:
+        return f"unknown ({why}): {known}"
     return f"unknown ({why}): no win in fewer than {solution.proved_no_win_below} turns"
+
+
+def _answered_by(solution: Solution, method: str) -> str:
+    """Which solver answered ``--method race`` or ``auto``; else ''."""
+    race, auto = solution.stats.get("race"), solution.stats.get("auto")
+    if method == "race" and race is None:  # race() runs the explicit solver alone
+        return (
+            "answered by the explicit solver (sat: not run: SAT encodes the Grasshopper mode only)"
+        )
+    if race is not None:
+        other = ", ".join(f"{m}: {race[m]}" for m in RACERS if m in race and m != race["winner"])
+        return f"answered by the {race['winner']} solver" + (f" ({other})" if other else "")
+    if auto is not None:
+        return f"answered by the {auto['answered_by']} solver"
+    return ""
 
 
 def _certificate_lines(solution: Solution) -> list[str]:

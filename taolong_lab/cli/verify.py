@@ -1,10 +1,12 @@
-"""``taolong verify FILE [--full] [--method M] [--time-limit S] [--proof]``: replay and check
-every stored solution of a puzzle file (:func:`taolong_lab.puzzles.verify.verify_puzzle`), and
-with ``--proof`` every stored SAT proof (:func:`taolong_lab.puzzles.proofs.check_stored`).
+"""``taolong verify FILE... [--full] [--method M] [--time-limit S] [--proof]
+[--progress|--no-progress]``: replay and check every stored solution of each puzzle file
+(:func:`taolong_lab.puzzles.verify.verify_puzzle`), and with ``--proof`` every stored SAT proof
+(:func:`taolong_lab.puzzles.proofs.check_stored`).
 
-Each puzzle's result is printed, and each problem under its ``FAIL``; any problem is one error
-naming the first, exit status 2. A proof that fails its check is printed with its problems, one
-a line, exit status 1.
+Each puzzle's result is printed, and each problem under its ``FAIL``; with several files, each
+file's results follow its name, and a file that cannot be read is reported and skipped. Any
+problem is one error naming the first, exit status 2. A proof that fails its check is printed
+with its problems, one a line, exit status 1.
 """
 
 from __future__ import annotations
@@ -12,9 +14,22 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from tqdm.auto import tqdm
+
+from ..errors import TaoLongError
 from ..puzzles.proofs import FAILED, check_stored
 from ..puzzles.verify import METHODS, unsolved_bound, verify_puzzle
-from .common import EXIT_OK, EXIT_UNKNOWN, MAX_SECONDS, CommandError, number, puzzles_of
+from .common import (
+    EXIT_OK,
+    EXIT_UNKNOWN,
+    MAX_SECONDS,
+    PROG,
+    CommandError,
+    add_progress_option,
+    number,
+    puzzles_of,
+    wants_progress,
+)
 
 EXIT_PROOF_FAILED = EXIT_UNKNOWN  # 1: a result (a proof that does not check), not bad input
 
@@ -41,7 +56,9 @@ def add_command(subparsers) -> None:
         help="replay and check every stored solution (--full: re-prove each optimum)",
         description=DESCRIPTION,
     )
-    verify.add_argument("file", metavar="FILE")
+    verify.add_argument(
+        "files", nargs="+", metavar="FILE", help="puzzle files (.jsonl or .json), one or more"
+    )
     verify.add_argument(
         "--full", action="store_true", help="re-prove each optimum too: no shorter win exists"
     )
@@ -51,17 +68,23 @@ def add_command(subparsers) -> None:
         choices=METHODS,
         help="the solver that re-proves (--full); other: not the one named by the certificate",
     )
-    verify.add_argument("--time-limit", type=number(float, 0, MAX_SECONDS), metavar="S")
+    verify.add_argument(
+        "--time-limit",
+        type=number(float, 0, MAX_SECONDS),
+        metavar="S",
+        help="--full: seconds for each re-proof, at most",
+    )
     verify.add_argument(
         "--proof",
         action="store_true",
         help="check each stored SAT proof too (docs/proofs.md): exit 1 if one fails",
     )
+    add_progress_option(verify)
     verify.set_defaults(run=run)
 
 
 def run(args, out) -> int:
-    """Verify each puzzle of ``args.file`` and print its result.
+    """Verify each puzzle of each file of ``args.files`` and print its result.
 
     Parameters
     ----------
@@ -78,37 +101,66 @@ def run(args, out) -> int:
     Raises
     ------
     CommandError
-        One for all the problems found, naming the first (each is printed under its puzzle).
+        One for all the problems found, naming the first (each is printed under its puzzle,
+        and each file that cannot be read on stderr).
+    TaoLongError
+        The one file given cannot be read.
     """
+    several = len(args.files) > 1
     failures, failed_proofs = [], 0
-    for puzzle in puzzles_of(args.file, check_solutions=False):
+    for file in args.files:
+        if several:
+            print(f"{file}:", file=out)
+        try:
+            problems, failed = _verify_file(file, args, out)
+            failed_proofs += failed
+        except TaoLongError as exc:
+            if not several:
+                raise
+            print(f"{PROG}: error: {exc}", file=sys.stderr)
+            failures.append(str(exc))
+            continue
+        if problems:
+            failures.append(
+                f"{file}: {len(problems)} problem(s), listed above; the first: {problems[0]}"
+            )
+    if failures and not several:
+        raise CommandError(failures[0])
+    if failures:
+        raise CommandError(
+            f"{len(failures)} of {len(args.files)} files failed; the first: {failures[0]}"
+        )
+    if several:
+        print(f"{len(args.files)} files: all ok", file=out)
+    return EXIT_PROOF_FAILED if failed_proofs else EXIT_OK
+
+
+def _verify_file(file: str, args, out) -> tuple[list[str], int]:
+    """Verify the puzzles of one file and print each one's result (a bar over the puzzles on
+    stderr, if wanted); its problems, and how many of its stored proofs failed (``--proof``)."""
+    failures, failed_proofs = [], 0
+    puzzles = puzzles_of(file, check_solutions=False)
+    bar = tqdm(puzzles, desc=file, unit="puzzle", leave=False, disable=not wants_progress(args))
+    for puzzle in bar:
         problems = verify_puzzle(
             puzzle, full=args.full, time_limit=args.time_limit, method=args.method
         )
         if problems:
             failures.extend(f"{puzzle.id}: {p}" for p in problems)
-            print(f"{puzzle.id}: FAIL", file=out)
-            for problem in problems:
-                print(f"  {problem}", file=out)
+            lines = [f"{puzzle.id}: FAIL", *(f"  {problem}" for problem in problems)]
         elif puzzle.solution is None:
             bound = unsolved_bound(puzzle)
-            print(f"{puzzle.id}: ok (unsolved: no win in fewer than {bound} turns)", file=out)
+            lines = [f"{puzzle.id}: ok (unsolved: no win in fewer than {bound} turns)"]
         else:
             extra = ", optimum re-proved" if args.full else ""
-            print(f"{puzzle.id}: ok (win in {len(puzzle.solution)}{extra})", file=out)
+            lines = [f"{puzzle.id}: ok (win in {len(puzzle.solution)}{extra})"]
         if args.proof:
-            status, problems = check_stored(
-                puzzle, Path(args.file).parent, progress=sys.stderr.isatty()
-            )
-            print(f"{puzzle.id}: proof {status}", file=out)
-            for problem in problems:
-                print(f"  {problem}", file=out)
+            status, found = check_stored(puzzle, Path(file).parent, progress=False)
+            lines += [f"{puzzle.id}: proof {status}", *(f"  {problem}" for problem in found)]
             failed_proofs += status == FAILED
-    if failures:
-        raise CommandError(
-            f"{args.file}: {len(failures)} problem(s), listed above; the first: {failures[0]}"
-        )
-    return EXIT_PROOF_FAILED if failed_proofs else EXIT_OK
+        for line in lines:
+            bar.write(line, file=out)  # the bar, if shown, is drawn again under the line
+    return failures, failed_proofs
 
 
 __all__ = ["DESCRIPTION", "EXIT_PROOF_FAILED", "add_command", "run"]

@@ -1,5 +1,6 @@
 """Solo challenges: the puzzle file format (``format``), its certificate verifier (``verify``),
-the rulebook's own set (``rulebook``) and the generator (``sources`` of candidates, their
+what a stopped search and a stored line prove together (``known``), the rulebook's own set
+(``rulebook``) and the generator (``sources`` of candidates, their
 ``analysis``, their ``grade``, the run in ``generate``, over :mod:`taolong_lab.runner`; the
 bundled sets in ``bundle``).
 

@@ -27,6 +27,7 @@ from ..files import append_bytes, read_bounded, write_atomic
 from ..rules import COLOURS, EDITIONS, MODES, Rules, data_dir, scenario_names
 from ..rules.data import BoundError, check_bounds, decode_json, json_decoder, shown
 from ..rules.options import check_option
+from .grade import tier_of
 
 FORMAT = "taolong-puzzle"
 VERSION = 1
@@ -143,6 +144,25 @@ class Puzzle:
         'white'
         """
         return cls(id, title, start.rules, start, start.to_move, **fields)
+
+    @property
+    def tier(self) -> str | None:
+        """The tier of the optimum (:func:`~.grade.tier_of`), None without an optimum."""
+        return tier_of(self.optimum) if self.optimum else None
+
+    def __str__(self) -> str:
+        """A one-line summary: the id, title, rules, player, optimum and tier.
+
+        >>> from taolong_lab import solo_game
+        >>> print(Puzzle.from_state("p1", "A start", solo_game(), optimum=7))
+        puzzle p1 'A start': field/grasshopper, white to win; optimum 7 (advanced)
+        """
+        best = "optimum unknown" if self.optimum is None else f"optimum {self.optimum}"
+        tier = f" ({self.tier})" if self.tier else ""
+        return (
+            f"puzzle {self.id} {shown(self.title, 60)}: {self.rules.scenario}/{self.rules.mode}, "
+            f"{self.player} to {self.goal}; {best}{tier}"
+        )
 
     # ---- JSON -------------------------------------------------------------------------------
     def to_json(self) -> dict:

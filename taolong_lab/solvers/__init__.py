@@ -151,7 +151,7 @@ def _solve_auto(puzzle_or_state, time_limit=None, progress=True, **options) -> S
     time_left = left is None or left > 0
     if first.status == Status.OPTIMAL and first.optimal_first_turns is None and time_left:
         # the count ran out of positions, not of time: count again, bounded by time only
-        count = count_first_turns(start, first.optimum, time_limit=left)
+        count = count_first_turns(start, first.optimum, time_limit=left, progress=progress)
         first = replace(first, optimal_first_turns=count)
         record["recounted_first_turns"] = True
     if first.status != Status.UNKNOWN or not time_left:

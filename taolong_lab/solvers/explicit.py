@@ -513,6 +513,19 @@ def solve(
         store.save(search.snapshot(budget.seconds()))
 
     bar = _progress(progress)
+    try:
+        return _search_and_count(
+            search, budget, bar, on_progress, store, saved, finish, count_first_turns
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _search_and_count(search, budget, bar, on_progress, store, saved, finish, count) -> Solution:
+    """The search of :func:`solve`, then (``count``) the count of the optimal first turns,
+    both shown on ``bar``; ``finish`` makes the Solution."""
+    start, params = search.start, search.params
     interrupted = False
     try:
         won = search.found is not None or search.run(budget, bar, on_progress)
@@ -524,9 +537,6 @@ def solve(
         if store is not None:  # keep what was proved, then let the error through
             store.save(search.snapshot(budget.seconds()))
         raise
-    finally:
-        if bar is not None:
-            bar.close()
     if won:
         try:
             line = _line(start, search.info, search.found)
@@ -535,10 +545,10 @@ def solve(
         if saved is not None:
             _check_line(line, start, store.path, "info")
         first, counted, count_s = None, 0, 0.0
-        if count_first_turns and not interrupted:
+        if count and not interrupted:
             before, t_count = budget.expanded, time.perf_counter()
             try:
-                first = _count_first_turns(start, len(line), params, budget)
+                first = _count_first_turns(start, len(line), params, budget, bar)
             except KeyboardInterrupt:
                 interrupted = True
             counted = budget.expanded - before
@@ -773,7 +783,12 @@ def win_line_within(
 
 
 def count_first_turns(
-    state: State, optimum: int, *, time_limit: float | None = None, max_states: int | None = None
+    state: State,
+    optimum: int,
+    *,
+    time_limit: float | None = None,
+    max_states: int | None = None,
+    progress: bool = False,
 ) -> int | None:
     """How many of ``state``'s turns start a win in ``optimum`` turns, ``optimum`` being the
     proved fewest: the :class:`Solution`'s ``optimal_first_turns``, counted on its own (by
@@ -789,6 +804,8 @@ def count_first_turns(
         Seconds, at most.
     max_states : int or None
         Positions expanded, at most.
+    progress : bool
+        Show a progress bar (tqdm), one step a first turn.
 
     Returns
     -------
@@ -806,21 +823,33 @@ def count_first_turns(
     True
     """
     budget = Budget(time_limit, max_states)
-    return _count_first_turns(state, optimum, bound_params(state), budget)
-
-
-def _count_first_turns(start: State, optimum: int, params, budget) -> int | None:
-    """How many of the start's turns lead to a win in ``optimum - 1`` more turns
-    (:func:`win_within`, sharing what it proved between them). None if the budget runs out."""
-    failed: dict = {}
+    bar = _progress(progress)
     try:
-        return sum(
-            1
-            for _, after in start.iter_successors()
-            if win_within(after, optimum - 1, params, budget, failed)
-        )
+        return _count_first_turns(state, optimum, bound_params(state), budget, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _count_first_turns(start: State, optimum: int, params, budget, bar=None) -> int | None:
+    """How many of the start's turns lead to a win in ``optimum - 1`` more turns
+    (:func:`win_within`, sharing what it proved between them), each one shown on ``bar``.
+    None if the budget runs out."""
+    failed: dict = {}
+    afters = [after for _, after in start.iter_successors()]
+    if bar is not None:
+        bar.reset(total=len(afters))
+        bar.unit = "turn"
+        bar.set_description("optimal first turns")
+    wins = 0
+    try:
+        for after in afters:
+            wins += win_within(after, optimum - 1, params, budget, failed)
+            if bar is not None:
+                bar.update(1)
     except OutOfBudget:
         return None
+    return wins
 
 
 def _progress(enabled: bool):
