@@ -76,7 +76,9 @@ import pysolvers
 from pysat.solvers import Cadical195, Glucose4, Solver
 
 from ...engine import State
+from ...engine.core import executions
 from ...engine.solo import choose_group
+from ...engine.spirit import resolve_effects
 from ..bounds import bound_params, lower_bound
 from ..certificate import HorizonRecord, Lift, NoWinProof, SatCertificate, Status
 from ..common import (
@@ -89,6 +91,7 @@ from ..common import (
     solo_start,
 )
 from ..explicit import OutOfBudget, win_line_within, win_within
+from . import monk
 from .encode import Encoder
 from .gates import Gates, neg
 
@@ -108,14 +111,7 @@ class SatEncodingError(SolverError):
 
 
 def _start_of(puzzle_or_state) -> State:
-    state = solo_start(puzzle_or_state, "SAT")
-    if state.rules.mode != "grasshopper":
-        raise SolverError(
-            f"the SAT solver encodes the Grasshopper mode only, not the {state.rules.mode!r} "
-            "mode (Focus, Balance and the drop priorities are not encoded yet); use "
-            "method='explicit'"
-        )
-    return state
+    return solo_start(puzzle_or_state, "SAT")
 
 
 class _Model:
@@ -275,22 +271,27 @@ class SatSearch:
         enc, g = self.enc, self.g
         L, prev = enc.layers[t], enc.layers[t - 1]
         kind = ref[0]
-        if kind == "group":
+        if kind in ("group", "focus"):
             _, walk, sig, after, allowed = ref
-            s = L.sig.get(sig, False)
-            if s is False:
-                return
-            pre = enc.eq_walk(prev.state, walk)
-            if pre is False:
-                return
-            cond = [pre, s]
             if after is not None:
                 b = L.bagua_is(g, after)
                 if b is False:
                     return
-                cond.append(b)
-            posts = [enc.eq_walk(L.post_group, w) for w in allowed]
-            g.clause([*(-c if c is not True else False for c in cond), *posts])
+            else:
+                b = True
+            if kind == "group":
+                places = [(L.pre_group, L.sig.get(sig, False), L.post_group)]
+            else:  # the opponent's Focus, in each slot it may take (.monk)
+                key = (sig[0][0], sig[1])
+                places = [(f.pre, f.lits.get(key, False), f.post) for f in L.focus_slots]
+            for before, s, after_it in places:
+                if s is False:
+                    continue
+                pre = enc.eq_walk(before, walk)
+                if pre is False:
+                    continue
+                posts = [enc.eq_walk(after_it, w) for w in allowed]
+                g.clause([*(neg(c) for c in (pre, s, b)), *posts])
         else:  # "penalty": no penalty from this (walk, Ba Gua)
             _, walk, bagua = ref
             if L.penalty is False:
@@ -307,7 +308,7 @@ class SatSearch:
 
     def refine(self, ref) -> bool:
         """Store ``ref`` and add it at every layer; False if it was already known."""
-        key = ref[:4] if ref[0] == "group" else ref
+        key = ref[:4] if ref[0] in ("group", "focus") else ref
         if key in self._keys:
             return False
         self._keys.add(key)
@@ -320,29 +321,85 @@ class SatSearch:
 
     def group_ref(self, walk, bagua, space):
         """The refinement for the opponent's group at (walk, Ba Gua, space), None without a
-        group."""
+        group (Grasshopper)."""
         new, group, element = self.enc.sowings(bagua)[space]
         if not group:
             return None
-        after = (new, self.enc.flux) if self.lookahead == "next-turn" else None
+        return self.policy_ref("group", walk, group, element, new)
+
+    def policy_ref(self, kind: str, walk, group, element: int, after):
+        """The refinement ``(kind, walk, (group, element), after, allowed)``: from ``walk``
+        the opponent's policy (``solo.choose_group``) performs ``group`` (a ``"focus"``: its
+        Focus, a group of one) ending in one of ``allowed`` when the player's element is
+        ``element``; ``after`` (the configuration after the sowing) is kept under the
+        next-turn lookahead only, which reads it."""
+        after = after if self.lookahead == "next-turn" else None
         chosen = choose_group(
             self.env,
             walk,
             self.enc.opp,
             group,
             pending=element,
-            after=after,
+            after=None if after is None else self.enc.split(after),
             lookahead=self.lookahead,
         )
         allowed = tuple(sorted({w for _, w in chosen}, key=repr))
-        return ("group", walk, (group, element), new if after else None, allowed)
+        return (kind, walk, (group, element), after, allowed)
+
+    def position_refs(self, state: State) -> list:
+        """Every refinement the opponent's policy needs for one turn from ``state``: its group
+        for each space (Grasshopper); from Monk on, for each way to sow, its Focus and its
+        group after each outcome of the effects (``spirit.resolve_effects``)."""
+        walk = state.board
+        if not self.enc.explicit:
+            refs = [
+                self.group_ref(walk, state.bagua, space) for space in self.enc.sowings(state.bagua)
+            ]
+            return [ref for ref in refs if ref is not None]
+        refs = []
+        for tr in monk.transitions(self.env, self.enc.config_of(state), self.player):
+
+            def policy(w, colour, space, outs, tr=tr):
+                if colour == self.player:
+                    return outs
+                ref = self.policy_ref("focus", w, (space,), tr.element, tr.after)
+                refs.append(ref)
+                return [o for o in outs if o.walk in ref[4]]
+
+            for w, _ in resolve_effects(self.env, walk, tr.effects, policy):
+                if tr.group and w[0][0].alive and w[0][1].alive:
+                    refs.append(self.policy_ref("group", w, tr.group, tr.element, tr.after))
+        return refs
+
+    def broken_refs(self, walk, config, decoded) -> list:
+        """The refinements the decoded turn from (``walk``, ``config``) breaks: its
+        opponent's group (and from Monk on its Focus) ending where the policy would not."""
+        if not self.enc.explicit:
+            ref = self.group_ref(walk, config, decoded.space)
+            return [ref] if ref is not None and decoded.post_group not in ref[4] else []
+        group, element = decoded.signature
+        out = []
+        for pre, space, post in decoded.focus:
+            if (
+                pre[0][0].alive
+                and pre[0][1].alive
+                and executions(self.env, pre, self.enc.opp, space)
+            ):
+                ref = self.policy_ref("focus", pre, (space,), element, decoded.bagua)
+                if post not in ref[4]:
+                    out.append(ref)
+        pre = decoded.pre_group
+        if group and pre[0][0].alive and pre[0][1].alive:
+            ref = self.policy_ref("group", pre, group, element, decoded.bagua)
+            if decoded.post_group not in ref[4]:
+                out.append(ref)
+        return out
 
     def seed(self, state: State) -> None:
-        """Refinements for every space from ``state`` (the start): its groups are known."""
-        walk = state.board
-        for space in self.enc.sowings(state.bagua):
-            ref = self.group_ref(walk, state.bagua, space)
-            if ref is not None and self.refine(ref):
+        """Refinements for every way to sow from ``state`` (the start): its policy's choices
+        are known (:meth:`position_refs`)."""
+        for ref in self.position_refs(state):
+            if self.refine(ref):
                 self.seeded += 1
 
     # ---- checking a candidate --------------------------------------------------------------
@@ -401,7 +458,7 @@ class SatSearch:
                 break
             if found is not None:
                 return added, (i, found)
-            new = self.dead_end(st.board, st.bagua, depth)
+            new = self.dead_end(st.board, self.enc.config_of(st), depth)
             self.lifted += new
             added += new
         return added, None
@@ -480,7 +537,7 @@ class SatSearch:
 
         def block(after: State) -> None:
             walk = after.board
-            eq = g.AND(enc.eq_walk(L1.state, walk), L1.bagua_is(g, after.bagua))
+            eq = g.AND(enc.eq_walk(L1.state, walk), L1.bagua_is(g, enc.config_of(after)))
             g.clause([-act, neg(eq)])
             self.append(g.take())
 
@@ -510,16 +567,17 @@ class SatSearch:
             self.count_seconds += time.perf_counter() - t0
         return sum(len(turns_to[key]) for key in winning if key in turns_to)
 
-    def state_of(self, walk, bagua, ply) -> State:
+    def state_of(self, walk, config, ply) -> State:
+        bagua, coin = self.enc.split(config)
         return State.compose(
-            self.env, board=walk, bagua=bagua, coin=self.enc.flux, mover=self.player, ply=ply
+            self.env, board=walk, bagua=bagua, coin=coin, mover=self.player, ply=ply
         )
 
     def check(self, value, k: int):
         """Check the candidate line of ``k`` turns. Returns ``(line, refined)``: the turns in
         notation if every turn is real, else None and the number of refinements added."""
         enc = self.enc
-        prev_walk, prev_bagua = enc.start_walk, self.start.bagua
+        prev_walk, prev_bagua = enc.start_walk, enc.config_of(self.start)
         path = []  # the position before each turn, while the line is real
         line = []
         refined = 0
@@ -564,8 +622,7 @@ class SatSearch:
                         return full, 0
                 real = False
                 fixed = False
-                ref = self.group_ref(prev_walk, prev_bagua, space)
-                if ref is not None and decoded.post_group not in ref[4]:
+                for ref in self.broken_refs(prev_walk, prev_bagua, decoded):
                     fixed = True
                     refined += self.refine(ref)
                 if decoded.penalty and any(not t2.phases[0].penalty for t2, _ in pre.successors()):
@@ -850,6 +907,8 @@ def solve(
                         share = max(1.0, share)
                     first = search.count_first_turns(k, line, deadline, share)
                 return finish(Status.OPTIMAL, k, line, k, first=first)
+    except monk.TooManyConfigurations as exc:
+        return finish(Status.UNKNOWN, None, (), proved, str(exc))
     except KeyboardInterrupt:
         return finish(Status.UNKNOWN, None, (), proved, "interrupted")
     finally:
