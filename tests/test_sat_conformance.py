@@ -393,9 +393,19 @@ def _monk_feature_positions(limit: int) -> dict[str, list[State]]:
 
 @pytest.mark.parametrize("feature", MONK_FEATURES)
 def test_monk_feature_positions(feature):
+    """Each feature's position: its successors (:func:`check_position`), and every
+    next-position literal determined by a model's choices, for the first two spaces whose
+    sowings make an effect."""
     (state,) = _monk_feature_positions(1)[feature]
     assert MONK_FEATURES[feature](state)
     check_position(state, symbolic=True)
+    spaces = sorted({tr.space for tr in sowings(state) if tr.effects})[:2]
+    one = OneTurn(state, exact=True, symbolic=True)
+    try:
+        for space in spaces:
+            assert one.determined(max_models=2, assume=[one.layer.space[space]]) == []
+    finally:
+        one.close()
 
 
 @pytest.mark.slow

@@ -177,15 +177,16 @@ class OneTurn:
         lits = [*self.layer.state.literals(), *self.layer.bagua_literals()]
         return sorted({x for x in lits if x is not True and x is not False})
 
-    def determined(self, literals=None, max_models: int = 3) -> list[tuple]:
-        """For up to ``max_models`` models: with the start, the sown space, the end of the
+    def determined(self, literals=None, max_models: int = 3, assume=()) -> list[tuple]:
+        """For up to ``max_models`` models (under the literals ``assume`` too, e.g. a space of
+        :attr:`.encode.Layer.space`): with the start, the sown space, the end of the
         opponent's group and every free choice fixed as in the model, each next-position
         literal flipped must be UNSAT. Returns the ``(model no, literal)`` that were not."""
         bad = []
         L = self.layer
         lits = self.next_literals() if literals is None else literals
         for n in range(max_models):
-            if not self.sat.solve(assumptions=self.pin):
+            if not self.sat.solve(assumptions=[*self.pin, *assume]):
                 break
             value = _Model(self.sat.get_model())
             post = self.enc.decode(L.post_group, value)
