@@ -52,6 +52,7 @@ from taolong_lab.solvers.sat.check import (
     relaxed_successors,
     sowings,
 )
+from taolong_lab.solvers.sat.monk import config_of
 
 COMBOS = [c for c in solo_combinations() if c.mode == "grasshopper"]
 SHORT = st.integers(0, 25)
@@ -253,9 +254,16 @@ MONK_COMBOS = [c for c in solo_combinations() if c.mode != "grasshopper"]
 MONK_DEPTH = st.integers(0, 40)
 
 
+@functools.lru_cache(maxsize=4096)
+def _played(state: State) -> list:
+    """The sowings of ``state`` (:func:`sowings`) that some legal turn takes."""
+    taken = {(t.phases[0].space, config_of(after)) for t, after in state.successors()}
+    return [tr for tr in sowings(state) if (tr.space, tr.after) in taken]
+
+
 def _effects(state: State) -> int:
-    """How many Focus and Balance effects the sowings of ``state`` make, in all."""
-    return sum(len(tr.effects) for tr in sowings(state))
+    """How many Focus and Balance effects the legal turns of ``state`` make, in all."""
+    return sum(len(tr.effects) for tr in _played(state))
 
 
 @st.composite
@@ -331,24 +339,25 @@ def test_monk_an_eliminated_layer_keeps_its_successors(state, symbolic):
 def _has_effect(kind: str, whose: str):
     def test(s: State) -> bool:
         colour = s.mover if whose == "player" else 1 - s.mover
-        return any((kind, colour) == e[:2] for tr in sowings(s) for e in tr.effects)
+        return any((kind, colour) == e[:2] for tr in _played(s) for e in tr.effects)
 
     return test
 
 
 def _impossible_focus(s: State) -> bool:
-    """Some sowing's first effect is a Focus whose action is impossible (it costs 1 life)."""
+    """Some legal sowing's first effect is a Focus whose action is impossible (it costs 1
+    life)."""
     env = s.tables
     return any(
         tr.effects[0][0] == FOCUS and not executions(env, s.board, *tr.effects[0][1:])
-        for tr in sowings(s)
+        for tr in _played(s)
         if tr.effects
     )
 
 
 def _drops_chosen(s: State) -> bool:
-    """The player chooses the colours dropped: two sowings of one space."""
-    spaces = [tr.space for tr in sowings(s)]
+    """The player chooses the colours dropped: two legal sowings of one space."""
+    spaces = [tr.space for tr in _played(s)]
     return len(spaces) > len(set(spaces))
 
 
@@ -357,10 +366,10 @@ MONK_FEATURES = {
     "focus of the opponent": _has_effect(FOCUS, "opponent"),
     "balance of the player": _has_effect(BALANCE, "player"),
     "balance of the opponent": _has_effect(BALANCE, "opponent"),
-    "two effects": lambda s: any(len(tr.effects) > 1 for tr in sowings(s)),
+    "two effects": lambda s: any(len(tr.effects) > 1 for tr in _played(s)),
     "impossible focus": _impossible_focus,
     "drops chosen": _drops_chosen,
-    "clockwise": lambda s: any(tr.after[-1] == CW for tr in sowings(s)),
+    "clockwise": lambda s: any(tr.after[-1] == CW for tr in _played(s)),
     "coin on clockwise": lambda s: s.rules.mode != "monk" and s.coin == CW,
     "focus replaces action": lambda s: (
         s.rules.option("solo_focus_replaces_action") and _has_effect(FOCUS, "opponent")(s)
@@ -394,16 +403,16 @@ def _monk_feature_positions(limit: int) -> dict[str, list[State]]:
 @pytest.mark.parametrize("feature", MONK_FEATURES)
 def test_monk_feature_positions(feature):
     """Each feature's position: its successors (:func:`check_position`), and every
-    next-position literal determined by a model's choices, for the first two spaces whose
-    sowings make an effect."""
+    next-position literal determined by a model's choices, for the first two legal sowings
+    that make an effect."""
     (state,) = _monk_feature_positions(1)[feature]
     assert MONK_FEATURES[feature](state)
     check_position(state, symbolic=True)
-    spaces = sorted({tr.space for tr in sowings(state) if tr.effects})[:2]
+    afters = [tr.after for tr in _played(state) if tr.effects][:2]
     one = OneTurn(state, exact=True, symbolic=True)
     try:
-        for space in spaces:
-            assert one.determined(max_models=2, assume=[one.layer.space[space]]) == []
+        for after in afters:
+            assert one.determined(max_models=2, assume=[one.layer.bagua_is(one.g, after)]) == []
     finally:
         one.close()
 

@@ -179,9 +179,9 @@ class OneTurn:
 
     def determined(self, literals=None, max_models: int = 3, assume=()) -> list[tuple]:
         """For up to ``max_models`` models (under the literals ``assume`` too, e.g. a space of
-        :attr:`.encode.Layer.space`): with the start, the sown space, the end of the
-        opponent's group and every free choice fixed as in the model, each next-position
-        literal flipped must be UNSAT. Returns the ``(model no, literal)`` that were not."""
+        :attr:`.encode.Layer.space`): with the start, the sown space and every free choice
+        (the opponent's too) fixed as in the model, each next-position literal flipped must
+        be UNSAT. Returns the ``(model no, literal)`` that were not."""
         bad = []
         L = self.layer
         lits = self.next_literals() if literals is None else literals
@@ -189,11 +189,7 @@ class OneTurn:
             if not self.sat.solve(assumptions=[*self.pin, *assume]):
                 break
             value = _Model(self.sat.get_model())
-            post = self.enc.decode(L.post_group, value)
             fixed = list(self.pin)
-            eq = self.enc.eq_walk(L.post_group, post)
-            if eq is not True:
-                fixed.append(eq)
             for x in L.space.values():
                 if x is not True and x is not False:
                     fixed.append(x if value(x) else -x)
