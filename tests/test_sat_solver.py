@@ -164,12 +164,6 @@ def test_a_won_start_is_optimal_in_zero():
     assert solve(state, progress=False).optimum == 0
 
 
-@pytest.mark.parametrize("mode", ["monk", "master", "chosen-one"])
-def test_other_modes_are_not_implemented(mode):
-    with pytest.raises(SolverError, match=mode):
-        solve(solo_game("field", mode), progress=False)
-
-
 def test_two_player_positions_are_refused():
     from taolong_lab import new_game
 
