@@ -48,6 +48,7 @@ def assert_wins_in(state, line, k: int) -> None:
 def test_the_bundled_puzzles_past_grasshopper_are_many():
     modes = {p.start.rules.mode for p in PUZZLES}
     assert modes == {"monk", "master"} and len(PUZZLES) >= 200
+    assert {p.start.rules.mode for p in FOCUS_LINES} == modes
 
 
 def _sample() -> list:
@@ -63,6 +64,15 @@ def test_sat_agrees_with_the_explicit_solver_on_a_sample(puzzle):
     assert by_sat.optimum == by_explicit.optimum == puzzle.optimum
     assert_wins_in(puzzle.start, by_sat.line, by_sat.optimum)
     assert by_sat.optimal_first_turns == by_explicit.optimal_first_turns
+
+
+# the short puzzles whose stored line needs a Focus (written in braces), run each time
+FOCUS_LINES = [p for p in PUZZLES if p.optimum <= 2 and any("{" in t for t in p.solution)]
+
+
+@pytest.mark.parametrize("puzzle", FOCUS_LINES, ids=lambda p: p.id)
+def test_sat_agrees_with_the_explicit_solver_where_a_focus_wins(puzzle):
+    test_sat_agrees_with_the_explicit_solver_on_a_sample(puzzle)
 
 
 @pytest.mark.slow
