@@ -2,12 +2,13 @@
 
 - :func:`engine_successors`: the engine's successor set of a solo position (``State.successors``).
 - :func:`relaxed_successors`: the same turn built from the engine's own pieces
-  (``core.executions``, ``solo.group_executions``, ``core.hurt``, ``core.village_damage``) but
-  with the two relaxations the SAT layer makes: the opponent's group may end in **any** of its
-  legal executions, and the player's penalty may be taken whenever the sown element is
-  impossible, unless one of the penalty's necessary conditions fails (some space gives Lake or
-  Mountain off the player's axis, a stay; some space with no opponent group gives an element
-  possible on the board as it is).
+  (``core.executions``, ``spirit.resolve_effects``, ``core.hurt``, ``core.village_damage``)
+  but with the relaxations the SAT layer makes: the opponent's group, and from Monk on its
+  Focus, may end in **any** of its legal executions, and the player's penalty may be taken
+  whenever the sown element is impossible, unless one of the penalty's necessary conditions
+  fails (some sowing without a Focus of the player's gives Lake or Mountain off the player's
+  axis, a stay; some sowing with no opponent group and no effect gives an element possible on
+  the board as it is).
 - :func:`OneTurn`: the encoding of one turn from a position, either with the start as constants
   (as the solver builds it) or as free variables pinned by assumptions (the whole circuit,
   nothing folded), optionally with the CEGAR refinements for that position added (``exact``)
@@ -257,5 +258,6 @@ __all__ = [
     "factored_sowings",
     "relaxed_group_ends",
     "relaxed_successors",
+    "sowings",
     "stack_domain",
 ]

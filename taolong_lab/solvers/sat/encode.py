@@ -1,4 +1,4 @@
-"""The per-turn layer: the solo Grasshopper turn as a circuit over one-hot values.
+"""The per-turn layer: the solo turn as a circuit over one-hot values.
 
 A board state (:class:`Sym`) holds, for each dragon (white first, as in the engine's walks):
 
@@ -32,6 +32,11 @@ the sowings, which never depend on the board), the chosen space one-hot, and the
 circuit: space ``j`` receives stone ``i - 1`` of the chosen space ``s``'s stack when
 ``j = s + i``, the lifted space is emptied (or receives the last stone of a full lap). One-hot
 over whole configurations would grow with their number, which multiplies turn by turn.
+
+From Monk on (:mod:`.monk`) the sowing reads the whole Ba Gua, so a layer holds it one-hot over
+whole configurations (stacks and flux coin, :attr:`Layer.configs`) and chooses one of the
+engine's sowings of the configuration before; the Focus and Balance effects it makes are
+applied between the sowing and the opponent's group (:attr:`Layer.pre_group`).
 
 The facing is kept as state although a walk does not hold it (it is a function of the cells
 and gaps; the conformance tests check it); the centre's stones are derived from the meters.

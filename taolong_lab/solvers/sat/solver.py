@@ -7,7 +7,9 @@ refinement, CEGAR):
 
 1. One PySAT solver for the whole search. Layer ``t`` (:meth:`.encode.Encoder.add_layer`) is
    one turn: the Ba Gua (factored: each space's stack one-hot over the contents some reachable
-   configuration gives it, the sowing a circuit over the chosen space), the opponent's group
+   configuration gives it, the sowing a circuit over the chosen space; from Monk on one-hot
+   over whole configurations, then the Focus and Balance effects, :mod:`.monk`, the
+   opponent's Focus with every execution), the opponent's group
    with **every legal option** (a relaxation of its policy), the player's Matter phase (or
    the penalty, admitted whenever the sown element is impossible and its cheap necessary
    conditions hold: another relaxation), the village. ``won_t`` is the latched "the opponent
@@ -27,7 +29,9 @@ refinement, CEGAR):
    opponent's group ended where the policy would not (``solo.choose_group``): a refinement
    clause ``state = w and signature = (group, element) [and Ba Gua after = b] -> the group
    ends in one of T`` is added at every layer (the policy is a function of exactly these,
-   so the clause holds in the real game at every turn); or the player took a penalty while
+   so the clause holds in the real game at every turn; from Monk on ``state`` is the one
+   after the effects, and the opponent's Focus gets the same clause, a ``"focus"``
+   refinement, with its space as a group of one); or the player took a penalty while
    some choice was possible: the clause ``not (state = w and Ba Gua = b and penalty)`` is
    added. Anything else is an encoding error: :class:`SatEncodingError`, never an answer.
    Near the end of the line (``r = k - t + 1 <= 4`` turns left from the position before a
@@ -61,7 +65,11 @@ refinement, CEGAR):
 
 Budgets: ``time_limit`` (seconds, checked between layers and between solver calls, each
 call run in conflict chunks) and ``conflict_budget`` (total conflicts) stop the search with
-status ``"unknown"`` and ``proved_no_win_below``; so does ``max_horizon``.
+status ``"unknown"`` and ``proved_no_win_below``; so do ``max_horizon`` and, from Monk on, a
+turn with more ways to sow than :data:`.monk.TRANSITION_LIMIT`.
+
+The Ba Gua is held as a position's ``config`` (:meth:`.encode.Encoder.config_of`): its stacks,
+and from Monk on the flux coin after them.
 """
 
 from __future__ import annotations
@@ -721,14 +729,13 @@ def solve(
     solver_name: str = "g4",
     count_first_turns: bool = True,
 ) -> Solution:
-    """The fewest turns to win a Grasshopper solo challenge, by incremental SAT (see the
-    module docstring). With a budget it returns status ``"unknown"`` and
-    ``proved_no_win_below``.
+    """The fewest turns to win a solo challenge, by incremental SAT (see the module
+    docstring). With a budget it returns status ``"unknown"`` and ``proved_no_win_below``.
 
     Parameters
     ----------
     puzzle_or_state : Puzzle or State
-        A solo challenge in the Grasshopper mode.
+        A solo challenge, in any mode.
     time_limit : float or None
         Seconds of wall clock, at most.
     conflict_budget : int or None
@@ -750,8 +757,7 @@ def solve(
     Raises
     ------
     SolverError
-        Not a solo challenge, a mode other than Grasshopper (Focus, Balance and the drop
-        priorities are not encoded), a bad budget.
+        Not a solo challenge, a bad budget.
     SatEncodingError
         The encoding and the engine disagree: a bug, never an answer.
     """
