@@ -197,11 +197,12 @@ def balance(B, S, k: int, on):
     cap = B.cap
     other = 1 - k
     acc: dict = {}
+    waters = B.water(S, other)
     for life, x in S.life[k].items():
         if life == 0:
             continue
         base = life - ((life - 1) % cap + 1)
-        for water, y in B.water(S, other).items():
+        for water, y in waters.items():
             if water > 0:
                 acc.setdefault(base + water, []).append(g.AND(x, y))
     T = S.copy()
