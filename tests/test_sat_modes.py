@@ -210,3 +210,33 @@ def test_the_opponents_focus_is_refined_to_its_policy(monkeypatch):
     by_explicit = explicit.solve(state, progress=False)
     assert by_sat.optimum == by_explicit.optimum and by_sat.status == "optimal"
     assert_wins_in(state, by_sat.line, by_sat.optimum)
+
+
+def test_bench_compare_on_monk_and_master_puzzles():
+    """bench/compare.py over several puzzle files, keeping the Master challenges, with the
+    summary per optimum: equal optima, and the summary counts and adds up the rows."""
+    import json
+    import subprocess
+    import sys
+
+    files = ["puzzles/cave-novice.jsonl", "puzzles/maze-novice.jsonl"]
+    chosen = [p for p in load_puzzles(files[0]) if p.start.rules.mode == "monk"][:1]
+    chosen += [p for p in load_puzzles(files[1]) if p.start.rules.mode == "master"][:2]
+    ids = [p.id for p in chosen]
+    args = ["--file", *files, "--ids", *ids, "--mode", "master", "--by-optimum", "--json"]
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "compare.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    rows = [json.loads(line) for line in lines if line.startswith("{")]
+    assert sorted(r["id"] for r in rows) == sorted(ids[1:])  # the Monk one left out
+    assert all(r["sat"] == r["explicit"] == r["stored"] for r in rows)
+    summary = [line.split("|")[1:-1] for line in lines if line[:3] in ("| 1", "| 2", "| 3")]
+    assert sum(int(cells[1]) for cells in summary) == len(rows)
+    total_sat = sum(float(cells[3]) for cells in summary)
+    assert total_sat == pytest.approx(sum(r["sat_s"] for r in rows), abs=0.2)
