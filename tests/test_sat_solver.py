@@ -1,4 +1,5 @@
-"""The SAT solver (issue 6): agreement with the explicit solver, replay, budgets, modes.
+"""The SAT solver (issue 6): agreement with the explicit solver, replay, budgets (the modes
+past Grasshopper: ``tests/test_sat_modes.py``).
 
 Agreement: small challenges (the opponent with 1-2 segments and low water; every Grasshopper
 scenario, the Village, the tail-first step (the earlier edition's, which has no solo variant,
