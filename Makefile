@@ -6,7 +6,7 @@ PYTHON ?= python3
 PIP     = $(PY) -m pip
 
 DEV_STAMP = $(VENV)/.installed-dev
-LAB_STAMP = $(VENV)/.installed-lab
+LAB_SETTINGS = $(VENV)/share/jupyter/lab/settings
 
 # Reinstall when the packaging config or the version string changes
 # (the installed metadata carries the version read from taolong_lab/version.py).
@@ -33,6 +33,7 @@ help:
 
 setup: $(DEV_STAMP)
 
+# One environment for everything: the dev extra holds JupyterLab and ipywidgets too.
 $(DEV_STAMP): $(INSTALL_DEPS)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip
@@ -40,14 +41,11 @@ $(DEV_STAMP): $(INSTALL_DEPS)
 	@# (git does not keep empty directories).
 	mkdir -p data
 	$(PIP) install -e '.[dev]'
+	@# JupyterLab without its news and update toasts (they cover the notebook)
+	mkdir -p $(LAB_SETTINGS)
+	printf '%s\n' '{"@jupyterlab/apputils-extension:notification":' \
+		'{"fetchNews": "false", "checkForUpdates": false}}' > $(LAB_SETTINGS)/overrides.json
 	touch $@
-
-$(LAB_STAMP): $(INSTALL_DEPS)
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PIP) install --upgrade pip
-	mkdir -p data
-	$(PIP) install -e '.[dev,lab]'
-	touch $@ $(DEV_STAMP)
 
 test: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
@@ -74,7 +72,7 @@ fuzz: $(DEV_STAMP)
 # JupyterLab refuses to run as root unless told to (these machines run as root).
 LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-lab: $(LAB_STAMP)
+lab: $(DEV_STAMP)
 	$(VENV)/bin/jupyter lab $(LAB_FLAGS) notebooks/
 
 lint: $(DEV_STAMP)

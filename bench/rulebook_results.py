@@ -14,7 +14,7 @@ interrupted run resumes where it stopped (ids already in the file are skipped).
 
 The results file maps each id to ``{"method", "time_limit", "status", "optimum", "line",
 "proved_no_win_below", "optimal_first_turns", "certificate", "stats", "date"}``; import it
-into the puzzle file with ``python -m taolong_lab.puzzles.rulebook --results FILE``.
+into the puzzle file with ``python tools/rulebook.py --results FILE``.
 
     .venv/bin/python bench/rulebook_results.py --out bench/rulebook-results.json
     .venv/bin/python bench/rulebook_results.py --only maze-black --redo --solver explicit \\

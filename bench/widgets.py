@@ -39,7 +39,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # run from a checkout without installing
 
 from taolong_lab import State, new_game  # noqa: E402
-from taolong_lab.widgets import Explorer, bundled_puzzles, render_svg  # noqa: E402
+from taolong_lab.explorer import Explorer, bundled_puzzles  # noqa: E402
+from taolong_lab.pictures import svg  # noqa: E402
 
 sys.path.insert(0, str(HERE))
 from run import machine  # noqa: E402  (bench/run.py)
@@ -126,7 +127,7 @@ def browser_round_trips(rounds: int) -> dict[str, list[float]]:
     )
     nb.cells = [
         nbformat.v4.new_code_cell(
-            "from taolong_lab import solo_game\nfrom taolong_lab.widgets import Explorer\n"
+            "from taolong_lab import solo_game\nfrom taolong_lab.explorer import Explorer\n"
             "ex = Explorer(solo_game())\nex.choose_space('Ea')\nex"
         )
     ]
@@ -238,7 +239,7 @@ def main(argv=None) -> int:
         spent = float("inf")
         for _ in range(args.repeat):
             start = time.perf_counter()
-            render_svg(state, size=460)
+            svg(state, size=460)
             spent = min(spent, time.perf_counter() - start)
         picture.append(spent * 1000)
     per_kind["(open an Explorer)"] = opening

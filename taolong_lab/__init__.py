@@ -78,7 +78,7 @@ def solo_game(
 def __getattr__(name: str):
     # Views are imported on demand: importing taolong_lab never imports ipywidgets.
     if name == "Explorer":
-        from .widgets import Explorer
+        from .explorer.widget import Explorer
 
         return Explorer
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

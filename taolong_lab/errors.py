@@ -40,10 +40,11 @@ class NotationError(TaoLongError):
 
 
 class IllegalTurnError(TaoLongError):
-    """A well-formed turn that is not legal in the position. Says why."""
+    """A well-formed turn that is not legal in the position. Says why; ``number`` is the
+    turn's place in a line (1 for the first), when it was played in one."""
 
-    def __init__(self, turn: str, reason: str):
-        self.turn, self.reason = turn, reason
+    def __init__(self, turn: str, reason: str, number: int | None = None):
+        self.turn, self.reason, self.number = turn, reason, number
         super().__init__(f"illegal turn {turn!r}: {reason}")
 
 

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from taolong_lab import load_puzzles, solo_game
-from taolong_lab.cli_solve import verify_puzzle
 from taolong_lab.puzzles.atlas import (
     AtlasError,
     arrangements,
@@ -23,6 +22,7 @@ from taolong_lab.puzzles.atlas import (
     main_spaces,
     run,
 )
+from taolong_lab.puzzles.verify import verify_puzzle
 from taolong_lab.rules import COLOURS, game_data, scenario_names
 
 FOLDER = Path(__file__).resolve().parents[1] / "puzzles" / "atlas"

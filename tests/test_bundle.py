@@ -1,8 +1,10 @@
-"""The bundled sets' recipe (taolong_lab.puzzles.bundle) and puzzles/README.md."""
+"""The bundled sets' recipe (taolong_lab.puzzles.bundle), its command (tools/bundle.py) and
+puzzles/README.md."""
 
 from __future__ import annotations
 
 import pytest
+from tool_scripts import load
 
 from taolong_lab.puzzles import Puzzle, bundle, load_puzzles
 from taolong_lab.puzzles.grade import tier_of
@@ -11,9 +13,9 @@ from taolong_lab.rules import scenario_names
 
 def test_the_readme_table_is_what_the_files_hold():
     assert bundle.README.read_text(encoding="utf-8") == bundle.readme_text(), (
-        "puzzles/README.md is stale: python -m taolong_lab.puzzles.bundle --readme"
+        f"puzzles/README.md is stale: {bundle.COMMAND} --readme"
     )
-    assert bundle.main(["--check"]) == 0
+    assert load("bundle").main(["--check"]) == 0
 
 
 def test_the_tiers_cover_every_optimum_once_and_match_the_grade():
@@ -24,6 +26,15 @@ def test_the_tiers_cover_every_optimum_once_and_match_the_grade():
         assert {tier_of(k) for k in range(low, high + 1)} == {tier.name}
     assert covered == list(range(1, covered[-1] + 1))  # no gap, no overlap
     assert tier_of(covered[-1] + 5) == bundle.TIERS[-1].name
+
+
+def test_a_recipe_row_takes_its_turns_from_the_tier_table():
+    assert bundle.RECIPE["advanced"].turns == bundle.tier_span("advanced") == (5, 7)
+    assert bundle.RECIPE["expert"].turns == (8, 9)  # the last tier, up to the row's longest
+    with pytest.raises(bundle.BundleError, match="'expert' has no upper end"):
+        bundle.Tier("expert", 1, ("grasshopper",), 1.0, None, 1, 0)
+    with pytest.raises(bundle.BundleError, match="'nope' is not a tier"):
+        bundle.tier_span("nope")
 
 
 def test_the_bundled_sets_hold_over_300_puzzles_in_every_scenario():

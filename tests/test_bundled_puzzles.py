@@ -30,8 +30,9 @@ from tool_scripts import load
 
 from taolong_lab import load_puzzles
 from taolong_lab.cli import main
-from taolong_lab.cli_solve import tier_of, verify_puzzle
 from taolong_lab.puzzles import Puzzle, rulebook, save_puzzles
+from taolong_lab.puzzles.grade import tier_of
+from taolong_lab.puzzles.verify import verify_puzzle
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles"

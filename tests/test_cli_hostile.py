@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from taolong_lab import load_puzzles
-from taolong_lab.cli import Session, build_parser, main
-from taolong_lab.cli_solve import MAX_COUNT, MAX_SECONDS
+from taolong_lab.cli import build_parser, main
+from taolong_lab.cli.common import MAX_COUNT, MAX_SECONDS
+from taolong_lab.cli.session import Session
 from taolong_lab.files import MAX_INPUT_BYTES
 from taolong_lab.solvers.graph import MAX_DEPTH, MAX_STATES
 

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from taolong_lab import State, solo_game
-from taolong_lab.cli import Session, main
+from taolong_lab.cli import main
+from taolong_lab.cli.session import Session
 from taolong_lab.puzzles import Puzzle, load_puzzles, save_puzzles
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,8 +1,7 @@
-"""The solve / verify / graph subcommands, on a parser built here with add_commands."""
+"""The solve / verify / graph commands (taolong_lab.cli.solve, .verify, .graph)."""
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
 
@@ -10,7 +9,8 @@ import networkx as nx
 import pytest
 
 from taolong_lab import State
-from taolong_lab.cli_solve import SolveCommandError, add_commands
+from taolong_lab.cli import build_parser
+from taolong_lab.cli.common import CommandError, UsageError
 from taolong_lab.errors import TaoLongError
 from taolong_lab.files import InputFileError
 from taolong_lab.puzzles import Puzzle, save_puzzles
@@ -27,9 +27,7 @@ LINE_2 = ["Wa>Fi (He:e6 La:d6 Fi:c6x) c3+", "La>Fi (Fi:c5x) c4x"]
 
 
 def run(*argv) -> tuple[int, str]:
-    parser = argparse.ArgumentParser(prog="taolong")
-    add_commands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
     out = io.StringIO()
     return args.run(args, out), out.getvalue()
 
@@ -63,11 +61,11 @@ def test_solve_unknown_within_budget_exits_non_zero(puzzles):
 
 
 def test_solve_bad_input(puzzles, tmp_path):
-    with pytest.raises(SolveCommandError, match="no puzzle with id 'nope'"):
+    with pytest.raises(CommandError, match="no puzzle with id 'nope'"):
         run("solve", f"{puzzles}:nope")
     with pytest.raises(InputFileError, match=r"missing\.jsonl: No such file or directory"):
         run("solve", str(tmp_path / "missing.jsonl"))
-    with pytest.raises(SystemExit):
+    with pytest.raises(UsageError, match="--time-limit: must be from 0"):
         run("solve", str(puzzles), "--time-limit", "-1")
 
 
@@ -97,7 +95,7 @@ def test_verify_catches_a_losing_solution(tmp_path):
         path,
         [Puzzle.from_state("x", "x", State(WIN_IN_2), optimum=1, solution=[LINE_2[0]])],
     )
-    with pytest.raises(SolveCommandError, match="does not win"):
+    with pytest.raises(CommandError, match="does not win"):
         run("verify", str(path))
 
 
@@ -109,7 +107,7 @@ def test_graph_writes_a_file(puzzles, tmp_path, suffix):
     read = nx.read_graphml if suffix == ".graphml" else nx.read_gexf
     g = read(out, node_type=int)
     assert g.nodes[0]["turns_to_win"] == 2
-    with pytest.raises(SolveCommandError, match="graphml"):
+    with pytest.raises(CommandError, match="graphml"):
         run("graph", "--puzzle", str(puzzles), "--depth", "1", "--out", str(tmp_path / "g.txt"))
 
 
@@ -130,7 +128,7 @@ def test_solve_checkpoint_resumes_across_runs(tmp_path, monkeypatch):
         runs += 1
         assert runs < 50
     assert "weak-black: optimal: win in 4" in text and runs > 2
-    with pytest.raises(SolveCommandError, match="--checkpoint"):
+    with pytest.raises(CommandError, match="--checkpoint"):
         run("solve", str(path), "--checkpoint", str(path))
 
 
@@ -151,11 +149,11 @@ def test_solve_with_sat_and_auto_agree_with_explicit(puzzles):
 
 
 def test_solve_rejects_an_option_of_the_other_solver(puzzles):
-    with pytest.raises(SolveCommandError, match="--max-states does not apply to the sat solver"):
+    with pytest.raises(CommandError, match="--max-states does not apply to the sat solver"):
         run("solve", str(puzzles), "--method", "sat", "--max-states", "10")
-    with pytest.raises(SolveCommandError, match="--conflicts does not apply to the explicit"):
+    with pytest.raises(CommandError, match="--conflicts does not apply to the explicit"):
         run("solve", str(puzzles), "--conflicts", "10")
-    with pytest.raises(SolveCommandError, match="--checkpoint does not apply to the race"):
+    with pytest.raises(CommandError, match="--checkpoint does not apply to the race"):
         run("solve", str(puzzles), "--method", "race", "--checkpoint", "x")
 
 
@@ -166,7 +164,7 @@ def test_verify_full_with_the_other_solver(puzzles, method):
 
 
 def test_a_sat_certificate_is_rechecked_by_the_explicit_solver(tmp_path):
-    from taolong_lab.cli_solve import _reproving_method
+    from taolong_lab.puzzles.verify import reproving_method
     from taolong_lab.solvers import solve
 
     found = solve(State(WIN_IN_2), method="sat", progress=False)
@@ -180,6 +178,6 @@ def test_a_sat_certificate_is_rechecked_by_the_explicit_solver(tmp_path):
         certificate=found.certificate,
     )
     save_puzzles(path, [puzzle])
-    assert _reproving_method(puzzle, "other") == "explicit"
+    assert reproving_method(puzzle, "other") == "explicit"
     code, text = run("verify", str(path), "--full", "--method", "other")
     assert code == 0 and "optimum re-proved" in text

@@ -14,8 +14,6 @@ from pathlib import Path
 import pytest
 
 from taolong_lab import State, TaoLongError, cli
-from taolong_lab.cli_generate import add_commands
-from taolong_lab.cli_solve import verify_puzzle
 from taolong_lab.puzzles import load_puzzles
 from taolong_lab.puzzles.analysis import (
     count_optimal_lines,
@@ -34,6 +32,7 @@ from taolong_lab.puzzles.generate import (
 )
 from taolong_lab.puzzles.grade import GradeError, difficulty, tier_of, win_in_1_ok
 from taolong_lab.puzzles.sources import SOURCE_NAMES, position_key
+from taolong_lab.puzzles.verify import verify_puzzle
 
 FAST = {"turns": (1, 3), "progress": False, "time_limit": 10.0}
 
@@ -180,8 +179,7 @@ def test_a_worker_exception_loses_only_its_candidate():
         (["--scheduler", "tls://127.0.0.1:8786", "--tls-ca-file", "/nowhere.pem"], "--tls-ca"),
     ],
 )
-def test_bad_cli_input_names_the_flag(argv, flag, tmp_path, monkeypatch, capsys):
-    _wire(monkeypatch)
+def test_bad_cli_input_names_the_flag(argv, flag, tmp_path, capsys):
     base = {"--count": "2", "--out": str(tmp_path / "x.jsonl")}
     args = ["generate"]
     for name, value in base.items():
@@ -264,7 +262,7 @@ def test_cli_warnings_are_one_line_each(tmp_path, monkeypatch, capsys):
 
 
 def test_cli_tls_flags_become_dask_security_settings(tmp_path):
-    from taolong_lab.cli_generate import parse
+    from taolong_lab.cli.generate import parse
 
     files = {name: tmp_path / f"{name}.pem" for name in ("ca", "cert", "key")}
     for path in files.values():
@@ -281,25 +279,13 @@ def test_cli_tls_flags_become_dask_security_settings(tmp_path):
     assert parse(parser.parse_args(argv[:7]))["security"] is None  # Dask's config
 
 
-def test_cli_generates_and_resumes(tmp_path, monkeypatch, capsys, five):
-    _wire(monkeypatch)
+def test_cli_generates_and_resumes(tmp_path, capsys, five):
     out = tmp_path / "cli.jsonl"
     argv = ["generate", "--out", str(out), "--turns", "1..3", "--seed", "0", "--no-progress"]
     assert cli.main([*argv, "--count", "2", "--scenario", "field", "--mode", "grasshopper"]) == 0
     assert cli.main([*argv, "--count", "3", "--workers", "2"]) == 0
     assert _docs(load_puzzles(out)) == _docs(five[:3])
     assert "3 puzzles" in capsys.readouterr().out
-
-
-def _wire(monkeypatch):
-    """Add ``generate`` to the ``taolong`` parser (a no-op once cli.py wires it itself)."""
-    solver_commands = cli.add_solver_commands
-
-    def both(commands):
-        solver_commands(commands)
-        add_commands(commands)
-
-    monkeypatch.setattr(cli, "add_solver_commands", both)
 
 
 # ---- sources ------------------------------------------------------------------------------------
@@ -709,7 +695,6 @@ def test_ctrl_c_stops_the_command_and_says_how_to_resume(tmp_path, monkeypatch, 
     def interrupted(count, **options):
         raise KeyboardInterrupt
 
-    _wire(monkeypatch)
     monkeypatch.setattr(gen, "generate", interrupted)
     out = tmp_path / "c.jsonl"
     assert cli.main(["generate", "--count", "2", "--out", str(out), "--no-progress"]) == 130

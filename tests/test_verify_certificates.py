@@ -1,4 +1,5 @@
-"""``taolong verify``: the certificate consistency checks (no search).
+"""The certificate verifier (taolong_lab.puzzles.verify, ``taolong verify``): the consistency
+checks (no search).
 
 Two good puzzles (the same win-in-2 start, one proved by the explicit solver, one by SAT), with
 every field of the agreed layout (first-turn and line counts, the cross-check, fairness, the
@@ -17,15 +18,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from taolong_lab import load_puzzles
-from taolong_lab.cli_solve import (
-    SolveCommandError,
-    certificate_problems,
-    run_verify,
-    verify_puzzle,
-)
+from taolong_lab.cli.common import CommandError
+from taolong_lab.cli.verify import run as run_verify
 from taolong_lab.errors import TaoLongError
 from taolong_lab.puzzles import Puzzle, save_puzzles
 from taolong_lab.puzzles.generate import greedy_line
+from taolong_lab.puzzles.verify import VerifyError, certificate_problems, verify_puzzle
 from taolong_lab.solvers import solve
 
 SOURCE = "bench/solo-set.jsonl"
@@ -334,8 +332,23 @@ def test_a_bound_only_puzzle_is_checked_too(sat_doc, tmp_path):
     class Args:
         file, full, time_limit, method = str(path), False, None, "explicit"
 
-    with pytest.raises(SolveCommandError, match=r"certificate\.no_win_below_proofs"):
+    with pytest.raises(CommandError, match=r"certificate\.no_win_below_proofs"):
         run_verify(Args, io.StringIO())
+
+
+def test_an_illegal_turn_of_the_solution_is_named(explicit_doc):
+    def illegal(d):
+        d["solution"][1] = "He>Fi a3x"
+
+    problems = _corrupt(explicit_doc, illegal)
+    assert len(problems) == 1 and problems[0].startswith("solution: illegal turn 'He>Fi a3x'")
+    assert "turn 2: " in problems[0]
+
+
+def test_an_unknown_reproving_method_is_refused(explicit_doc):
+    puzzle = Puzzle.from_json(explicit_doc, check_solutions=False)
+    with pytest.raises(VerifyError, match=r"^method: 'magic' is not one of explicit, sat"):
+        verify_puzzle(puzzle, full=True, method="magic")
 
 
 def test_no_solution_and_no_bound_is_a_problem(sat_doc):
@@ -358,7 +371,7 @@ MONK = (
 
 def test_other_re_proves_a_monk_puzzle_by_bounded_search(tmp_path):
     from taolong_lab import State
-    from taolong_lab.cli_solve import WIN_WITHIN, _reproving_method
+    from taolong_lab.puzzles.verify import WIN_WITHIN, reproving_method
 
     found = solve(State(MONK), progress=False)
     assert found.optimum == 4
@@ -370,7 +383,7 @@ def test_other_re_proves_a_monk_puzzle_by_bounded_search(tmp_path):
         solution=list(found.line),
         certificate=found.certificate,
     )
-    assert _reproving_method(good, "other") == WIN_WITHIN
+    assert reproving_method(good, "other") == WIN_WITHIN
     assert verify_puzzle(good, full=True, method="other") == []
     # a longer line claimed optimal: the bounded search finds the shorter win
     longer = list(found.line)

@@ -1,6 +1,7 @@
-"""The Explorer widget, driven without a kernel or a browser: the buttons' callbacks are called
-with ``Button.click()`` (what a click in the browser ends in), and the position, the move list,
-the messages and the disabled buttons with their reasons are checked."""
+"""The Explorer widget (taolong_lab.explorer.widget), driven without a kernel or a browser: the
+buttons' callbacks are called with ``Button.click()`` (what a click in the browser ends in), and
+the position, the move list, the messages and the disabled buttons with their reasons are
+checked. The headless session and turn builder under it: tests/test_explorer.py."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import pytest
 pytest.importorskip("ipywidgets")
 
 from taolong_lab import State, load_puzzles, new_game, solo_game
-from taolong_lab.widgets import Explorer, ExplorerError, bundled_puzzles
+from taolong_lab.explorer import ExplorerError, bundled_puzzles
+from taolong_lab.explorer.widget import Explorer
 
 # Black to move; Fire lands on Thunder, which grants a second phase.
 TWO_PHASES = (
@@ -71,7 +73,7 @@ def test_bad_input_is_an_error_with_a_message():
 
 def test_a_line_can_be_loaded_and_a_bad_line_says_where_it_stops():
     ex = Explorer(new_game(), line=["Wa>He a3,a4", "Ea>Wa f8x"])
-    assert ex.index == 0 and ex.line == ["Wa>He a3,a4", "Ea>Wa f8x"]
+    assert ex.index == 0 and ex.line.notation() == ["Wa>He a3,a4", "Ea>Wa f8x"]
     assert moves_listed(ex) == 2
     with pytest.raises(ExplorerError, match="turn 2"):
         ex.load(new_game(), line=["Wa>He a3,a4", "He>Fi a3x"])
@@ -100,7 +102,7 @@ def test_click_a_space_then_a_destination_plays_the_turn():
     assert "choose the destination" in ex.status.value
     choice(ex, "a3,a4").click()
     assert ex.position == new_game().play("Wa>He a3,a4")
-    assert ex.line == ["Wa>He a3,a4"] and ex.index == 1
+    assert ex.line.notation() == ["Wa>He a3,a4"] and ex.index == 1
     assert moves_listed(ex) == 1 and "Wa&gt;He a3,a4" in ex.moves.value
     assert ex.board.value != board
     assert "white played Wa>He a3,a4" in ex.message
@@ -129,7 +131,7 @@ def test_fire_asks_for_absorb_or_expel_after_the_step():
     assert not absorb.disabled and not expel.disabled
     assert [b for b in shown_choices(ex)] == []
     expel.click()
-    assert ex.line == ["He>Fi a3x"]
+    assert ex.line.notation() == ["He>Fi a3x"]
     assert absorb.disabled and "follows the step of a Fire or Water action" in absorb.tooltip
 
 
@@ -166,7 +168,7 @@ def test_wind_or_thunder_asks_for_a_second_phase():
     ex.choose_space("La")
     ex.choose("h5")
     ex.choose("x")
-    assert ex.line == ["Fi>Th h6 ; La>Fi h5x"]
+    assert ex.line.notation() == ["Fi>Th h6 ; La>Fi h5x"]
 
 
 def test_monk_drop_orders_are_choices():
@@ -177,7 +179,7 @@ def test_monk_drop_orders_are_choices():
     choice(ex, "BWBW").click()
     ex.choose("g8")
     ex.choose("+")
-    assert ex.line == ["Fi/BWBW>Wa g8+"]
+    assert ex.line.notation() == ["Fi/BWBW>Wa g8+"]
 
 
 def test_the_penalty_is_a_choice_named_in_words():
@@ -185,7 +187,7 @@ def test_the_penalty_is_a_choice_named_in_words():
     ex.choose_space("Ea")
     assert [c.label for c in ex.options()] == ["skip (-1 life)"]
     ex.choose("-")
-    assert ex.line == ["Ea>Wi -"]
+    assert ex.line.notation() == ["Ea>Wi -"]
 
 
 def test_solo_ties_are_choices_and_the_opponent_response_is_shown():
@@ -199,7 +201,7 @@ def test_solo_ties_are_choices_and_the_opponent_response_is_shown():
     assert "the black dragon acts" in ex.status.value
     ex.choose("a3")
     ex.choose("absorb")
-    assert ex.line == ["Ea>Wa (Mo:f8 Wa:e8+) a3+"]
+    assert ex.line.notation() == ["Ea>Wa (Mo:f8 Wa:e8+) a3+"]
     assert ex.position.cells("black")[0] == (4, 7)
     assert "the black dragon acts: Mountain step f8, Water step e8, absorb" in ex.message
 
@@ -240,7 +242,7 @@ def test_undo_redo_prev_next_slider_and_play_move_along_the_line():
     ex.undo_button.click()
     assert ex.position == states[2] and ex.slider.value == 2
     ex.prev_button.click()
-    assert ex.index == 1 and ex.line == ["Wa>He a3,a4", "Ea>Wa f8x", "Wi>He a5"]
+    assert ex.index == 1 and ex.line.notation() == ["Wa>He a3,a4", "Ea>Wa f8x", "Wi>He a5"]
     assert "color:#999" in ex.moves.value  # turns ahead of the index are greyed
     ex.redo_button.click()
     ex.next_button.click()
@@ -268,7 +270,7 @@ def test_playing_the_next_turn_keeps_the_line_and_another_turn_cuts_it():
     ex.play("Wa>He a3,a4")
     assert ex.index == 1 and len(ex.line) == 2
     ex.play("Ea>Wa f8+")
-    assert ex.line == ["Wa>He a3,a4", "Ea>Wa f8+"] and ex.index == 2
+    assert ex.line.notation() == ["Wa>He a3,a4", "Ea>Wa f8+"] and ex.index == 2
 
 
 def test_undo_with_choices_pending_forgets_them_first():
@@ -295,7 +297,7 @@ def test_hint_names_the_turn_the_turns_to_win_the_solver_and_the_certificate():
 def test_solve_loads_the_winning_line_to_step_through():
     ex = Explorer(State(ONE_TURN))
     ex.solve_button.click()
-    assert ex.line == ["Ea>Mo ="] and ex.index == 0 and ex.slider.max == 1
+    assert ex.line.notation() == ["Ea>Mo ="] and ex.index == 0 and ex.slider.max == 1
     assert "solved: win in 1 turns" in ex.message
     ex.next_button.click()
     assert ex.position.outcome().winner == "white"
@@ -404,17 +406,20 @@ def test_random_turns_by_clicks_in_every_scenario(solo):
 
 
 def test_the_picture_shows_the_turn_being_built_and_a_failed_overlay_is_reported(monkeypatch):
-    import taolong_lab.widgets as widgets
+    import taolong_lab.explorer.session as session
 
     ex = Explorer(new_game())
     plain = ex.board.value
     ex.choose_space("Wa")  # the sowing and the destinations are drawn over the board
     assert ex.board.value != plain and ex.board.value.startswith("<svg")
+    draw = session.svg
 
-    def broken(state, **options):
-        raise ValueError("no overlay today")
+    def broken(position, **options):
+        if {"sow", "destinations", "highlight"} & set(options):
+            raise ValueError("no overlay today")
+        return draw(position, **options)
 
-    monkeypatch.setattr(widgets, "render_svg", broken)
-    ex.choose("a3")
+    monkeypatch.setattr(session, "svg", broken)
+    ex.choose_space("He")  # another space: its overlay fails
     assert ex.board.value.startswith("<svg")  # the plain board, still drawn
     assert any("no overlay today" in text for _level, text in ex.messages)

@@ -1,5 +1,6 @@
-"""Agents that play Tao Long, the evaluation they share, analysis of a position, game records,
-matches and ratings, and the balance report card (docs/agents.md).
+"""Agents that play Tao Long and any game of the game protocol, each game's evaluation, analysis
+of a position, game records, matches and ratings, and the balance report card (docs/agents.md,
+docs/games/protocol.md).
 
 >>> from taolong_lab import new_game
 >>> from taolong_lab.agents import GreedyAgent
@@ -13,7 +14,7 @@ from .analysis import Analysis, TurnScore, analyse
 from .balance import balance_card
 from .base import Agent, AgentError, GreedyAgent, RandomAgent
 from .evaluation import WIN, Weights, default_weights, evaluate, features, swap_colours
-from .matches import MatchResult, Rating, match, play_game, ratings, tournament
+from .matches import MatchResult, Rating, match, play, play_game, ratings, tournament
 from .mcts import MCTSAgent
 from .records import GameRecord, RecordError, append_record, load_records, save_records
 
@@ -40,6 +41,7 @@ __all__ = [
     "features",
     "load_records",
     "match",
+    "play",
     "play_game",
     "ratings",
     "save_records",

@@ -1,13 +1,17 @@
-"""The balance report card: how fair and how lively each scenario, mode and edition is.
+"""The balance report card: how fair and how lively each variant of a game is.
 
-For every scenario × mode × edition (the earlier edition only where its components build the
-scenario) and every agent level, the card plays seeded self-play games (the level's agent on
-both sides, after a few random opening plies) and reports, each rate with a 95 % interval:
+For every cell (in Tao Long, every scenario × mode × edition, the earlier edition only where
+its components build the scenario; in another game, each of its variants: an option set such
+as a player count or a version) and every agent level, the card plays seeded self-play games
+(the level's agent in every seat, after a few random opening turns) and reports, each rate
+with a 95 % interval:
 
 ``advantage_p1``
-    white's win rate (Ludii's AdvantageP1; white moves first), Wilson interval;
+    the first player's win rate (Ludii's AdvantageP1; white's in Tao Long), Wilson interval;
+    ``black_wins`` the second player's, ``wins`` each player's;
 ``balance``
-    ``1 - |white's win rate - black's|`` (Ludii's Balance), bootstrap interval;
+    ``1 -`` (the highest player's win rate ``-`` the lowest's) (Ludii's Balance; in a game of
+    two, ``1 - |white's win rate - black's|``), bootstrap interval;
 ``capped``
     the games that hit the turn cap, Wilson interval;
 ``length``
@@ -15,10 +19,11 @@ both sides, after a few random opening plies) and reports, each rate with a 95 %
 ``branching``
     legal turns a position, averaged over each game's positions, then over the games;
 ``lead_change``, ``drama``, ``decisiveness_moves``
-    as Ludii's metrics define them, with each player's state evaluation taken from
-    :func:`~taolong_lab.agents.evaluation.evaluate`, squashed to [-1, 1]
-    (``tanh(score / 40)``, white's value, black's its negation; Ludii runs a short UCT search
-    for it). Over the positions before each turn: *lead change* counts the turns where the
+    as Ludii's metrics define them, with each player's state evaluation taken from the game's
+    evaluation squashed to [-1, 1] (``tanh(score / scale)``; in Tao Long
+    :func:`~taolong_lab.agents.evaluation.evaluate`, white's value, black's its negation, with
+    a scale of 40; Ludii runs a short UCT search for it). Over the positions before each turn
+    (chance events are not turns): *lead change* counts the turns where the
     set of players with the highest evaluation differs from the one before (the first counts),
     divided by the turns; *drama* averages how far the eventual winner's evaluation is below
     the highest; *decisiveness moves* is the share of the game played before the winner's
@@ -37,15 +42,19 @@ import random
 import statistics
 from pathlib import Path
 
-from ..engine import State, start_state
+from ..engine import start_state
 from ..errors import TaoLongError
 from ..files import read_bounded, write_atomic
-from ..rules import EDITIONS, MODES, Rules, scenario_names
+from ..games import TAOLONG, Game, GameState, TaoLongState
+from ..games import game as game_named
+from ..games.taolong import two_player_rules
+from ..rules import Rules
 from ..rules.data import decode_json, json_decoder
 from .base import AgentError, check_seed
 from .evaluation import default_weights, evaluate
-from .matches import DEFAULT_MAX_TURNS, describe, game_seed, play_game, score_interval
-from .records import GameRecord
+from .matches import DEFAULT_MAX_TURNS, describe, game_seed, play, score_interval
+from .records import TURN_CAP, GameRecord
+from .scoring import evaluation_for
 
 EVAL_SCALE = 40.0
 QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
@@ -56,26 +65,28 @@ MAX_CARD_BYTES = 64 * 2**20
 
 def cells(scenarios=None, modes=None, editions=None) -> list[Rules]:
     """Every valid two-player rules of the given scenarios × modes × editions (default all)."""
-    out = []
-    for scenario in scenarios or scenario_names():
-        for mode in modes or MODES:
-            for edition in editions or EDITIONS:
-                try:
-                    out.append(Rules.make(scenario, mode, False, edition))
-                except TaoLongError:
-                    continue  # that edition's components do not build the scenario
-    return out
+    return two_player_rules(scenarios, modes, editions)
+
+
+def player_values(state: GameState) -> tuple[float, ...]:
+    """Each player's evaluation of ``state`` squashed to [-1, 1] (Ludii's state evaluation):
+    in Tao Long, ``tanh(evaluate(state) / 40)`` for white and its negation for black."""
+    if isinstance(state, TaoLongState):
+        white = math.tanh(evaluate(state.state) / EVAL_SCALE)
+        return (white, -white)
+    evaluation = evaluation_for(state)
+    return tuple(math.tanh(score / evaluation.scale) for score in evaluation.scores(state))
 
 
 def game_metrics(record: GameRecord, capped: bool) -> dict:
     """The per-game figures of the card from a game's record (see the module docstring)."""
-    states = record.line().states()
-    moves = states[:-1]
-    values = [math.tanh(evaluate(s) / EVAL_SCALE) for s in moves]  # white's
-    branching = [len(s.legal_turns()) for s in moves]
+    moves = [s for s in record.states()[:-1] if not s.is_chance()]
+    values = [player_values(s) for s in moves]
+    branching = [len(s.legal_actions()) for s in moves]
     changes, before = 0, None
     for v in values:
-        leaders = "white" if v > 0 else "black" if v < 0 else "both"
+        best = max(v)
+        leaders = frozenset(p for p, value in enumerate(v) if value == best)
         changes += leaders != before
         before = leaders
     figures = {
@@ -88,42 +99,45 @@ def game_metrics(record: GameRecord, capped: bool) -> dict:
         "decisiveness_moves": None,
     }
     if record.winner is not None and moves:
-        sign = 1.0 if record.winner == "white" else -1.0
-        winner = [sign * v for v in values]
-        figures["drama"] = statistics.fmean(abs(v) - w for v, w in zip(values, winner, strict=True))
-        threshold = max(-w for w in winner)  # the loser's best
+        won = record.sides.index(record.winner)
+        winner = [v[won] for v in values]
+        figures["drama"] = statistics.fmean(max(v) - w for v, w in zip(values, winner, strict=True))
+        threshold = max(x for v in values for p, x in enumerate(v) if p != won)  # the losers' best
         first = next((i for i, w in enumerate(winner) if w > threshold), len(moves))
         figures["decisiveness_moves"] = first / len(moves)
     return figures
 
 
 def _game_job(job) -> dict:
-    tln, agent, max_turns, opening, seed = job
-    start = State.from_tln(tln)
-    record = play_game(agent, agent, start, max_turns=max_turns, opening=opening, seed=seed)
-    return game_metrics(record, capped=record.winner is None)
+    start, agent, max_turns, opening, seed = job
+    seats = [agent] * start.players
+    record = play(seats, start, max_turns=max_turns, opening=opening, seed=seed)
+    return game_metrics(record, capped=record.reason == TURN_CAP)
 
 
-def summarise_cell(games: list[dict], seed: int = 0) -> dict:
-    """The card's figures for one cell from its games' figures."""
+def summarise_cell(games: list[dict], seed: int = 0, sides=("white", "black")) -> dict:
+    """The card's figures for one cell from its games' figures; ``sides`` names the players
+    in their order."""
     n = len(games)
-    white = [1.0 if g["winner"] == "white" else 0.0 for g in games]
-    black = [1.0 if g["winner"] == "black" else 0.0 for g in games]
+    won = [[1.0 if g["winner"] == side else 0.0 for g in games] for side in sides]
     capped = [1.0 if g["capped"] else 0.0 for g in games]
     lengths = sorted(g["turns"] for g in games)
     rng = random.Random(f"balance:{seed}")
     balances = []
     for _ in range(BOOTSTRAP_SAMPLES if n else 0):
         pick = [rng.randrange(n) for _ in range(n)]
-        balances.append(1.0 - abs(sum(white[i] for i in pick) - sum(black[i] for i in pick)) / n)
+        counts = [sum(column[i] for i in pick) for column in won]
+        balances.append(1.0 - (max(counts) - min(counts)) / n)
     balances.sort()
     decided = [g for g in games if g["drama"] is not None]
+    totals = [sum(column) for column in won]
     card = {
         "games": n,
-        "advantage_p1": _rate(white),
-        "black_wins": _rate(black),
+        "advantage_p1": _rate(won[0]),
+        "black_wins": _rate(won[1]) if len(won) > 1 else _rate([]),
+        "wins": [_rate(column) for column in won],
         "balance": {
-            "value": 1.0 - abs(sum(white) - sum(black)) / n if n else None,
+            "value": 1.0 - (max(totals) - min(totals)) / n if n else None,
             "interval": _percentiles(balances),
         },
         "capped": _rate(capped),
@@ -176,6 +190,8 @@ def balance_card(
     levels: dict,
     *,
     games: int = 10,
+    game: str | Game = TAOLONG,
+    variants=None,
     scenarios=None,
     modes=None,
     editions=None,
@@ -196,8 +212,13 @@ def balance_card(
         nodes=2000)}``: each plays itself.
     games
         Games per cell and level.
+    game
+        The game (or its name): Tao Long by default.
+    variants
+        Another game's cells: a list of option sets (default: the game's
+        :meth:`~taolong_lab.games.Game.variants`).
     scenarios, modes, editions
-        Which cells (default: all; see :func:`cells`).
+        Tao Long's cells (default: all; see :func:`cells`).
     seed, max_turns, opening
         The card's seed, the turn cap and the random opening plies of each game.
     out
@@ -210,7 +231,9 @@ def balance_card(
     Returns
     -------
     dict
-        ``{"format", "settings", "cells": [{"rules", "level", "summary", "games"}...]}``.
+        ``{"format", "settings", "cells": [{"rules", "level", "summary", "games"}...]}``; a
+        cell's ``rules`` is Tao Long's rules token, or another game's options
+        (``name=value`` joined by ``+``, the game's name when none is set).
 
     Raises
     ------
@@ -226,36 +249,38 @@ def balance_card(
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= 100_000:
         raise AgentError(f"games must be a whole number from 1 to 100,000, not {games!r}")
     check_seed(seed)
-    rules = cells(scenarios, modes, editions)
-    if not rules:
-        raise AgentError("no scenario, mode and edition to play")
+    played = game_named(game) if isinstance(game, str) else game
+    starts = _starts(played, variants, scenarios, modes, editions)
     settings = {
         "levels": {name: describe(agent) for name, agent in levels.items()},
         "games": games,
         "seed": seed,
         "max_turns": max_turns,
         "opening": opening,
-        "weights": default_weights().__dict__,
     }
+    if played is TAOLONG:
+        settings["weights"] = default_weights().__dict__
+    else:
+        settings["game"] = played.name
     card = _resume(out, settings) or {"format": CARD_FORMAT, "settings": settings, "cells": []}
     by_key = {(c["rules"], c["level"]): c for c in card["cells"]}
-    jobs = []
-    for r in rules:
-        start = _start(r)
+    jobs, sides = [], {}
+    for label, start in starts:
+        sides[label] = start.player_names()
         for name, agent in levels.items():
-            cell = by_key.get((r.token(), name))
+            cell = by_key.get((label, name))
             if cell is None:
-                cell = {"rules": r.token(), "level": name, "summary": None, "games": []}
+                cell = {"rules": label, "level": name, "summary": None, "games": []}
                 card["cells"].append(cell)
-                by_key[(r.token(), name)] = cell
+                by_key[(label, name)] = cell
             for index in range(len(cell["games"]), games):
-                job = (start.to_tln(), agent, max_turns, opening, game_seed(seed, index))
-                jobs.append(((r.token(), name), job))
+                job = (start, agent, max_turns, opening, game_seed(seed, index))
+                jobs.append(((label, name), job))
     bar = None
     if progress:
         from tqdm.auto import tqdm
 
-        total = len(rules) * len(levels) * games
+        total = len(starts) * len(levels) * games
         bar = tqdm(total=total, initial=total - len(jobs), desc="games", unit="game", leave=False)
     keys = [key for key, _ in jobs]
     try:
@@ -266,7 +291,7 @@ def balance_card(
                 raise AgentError(f"{key[0]} {key[1]}: {result['error']}")
             cell = by_key[key]
             cell["games"].append(result)
-            cell["summary"] = summarise_cell(cell["games"], seed)
+            cell["summary"] = summarise_cell(cell["games"], seed, sides[key[0]])
             if out is not None:
                 _write(out, card)
             if bar is not None:
@@ -275,14 +300,33 @@ def balance_card(
         if bar is not None:
             bar.close()
     for cell in card["cells"]:
-        cell["summary"] = summarise_cell(cell["games"], seed)
+        if cell["rules"] in sides:  # a cell of an earlier run keeps its summary
+            cell["summary"] = summarise_cell(cell["games"], seed, sides[cell["rules"]])
     if out is not None:
         _write(out, card)
     return card
 
 
-def _start(rules: Rules) -> State:
-    return start_state(Rules(rules.scenario, rules.mode, rules.edition, False))
+def _starts(played: Game, variants, scenarios, modes, editions) -> list[tuple[str, GameState]]:
+    """Each cell's label and start position."""
+    if played is TAOLONG:
+        if variants is not None:
+            raise AgentError("Tao Long's cells are chosen by scenarios, modes and editions")
+        rules = cells(scenarios, modes, editions)
+        if not rules:
+            raise AgentError("no scenario, mode and edition to play")
+        return [(r.token(), TaoLongState(start_state(r))) for r in rules]
+    if (scenarios, modes, editions) != (None, None, None):
+        raise AgentError(f"{played.name}'s cells are chosen by variants, not scenarios or modes")
+    chosen = played.variants() if variants is None else variants
+    if not isinstance(chosen, list) or not chosen or not all(isinstance(v, dict) for v in chosen):
+        raise AgentError("variants must be a list of option sets (dicts)")
+    return [(_label(played, options), played.new(**options)) for options in chosen]
+
+
+def _label(played: Game, options: dict) -> str:
+    """A cell's name: its options as ``name=value`` joined by ``+``, or the game's name."""
+    return "+".join(f"{name}={value}" for name, value in sorted(options.items())) or played.name
 
 
 def _write(out, card: dict) -> None:
@@ -367,4 +411,12 @@ def plot(card: dict):
     return fig
 
 
-__all__ = ["balance_card", "cells", "game_metrics", "plot", "summarise_cell", "table"]
+__all__ = [
+    "balance_card",
+    "cells",
+    "game_metrics",
+    "player_values",
+    "plot",
+    "summarise_cell",
+    "table",
+]

@@ -1,9 +1,15 @@
 """The agent protocol, the move budget, and the two simple agents.
 
-An agent is an object with ``choose(state) -> Turn``: one of ``state.legal_turns()``, for the
-side to move (in the solo variant, the player). Each agent takes a budget per move,
-``time_limit=`` (seconds) and/or ``nodes=`` (positions made), and a ``seed``. With a node
-budget and no time limit an agent is deterministic: the same position gives the same turn.
+An agent is an object with ``choose(state)``: one of the legal actions of the player to move.
+``state`` is a position of any game of the protocol (:class:`taolong_lab.games.GameState`) or a
+Tao Long :class:`~taolong_lab.State` (then the action is a :class:`~taolong_lab.Turn`). Each
+agent takes a budget per move, ``time_limit=`` (seconds) and/or ``nodes=`` (positions made),
+and a ``seed``. With a node budget and no time limit an agent is deterministic: the same
+position gives the same action.
+
+In a game with hidden information an agent looks only at what the player to move sees: it
+plays on positions drawn from that (:meth:`~taolong_lab.games.GameState.sample`), and its
+random source is seeded from the player's observation, never from the hidden part.
 
 >>> from taolong_lab import new_game
 >>> agent = RandomAgent(seed=3)
@@ -17,9 +23,11 @@ import random
 import time
 from typing import Protocol, runtime_checkable
 
-from ..engine import State, Turn
+from ..engine import State
 from ..errors import TaoLongError
-from .evaluation import Weights, default_weights, evaluate
+from ..games import GameState, TaoLongState, winner
+from .evaluation import Weights
+from .scoring import Evaluation, TaoLongEvaluation, evaluation_for
 
 MAX_NODES = 100_000_000
 MAX_TIME = 24 * 3600.0
@@ -37,8 +45,9 @@ class Agent(Protocol):
 
     name: str
 
-    def choose(self, state: State) -> Turn:
-        """The turn to play in ``state`` (one of ``state.legal_turns()``)."""
+    def choose(self, state):
+        """The action to play in ``state``: one of its legal actions (a Tao Long ``State``'s
+        ``legal_turns()``)."""
 
 
 class Budget:
@@ -91,25 +100,87 @@ def check_seed(seed) -> int:
     return seed
 
 
-def position_rng(seed: int, state: State) -> random.Random:
-    """A random source for one move: the same for the same seed and position, in any process."""
-    return random.Random(f"{seed}:{state.to_tln()}")
+def game_state(state) -> GameState:
+    """``state`` behind the game protocol: a :class:`~taolong_lab.games.GameState` as it is, a
+    Tao Long ``State`` wrapped."""
+    if isinstance(state, GameState):
+        return state
+    if isinstance(state, State):
+        return TaoLongState(state)
+    raise AgentError(f"an agent plays a GameState or a Tao Long State, not {type(state).__name__}")
 
 
-def legal_or_raise(state: State) -> list[Turn]:
-    turns = state.legal_turns()
-    if not turns:
-        raise AgentError(f"no turn to choose: the game is over ({state.outcome()})")
-    return turns
+def position_rng(seed: int, state) -> random.Random:
+    """A random source for one move: the same for the same seed and what the player to move
+    sees (in a game of perfect information, the position), in any process."""
+    state = game_state(state)
+    player = state.current_player()
+    view = state.observation(player) if player >= 0 else state.to_string()
+    return random.Random(f"{seed}:{view}")
 
 
-def for_mover(score: float, state: State) -> float:
-    """A score from white's side seen from the side to move."""
+def outcome_text(state: GameState) -> str:
+    """How a finished game ended, in words: who won, or a draw."""
+    if isinstance(state, TaoLongState):
+        return str(state.state.outcome())
+    best = winner(state)
+    return "a draw" if best is None else f"{state.player_names()[best]} wins"
+
+
+def legal_or_raise(state) -> list:
+    """The legal actions of the player to move; :class:`AgentError` when the game is over or
+    a chance event is next."""
+    state = game_state(state)
+    if state.is_terminal():
+        raise AgentError(f"no turn to choose: the game is over ({outcome_text(state)})")
+    if state.is_chance():
+        raise AgentError("no turn to choose: a chance event is next (one of chance_outcomes())")
+    return state.legal_actions()
+
+
+def for_mover(score: float, state) -> float:
+    """A Tao Long score from white's side seen from the side to move."""
     return score if state.mover == 0 else -score
 
 
+def evaluation_of(state: GameState, evaluation) -> Evaluation:
+    """The evaluation an agent uses: ``evaluation`` when given (Tao Long's ``Weights`` stand
+    for Tao Long's evaluation with them), else the game's (see :mod:`.scoring`)."""
+    if isinstance(evaluation, Evaluation):
+        return evaluation
+    if isinstance(evaluation, Weights) and isinstance(state, TaoLongState):
+        return TaoLongEvaluation(evaluation)
+    return evaluation_for(state)
+
+
+def worlds(state: GameState, rng: random.Random, count: int) -> list[GameState]:
+    """The positions an agent plays on: ``state`` itself in a game of perfect information,
+    else ``count`` positions drawn from what the player to move sees."""
+    if not state.game.hidden:
+        return [state]
+    player = state.current_player()
+    return [state.sample(player, rng) for _ in range(count)]
+
+
+def expected_score(evaluation: Evaluation, state: GameState, player: int) -> float:
+    """``player``'s score of ``state``; at a chance node, the mean over the outcomes weighted
+    by their probabilities."""
+    if state.is_chance():
+        return sum(
+            probability * expected_score(evaluation, state.apply(outcome), player)
+            for outcome, probability in state.chance_outcomes()
+        )
+    return evaluation.scores(state)[player]
+
+
+def check_samples(samples) -> int:
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= 1000:
+        raise AgentError(f"samples must be a whole number from 1 to 1000, not {samples!r}")
+    return samples
+
+
 class RandomAgent:
-    """Plays a legal turn drawn at random (seeded per position).
+    """Plays a legal action drawn at random (seeded per position).
 
     Parameters
     ----------
@@ -122,44 +193,63 @@ class RandomAgent:
     def __init__(self, seed: int = 0):
         self.seed = check_seed(seed)
 
-    def choose(self, state: State) -> Turn:
-        turns = legal_or_raise(state)
-        return position_rng(self.seed, state).choice(turns)
+    def choose(self, state):
+        actions = legal_or_raise(state)
+        return position_rng(self.seed, state).choice(actions)
 
     def __repr__(self) -> str:
         return f"RandomAgent(seed={self.seed})"
 
 
 class GreedyAgent:
-    """Plays the turn whose position scores best by the evaluation, one turn ahead; ties are
-    broken at random (seeded per position).
+    """Plays the action whose position scores best by the game's evaluation, one action ahead
+    (the mean over the chance outcomes that follow it, and over ``samples`` positions drawn
+    from what the player sees when the game hides information); ties are broken at random
+    (seeded per position).
 
     Parameters
     ----------
     seed
         The random seed for ties.
     weights
-        The evaluation's weights (default: ``data/evaluation.toml``).
+        Tao Long's evaluation weights (default: ``data/evaluation.toml``); another game's
+        evaluation is its own (see :mod:`.scoring`).
+    samples
+        Positions drawn from what the player sees, in a game with hidden information.
     """
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0, weights: Weights | None = None):
+    def __init__(self, seed: int = 0, weights: Weights | None = None, samples: int = 8):
         self.seed = check_seed(seed)
-        self.weights = weights or default_weights()
+        self.weights = weights
+        self.samples = check_samples(samples)
 
-    def choose(self, state: State) -> Turn:
-        legal_or_raise(state)
-        mover = state.mover
+    def choose(self, state):
+        actions = legal_or_raise(state)
+        state = game_state(state)
+        player = state.current_player()
+        evaluation = evaluation_of(state, self.weights)
+        rng = position_rng(self.seed, state)
+        if state.game.hidden:  # the same actions in every world drawn: summed by notation
+            totals: dict[str, float] = {}
+            for world in worlds(state, rng, self.samples):
+                for action, after in world.successors():
+                    score = expected_score(evaluation, after, player)
+                    totals[str(action)] = totals.get(str(action), 0.0) + score
+            scored = [(action, totals[str(action)]) for action in actions]
+        else:
+            scored = [
+                (action, expected_score(evaluation, after, player))
+                for action, after in state.successors()
+            ]
         best, best_score = [], None
-        for turn, after in state.iter_successors():
-            score = evaluate(after, self.weights)
-            score = score if mover == 0 else -score
+        for action, score in scored:
             if best_score is None or score > best_score:
-                best, best_score = [turn], score
+                best, best_score = [action], score
             elif score == best_score:
-                best.append(turn)
-        return best[0] if len(best) == 1 else position_rng(self.seed, state).choice(best)
+                best.append(action)
+        return best[0] if len(best) == 1 else rng.choice(best)
 
     def __repr__(self) -> str:
         return f"GreedyAgent(seed={self.seed})"
@@ -172,8 +262,14 @@ __all__ = [
     "GreedyAgent",
     "RandomAgent",
     "check_budget",
+    "check_samples",
     "check_seed",
+    "evaluation_of",
+    "expected_score",
     "for_mover",
+    "game_state",
     "legal_or_raise",
+    "outcome_text",
     "position_rng",
+    "worlds",
 ]

@@ -1,9 +1,15 @@
 """Games between agents: one game, a match, a round-robin tournament, and ratings.
 
-A match plays ``games`` games from one start position, the colours alternating: game ``2k`` has
-the first agent as white, game ``2k + 1`` as black, and both games of a pair open with the same
-``opening`` random plies (seeded), so the agents meet in varied positions on equal terms. Games
-stopped at ``max_turns`` turns count as draws. With ``out=`` every finished game's record is
+Any game of the protocol is played: a Tao Long ``State`` or a
+:class:`~taolong_lab.games.GameState` starts a game. Chance events are drawn by their
+probabilities from a random source seeded by the game's seed; they are recorded with the
+players' actions but are not turns.
+
+A match plays ``games`` games of a two-player game (or Tao Long's solo variant) from one start
+position, the sides alternating: game ``2k`` has the first agent as the first player (white in
+Tao Long), game ``2k + 1`` as the second, and both games of a pair open with the same
+``opening`` random turns (seeded), so the agents meet in varied positions on equal terms.
+Games stopped at ``max_turns`` turns count as draws. With ``out=`` every finished game's record is
 written to that file (the whole file, atomically, after each game), and a rerun with the same
 file resumes: the games already recorded there are read back, not played again.
 
@@ -25,11 +31,12 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..engine import Line, State, start_state
+from ..engine import start_state
 from ..errors import TaoLongError
 from ..files import write_atomic
-from ..rules import Rules
-from .base import AgentError, check_seed, legal_or_raise
+from ..games import GameState, TaoLongState, draw_outcome
+from ..rules import COLOURS, Rules
+from .base import AgentError, check_seed, game_state, legal_or_raise
 from .records import TURN_CAP, GameRecord, load_records, records_text
 
 MAX_GAMES = 1_000_000
@@ -55,7 +62,7 @@ def describe(agent) -> str:
 def play_game(
     white,
     black,
-    start: State,
+    start,
     *,
     max_turns: int = DEFAULT_MAX_TURNS,
     opening: int = 0,
@@ -68,15 +75,16 @@ def play_game(
     Parameters
     ----------
     white, black
-        The agents of each colour (in the solo variant only the player's is asked).
+        The agents of each side: white and black in Tao Long, the first and the second player
+        of another game (in the solo variant only the player's colour's agent is asked).
     start
-        The start position.
+        The start position (a Tao Long ``State`` or a ``GameState``).
     max_turns
         The turn cap: a game still going after this many turns stops as a draw.
     opening
-        Plies played at random (from ``opening_seed``, default ``seed``) before the agents.
+        Turns played at random (from ``opening_seed``, default ``seed``) before the agents.
     seed
-        The agents' seed for this game.
+        The agents' seed for this game, and the chance events' source.
     id
         The record's id.
 
@@ -84,22 +92,84 @@ def play_game(
     -------
     GameRecord
     """
+    start = game_state(start)
+    return play(
+        _seats(start, white, black),
+        start,
+        max_turns=max_turns,
+        opening=opening,
+        seed=seed,
+        opening_seed=opening_seed,
+        id=id,
+    )
+
+
+def _seats(start: GameState, first, second) -> tuple:
+    """The agents of a game's players from a match's two: both in a game of two players;
+    in Tao Long's solo variant, the one of the player's colour."""
+    if start.players == 2:
+        return (first, second)
+    if isinstance(start, TaoLongState) and start.players == 1:
+        return ((first, second)[start.state.mover],)
+    raise AgentError(
+        f"a game between two agents needs a game of two players, not {start.players}: use play()"
+    )
+
+
+def play(
+    agents,
+    start,
+    *,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    opening: int = 0,
+    seed: int = 0,
+    opening_seed: int | None = None,
+    id: str | None = None,
+) -> GameRecord:
+    """Play one game of any number of players: ``agents[p]`` plays player ``p``.
+
+    Parameters
+    ----------
+    agents
+        One agent a player, in the game's order.
+    start
+        The start position (a Tao Long ``State`` or a ``GameState``).
+    max_turns, opening, seed, opening_seed, id
+        As in :func:`play_game`.
+
+    Returns
+    -------
+    GameRecord
+
+    Raises
+    ------
+    AgentError
+        A bad count or seed, or not one agent a player.
+    """
     _check_count("max_turns", max_turns, MAX_TURNS)
     _check_count("opening", opening, MAX_TURNS, least=0)
-    agents = (with_seed(white, seed), with_seed(black, seed))
+    start = game_state(start)
+    if len(agents) != start.players:
+        raise AgentError(f"{start.players} players play this game, not {len(agents)} agents")
+    seated = [with_seed(agent, seed) for agent in agents]
     rng = random.Random(f"opening:{seed if opening_seed is None else opening_seed}")
-    state, turns = start, []
-    while not state.is_over() and len(turns) < max_turns:
-        legal = legal_or_raise(state)
-        turn = rng.choice(legal) if len(turns) < opening else agents[state.mover].choose(state)
-        turns.append(turn)
-        state = state.play(turn)
-    line = Line(start, turns)
-    players = (describe(white), "solo opponent") if start.rules.solo else None
-    if start.rules.solo and start.mover == 1:
-        players = ("solo opponent", describe(black))
-    players = players or (describe(white), describe(black))
-    return GameRecord.from_line(line, players, seed=seed, id=id, reason=TURN_CAP)
+    chance = random.Random(f"chance:{seed}")
+    state, actions, turns = start, [], 0
+    while not state.is_terminal() and turns < max_turns:
+        if state.is_chance():
+            action = draw_outcome(state, chance)
+        else:
+            legal = legal_or_raise(state)
+            mover = seated[state.current_player()]
+            action = rng.choice(legal) if turns < opening else mover.choose(state)
+            turns += 1
+        actions.append(action)
+        state = state.apply(action)
+    names = tuple(describe(agent) for agent in agents)
+    if isinstance(start, TaoLongState) and start.players == 1:  # the record names both colours
+        player = start.state.player
+        names = tuple(names[0] if c == player else "solo opponent" for c in COLOURS)
+    return GameRecord.from_actions(start, actions, names, seed=seed, id=id, reason=TURN_CAP)
 
 
 def _check_count(name: str, value, most: int, least: int = 1) -> None:
@@ -114,8 +184,7 @@ def game_seed(seed: int, index: int) -> int:
 
 def _play_job(job) -> dict:
     """One game for the runner: plays it and returns its record as JSON."""
-    white, black, start_tln, max_turns, opening, seed, opening_seed, ident = job
-    start = State.from_tln(start_tln)
+    white, black, start, max_turns, opening, seed, opening_seed, ident = job
     record = play_game(
         white,
         black,
@@ -180,7 +249,7 @@ def match(
     *,
     games: int = 2,
     seed: int = 0,
-    start: State | None = None,
+    start=None,
     max_turns: int = DEFAULT_MAX_TURNS,
     opening: int = 4,
     workers: int = 1,
@@ -188,18 +257,19 @@ def match(
     out=None,
     progress: bool = False,
 ) -> MatchResult:
-    """Play ``games`` games between agents ``a`` and ``b``, colours alternating.
+    """Play ``games`` games between agents ``a`` and ``b``, sides alternating.
 
     Parameters
     ----------
     a, b
         The agents.
     games
-        How many games (an even number gives each agent each colour equally often).
+        How many games (an even number gives each agent each side equally often).
     seed
         The match's seed: each game's seed and opening are drawn from it.
     start
-        The start position (default: :func:`taolong_lab.new_game`).
+        The start position of a two-player game or of Tao Long's solo variant (a Tao Long
+        ``State`` or a ``GameState``; default: :func:`taolong_lab.new_game`).
     max_turns, opening
         The turn cap and the random opening plies (see :func:`play_game`).
     workers, scheduler
@@ -226,8 +296,8 @@ def match(
 
     _check_count("games", games, MAX_GAMES)
     check_seed(seed)
-    if start is None:
-        start = start_state(Rules())
+    start = game_state(start_state(Rules()) if start is None else start)
+    _seats(start, a, b)
     done = _resume(out, start)
     jobs = []
     for index in range(games):
@@ -238,13 +308,13 @@ def match(
         white, black = (a, b) if first_white else (b, a)
         pair_seed = game_seed(seed, index // 2)
         own_seed = game_seed(seed, index)
-        jobs.append((white, black, start.to_tln(), max_turns, opening, own_seed, pair_seed, ident))
+        jobs.append((white, black, start, max_turns, opening, own_seed, pair_seed, ident))
     bar = _bar(games, len(done), progress)
     try:
         for job, result in ordered_map(_play_job, jobs, workers=workers, scheduler=scheduler):
             if "error" in result and "format" not in result:
                 raise AgentError(f"{job[-1]}: {result['error']}")
-            done[job[-1]] = GameRecord.from_json(result)
+            done[job[-1]] = GameRecord.from_json(result, known=start.game)
             if out is not None:
                 write_atomic(Path(out), records_text(_in_order(done)).encode("utf-8"))
             if bar is not None:
@@ -268,14 +338,14 @@ def _in_order(done: dict) -> list[GameRecord]:
     return [done[key] for key in sorted(done, key=lambda k: int(k.rsplit("-", 1)[1]))]
 
 
-def _resume(out, start: State) -> dict:
+def _resume(out, start: GameState) -> dict:
     """The records already in ``out`` by id (none when it does not exist)."""
     if out is None or not Path(out).exists():
         return {}
     from .records import RecordError
 
     done = {}
-    for record in load_records(out):
+    for record in load_records(out, known=start.game):
         if record.start != start or record.id is None or not record.id.startswith("game-"):
             raise RecordError(
                 str(out), [(None, "start", "a record of another match: use another file")]
@@ -285,11 +355,12 @@ def _resume(out, start: State) -> dict:
 
 
 def summarise(first: str, second: str, records: list[GameRecord]) -> MatchResult:
-    """A :class:`MatchResult` from a match's records (``first`` white in the even games)."""
+    """A :class:`MatchResult` from a match's records (``first`` the first side, white in Tao
+    Long, in the even games)."""
     points = []
     wins = losses = draws = 0
     for index, record in enumerate(records):
-        mine = "white" if index % 2 == 0 else "black"
+        mine = record.sides[index % 2]
         if record.winner is None:
             draws += 1
             points.append(0.5)
@@ -418,6 +489,7 @@ __all__ = [
     "describe",
     "game_seed",
     "match",
+    "play",
     "play_game",
     "ratings",
     "score_interval",

@@ -1,10 +1,14 @@
 """Game records: played games as JSON Lines files, one game a line.
 
-A record holds the start position (TLN), the turns in notation, the result, the players and
-the date (``data/game-record.schema.json`` is its JSON Schema; docs/agents.md describes the
-fields). A record file is read as hostile input: through
-:func:`taolong_lab.files.read_bounded`, with bounded numbers, strings and nesting, the structure
-checked against the schema, then the meaning: the start position must read, every turn must be
+A Tao Long record (version 1) holds the start position (TLN), the turns in notation, the
+result, the players and the date (``data/game-record.schema.json`` is its JSON Schema;
+docs/agents.md describes the fields). A record of another game of the protocol (version 2,
+``data/game-record-2.schema.json``) names the game and holds its start position string, every
+action (chance outcomes included), the returns, the players in the game's order and the date.
+
+A record file is read as hostile input: through :func:`taolong_lab.files.read_bounded`, with
+bounded numbers, strings and nesting, the structure checked against the schema of its version,
+then the meaning: the game must be known, the start position must read, every action must be
 legal where it is played, and the result must be the game's (a winner only when the game is
 over, and the right one). Every problem is a :class:`RecordError` naming the file, the line and
 the field. Files are written atomically (:func:`save_records`) or appended a whole line at a
@@ -22,12 +26,17 @@ from pathlib import Path
 from ..engine import Line, State
 from ..errors import IllegalTurnError, TaoLongError
 from ..files import append_bytes, read_bounded, write_atomic
-from ..rules import data_dir
+from ..games import Game, GameState, TaoLongState, Trajectory, game, winner
+from ..rules import COLOURS, data_dir
 from ..rules.data import BoundError, decode_json, json_decoder, shown
+from .base import outcome_text
 
 FORMAT = "taolong-game"
 VERSION = 1
-SCHEMA_FILE = "game-record.schema.json"
+"""The version of Tao Long's records."""
+GAME_VERSION = 2
+"""The version of the records of any other game."""
+SCHEMA_FILES = {VERSION: "game-record.schema.json", GAME_VERSION: "game-record-2.schema.json"}
 TURN_CAP = "turn cap"
 
 
@@ -48,9 +57,12 @@ class RecordError(TaoLongError):
 class GameRecord:
     """One played game.
 
-    ``winner`` is ``"white"``, ``"black"`` or None (a game stopped unfinished, e.g. at the
-    turn cap); ``reason`` says how it ended. ``players`` is ``(white, black)``. ``date`` is
-    ``YYYY-MM-DD``. ``turns`` are in turn notation.
+    ``start`` is the start position behind the game protocol (a
+    :class:`~taolong_lab.games.TaoLongState` for Tao Long); ``turns`` every action in
+    notation, chance outcomes included. ``winner`` is the name of the winning side
+    (``"white"`` or ``"black"`` in Tao Long) or None (a draw, or a game stopped unfinished,
+    e.g. at the turn cap); ``reason`` says how it ended. ``players`` says who played each side
+    of :attr:`sides`. ``date`` is ``YYYY-MM-DD``.
 
     >>> from taolong_lab import new_game
     >>> record = GameRecord.from_line(Line(new_game(), ["Wa>He a3,a4"]), ("me", "you"),
@@ -61,14 +73,20 @@ class GameRecord:
     True
     """
 
-    start: State
+    start: GameState
     turns: tuple[str, ...]
     winner: str | None
     reason: str
-    players: tuple[str, str]
+    players: tuple[str, ...]
     date: str
     seed: int | None = None
     id: str | None = None
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        """The names of the sides ``players`` are for: Tao Long's two colours (in the solo
+        variant too, the solo opponent being one), else the game's players."""
+        return COLOURS if isinstance(self.start, TaoLongState) else self.start.player_names()
 
     @classmethod
     def from_line(
@@ -81,11 +99,11 @@ class GameRecord:
         id: str | None = None,
         reason: str | None = None,
     ) -> GameRecord:
-        """The record of a game played as ``line``: the result is the end position's, else
-        unfinished (``reason``, e.g. ``"turn cap"``)."""
+        """The record of a Tao Long game played as ``line``: the result is the end
+        position's, else unfinished (``reason``, e.g. ``"turn cap"``)."""
         result = line.end.outcome()
         return cls(
-            line.start,
+            TaoLongState(line.start),
             tuple(line.notation()),
             result.winner if result else None,
             result.reason if result else (reason or "unfinished"),
@@ -95,46 +113,114 @@ class GameRecord:
             id,
         )
 
+    @classmethod
+    def from_actions(
+        cls,
+        start: GameState,
+        actions,
+        players: tuple[str, ...],
+        *,
+        date: str | None = None,
+        seed: int | None = None,
+        id: str | None = None,
+        reason: str | None = None,
+    ) -> GameRecord:
+        """The record of any game played from ``start`` by ``actions`` (values or notation,
+        each checked); ``players`` names who played each of its :attr:`sides`."""
+        if isinstance(start, TaoLongState):
+            line = Line(start.state, actions)
+            return cls.from_line(line, players, date=date, seed=seed, id=id, reason=reason)
+        played = Trajectory(start, actions)
+        end = played.end
+        best = winner(end)
+        return cls(
+            start,
+            tuple(played.notation()),
+            None if best is None else start.player_names()[best],
+            outcome_text(end) if end.is_terminal() else (reason or "unfinished"),
+            tuple(players),
+            date or datetime.date.today().isoformat(),
+            seed,
+            id,
+        )
+
+    def trajectory(self) -> Trajectory:
+        """The game replayed as a :class:`~taolong_lab.games.Trajectory`."""
+        return Trajectory(self.start, self.turns)
+
+    def states(self) -> list[GameState]:
+        """The start, then the position after each action."""
+        return self.trajectory().states()
+
+    def returns(self) -> tuple[float, ...] | None:
+        """Each player's return at the end, or None when the game is unfinished."""
+        end = self.trajectory().end
+        return end.returns() if end.is_terminal() else None
+
     def line(self) -> Line:
-        """The game as a :class:`~taolong_lab.Line` (the turns replayed and checked)."""
-        return Line(self.start, self.turns)
+        """A Tao Long game as a :class:`~taolong_lab.Line` (the turns replayed and checked)."""
+        if not isinstance(self.start, TaoLongState):
+            raise RecordError("record", [(None, "start", "a Line is a Tao Long game's")])
+        return Line(self.start.state, self.turns)
 
     def to_json(self) -> dict:
-        doc = {"format": FORMAT, "version": VERSION}
+        taolong = isinstance(self.start, TaoLongState)
+        doc = {"format": FORMAT, "version": VERSION if taolong else GAME_VERSION}
         if self.id is not None:
             doc["id"] = self.id
-        doc.update(
-            start=self.start.to_tln(),
-            turns=list(self.turns),
-            result={"winner": self.winner, "reason": self.reason},
-            players={"white": self.players[0], "black": self.players[1]},
-            date=self.date,
-        )
+        if taolong:
+            doc.update(
+                start=self.start.to_string(),
+                turns=list(self.turns),
+                result={"winner": self.winner, "reason": self.reason},
+                players=dict(zip(COLOURS, self.players, strict=True)),
+            )
+        else:
+            doc.update(
+                game=self.start.game.name,
+                start=self.start.to_string(),
+                turns=list(self.turns),
+                result={
+                    "winner": self.winner,
+                    "returns": _listed(self.returns()),
+                    "reason": self.reason,
+                },
+                players=list(self.players),
+            )
+        doc["date"] = self.date
         if self.seed is not None:
             doc["seed"] = self.seed
         return doc
 
     @classmethod
-    def from_json(cls, doc) -> GameRecord:
+    def from_json(cls, doc, *, known: Game | None = None) -> GameRecord:
         """Read one record (a dict or its JSON text); raise :class:`RecordError` naming the
-        field at fault."""
+        field at fault. A record of another game is read with the registered game of its name,
+        or with ``known`` when that is the game it names."""
         if isinstance(doc, str):
             try:
                 doc = decode_json(_DECODER, doc)
             except ValueError as exc:
                 raise RecordError("record", [(None, *_json_problem(exc))]) from None
-        record, found = read_record(doc)
+        record, found = read_record(doc, known)
         if found:
             raise RecordError("record", [(None, field, reason) for field, reason in found])
         return record
 
 
+def _listed(values):
+    return None if values is None else list(values)
+
+
 # ---- checking one document ----------------------------------------------------------------
-def read_record(doc) -> tuple[GameRecord | None, list[tuple[str, str]]]:
-    """A record from a decoded JSON document, and every ``(field, reason)`` problem found."""
+def read_record(doc, known: Game | None = None) -> tuple[GameRecord | None, list[tuple[str, str]]]:
+    """A record from a decoded JSON document, and every ``(field, reason)`` problem found;
+    ``known`` as in :meth:`GameRecord.from_json`."""
     found = _schema_problems(doc)
     if found:
         return None, found
+    if doc["version"] == GAME_VERSION:
+        return _read_game_record(doc, known)
     try:
         start = State.from_tln(doc["start"])
     except TaoLongError as exc:
@@ -146,16 +232,16 @@ def read_record(doc) -> tuple[GameRecord | None, list[tuple[str, str]]]:
         field = f"turns[{int(number) - 1}]" if number.isdigit() else "turns"
         return None, [(field, str(exc))]
     end = line.end.outcome()
-    winner = doc["result"]["winner"]
-    if end is not None and winner != end.winner:
-        return None, [("result.winner", f"the game ended: {end}, not {shown(winner)}")]
-    if end is None and winner is not None:
-        return None, [("result.winner", f"{winner} cannot have won: the game is not over")]
+    claimed = doc["result"]["winner"]
+    if end is not None and claimed != end.winner:
+        return None, [("result.winner", f"the game ended: {end}, not {shown(claimed)}")]
+    if end is None and claimed is not None:
+        return None, [("result.winner", f"{claimed} cannot have won: the game is not over")]
     players = doc["players"]
     record = GameRecord(
-        start,
+        TaoLongState(start),
         tuple(doc["turns"]),
-        winner,
+        claimed,
         doc["result"]["reason"],
         (players["white"], players["black"]),
         doc["date"],
@@ -165,33 +251,81 @@ def read_record(doc) -> tuple[GameRecord | None, list[tuple[str, str]]]:
     return record, []
 
 
+def _read_game_record(doc, known: Game | None) -> tuple[GameRecord | None, list[tuple[str, str]]]:
+    """A record of any game (version 2): the game, the start, each action, the result."""
+    try:
+        played_game = (
+            known if known is not None and known.name == doc["game"] else game(doc["game"])
+        )
+    except TaoLongError as exc:
+        return None, [("game", str(exc))]
+    try:
+        start = played_game.from_string(doc["start"])
+    except TaoLongError as exc:
+        return None, [("start", str(exc))]
+    try:
+        played = Trajectory(start, doc["turns"])
+    except TaoLongError as exc:
+        number = str(exc).split(":", 1)[0].removeprefix("action ")
+        field = f"turns[{int(number) - 1}]" if number.isdigit() else "turns"
+        return None, [(field, str(exc))]
+    if len(doc["players"]) != start.players:
+        count = len(doc["players"])
+        return None, [("players", f"{start.players} players play this game, not {count}")]
+    end, result = played.end, doc["result"]
+    returns = list(end.returns()) if end.is_terminal() else None
+    if result["returns"] != returns:
+        said = shown(result["returns"])
+        return None, [("result.returns", f"the game's returns are {returns}, not {said}")]
+    best = winner(end)
+    name = None if best is None else start.player_names()[best]
+    if result["winner"] != name:
+        said = shown(result["winner"])
+        return None, [("result.winner", f"the winner is {shown(name)}, not {said}")]
+    record = GameRecord(
+        start,
+        tuple(doc["turns"]),
+        name,
+        doc["result"]["reason"],
+        tuple(doc["players"]),
+        doc["date"],
+        doc.get("seed"),
+        doc.get("id"),
+    )
+    return record, []
+
+
 @functools.cache
-def schema() -> dict:
-    """The JSON Schema of one record (``data/game-record.schema.json``)."""
-    with (data_dir() / SCHEMA_FILE).open(encoding="utf-8") as handle:
+def schema(version: int = VERSION) -> dict:
+    """The JSON Schema of one record of ``version`` (``data/game-record.schema.json`` for Tao
+    Long's, ``data/game-record-2.schema.json`` for any game's)."""
+    with (data_dir() / SCHEMA_FILES[version]).open(encoding="utf-8") as handle:
         return json.load(handle)
 
 
 @functools.cache
-def _fast_validator():
+def _fast_validator(version: int):
     import fastjsonschema
 
-    return fastjsonschema.compile(schema())
+    return fastjsonschema.compile(schema(version))
 
 
 def _schema_problems(doc) -> list[tuple[str, str]]:
     """The structural problems: none when the compiled schema accepts ``doc``, else each
-    error the full validator finds, with its field."""
+    error the full validator finds, with its field. A document that says it is version 2 is
+    checked against that version's schema, any other against Tao Long's."""
     from fastjsonschema import JsonSchemaException
 
+    version = GAME_VERSION if isinstance(doc, dict) and doc.get("version") == GAME_VERSION else 1
     try:
-        _fast_validator()(doc)
+        _fast_validator(version)(doc)
         return []
     except JsonSchemaException:
         pass
     from jsonschema import Draft202012Validator, FormatChecker
 
-    validator = Draft202012Validator(schema(), format_checker=FormatChecker(formats=("date",)))
+    checker = FormatChecker(formats=("date",))
+    validator = Draft202012Validator(schema(version), format_checker=checker)
     found = []
     for error in sorted(validator.iter_errors(doc), key=lambda e: list(map(str, e.path))):
         field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.path)
@@ -228,7 +362,9 @@ def _json_problem(exc: ValueError) -> tuple[str, str]:
     return "json", f"not valid JSON: {exc}"
 
 
-def read_records(path) -> tuple[list[GameRecord], list[tuple[int | None, str, str]]]:
+def read_records(
+    path, known: Game | None = None
+) -> tuple[list[GameRecord], list[tuple[int | None, str, str]]]:
     """Every good record of a ``.jsonl`` file and every ``(line, field, reason)`` problem, in
     file order. Blank lines are skipped; a torn last line (no newline at the end, as a crash
     during an append may leave) is a problem like any other. A file that is missing, not a
@@ -248,7 +384,7 @@ def read_records(path) -> tuple[list[GameRecord], list[tuple[int | None, str, st
         except ValueError as exc:
             problems.append((number, *_json_problem(exc)))
             continue
-        record, found = read_record(doc)
+        record, found = read_record(doc, known)
         if record is not None and record.id is not None:
             if record.id in seen:
                 found = [("id", f"duplicate id {record.id!r} (first on line {seen[record.id]})")]
@@ -259,7 +395,7 @@ def read_records(path) -> tuple[list[GameRecord], list[tuple[int | None, str, st
     return records, problems
 
 
-def load_records(path, *, errors: str = "raise") -> list[GameRecord]:
+def load_records(path, *, errors: str = "raise", known: Game | None = None) -> list[GameRecord]:
     """The records of a ``.jsonl`` file, in file order.
 
     Parameters
@@ -269,6 +405,8 @@ def load_records(path, *, errors: str = "raise") -> list[GameRecord]:
     errors
         ``"raise"``: any problem raises one :class:`RecordError` listing them all;
         ``"skip"``: the bad lines are left out.
+    known
+        A game to read the records that name it with, registered or not.
 
     Returns
     -------
@@ -283,7 +421,7 @@ def load_records(path, *, errors: str = "raise") -> list[GameRecord]:
     """
     if errors not in ("raise", "skip"):
         raise TaoLongError(f"errors must be 'raise' or 'skip', not {shown(errors)}")
-    records, problems = read_records(path)
+    records, problems = read_records(path, known)
     if problems and errors == "raise":
         raise RecordError(str(path), problems)
     return records
@@ -313,6 +451,7 @@ def append_record(path, record: GameRecord) -> None:
 
 __all__ = [
     "FORMAT",
+    "GAME_VERSION",
     "TURN_CAP",
     "VERSION",
     "GameRecord",

@@ -121,7 +121,7 @@ def _turn_number(value: int, field: str) -> int:
 def _rules(token: str, field: str = "rules") -> Rules:
     try:
         return Rules.from_token(token)
-    except (RulesError, NotImplementedError) as exc:
+    except RulesError as exc:
         raise PositionError(field, str(exc)) from None
 
 
@@ -350,7 +350,7 @@ def from_json(doc: dict | str) -> State:
             _need(r, "solo", bool, "rules.solo"),
             tuple(options.items()),
         )
-    except (RulesError, NotImplementedError) as exc:
+    except RulesError as exc:
         raise PositionError("rules", str(exc)) from None
     board = _need(doc, "board", list, "board")
     if not all(isinstance(row, str) for row in board):

@@ -33,20 +33,7 @@ class Line:
     def __init__(self, start: State, turns: Iterable[Turn | str] = ()):
         if not isinstance(start, State):
             raise TaoLongError(f"a line starts from a State, not {type(start).__name__}")
-        states, played = [start], []
-        for number, turn in enumerate(turns, start=1):
-            state = states[-1]
-            try:
-                if state.is_over():
-                    raise IllegalTurnError(str(turn), f"the game is over ({state.outcome()})")
-                parsed = state.parse_turn(turn)
-            except IllegalTurnError as exc:
-                raise IllegalTurnError(exc.turn, f"turn {number}: {exc.reason}") from None
-            except TaoLongError as exc:
-                raise IllegalTurnError(str(turn), f"turn {number}: {exc}") from None
-            played.append(parsed)
-            states.append(state.play(parsed))
-        self._states, self._turns = tuple(states), tuple(played)
+        self._states, self._turns = _played((start,), (), turns)
 
     @classmethod
     def _of(cls, states: tuple[State, ...], turns: tuple[Turn, ...]) -> Line:
@@ -73,8 +60,7 @@ class Line:
 
     def play(self, turn: Turn | str) -> Line:
         """This line with one more turn (checked where it is played)."""
-        longer = Line(self.end, [turn])
-        return Line._of(self._states + longer._states[1:], self._turns + longer._turns)
+        return Line._of(*_played(self._states, self._turns, [turn]))
 
     def text(self) -> str:
         """The turns in notation, numbered: ``1. He>Fi a3x  2. ...``."""
@@ -114,6 +100,25 @@ class Line:
         from ..pictures import svg
 
         return svg(self)
+
+
+def _played(states: tuple, played: tuple, turns) -> tuple[tuple, tuple]:
+    """``states`` and ``played`` with ``turns`` played after them, each checked where it is
+    played; an illegal one raises :class:`IllegalTurnError` with its number in the line."""
+    states, played = list(states), list(played)
+    for number, turn in enumerate(turns, start=len(played) + 1):
+        state = states[-1]
+        try:
+            if state.is_over():
+                raise IllegalTurnError(str(turn), f"the game is over ({state.outcome()})")
+            parsed = state.parse_turn(turn)
+        except IllegalTurnError as exc:
+            raise IllegalTurnError(exc.turn, f"turn {number}: {exc.reason}", number) from None
+        except TaoLongError as exc:
+            raise IllegalTurnError(str(turn), f"turn {number}: {exc}", number) from None
+        played.append(parsed)
+        states.append(state.play(parsed))
+    return tuple(states), tuple(played)
 
 
 __all__ = ["Line"]

@@ -480,17 +480,26 @@ class State:
         for who, action in phase.focus:
             words += f", Focus: {COLOURS['wb'.index(who)]} {action.execution()}"
         if phase.opponent:
-            done = ", ".join(
-                f"{ring[e].title()} " + ("impossible, skipped" if a is None else _action_words(a))
-                for e, a in phase.opponent
-            )
-            words += f"; the {COLOURS[1 - self._to_move]} dragon acts: {done}"
+            words += f"; {self.describe_group(phase.opponent)}"
         sep = "; then " if phase.opponent else ", "
         if phase.ended:
             return words + ": the game ends before the Matter phase"
         if phase.penalty:
             return words + ": every action impossible, lose 1 life"
         return words + sep + _action_words(phase)
+
+    def describe_group(self, group: tuple[tuple[int, Phase | None], ...]) -> str:
+        """The solo opponent's group (:attr:`Phase.opponent`) in words, e.g. 'the black dragon
+        acts: Mountain step f8, Water step e8, absorb'."""
+        opponent = COLOURS[1 - self._to_move]
+        if not group:
+            return f"the {opponent} dragon does not act"
+        ring = game_data().ring
+        done = ", ".join(
+            f"{ring[e].title()} " + ("impossible, skipped" if a is None else _action_words(a))
+            for e, a in group
+        )
+        return f"the {opponent} dragon acts: {done}"
 
 
 class _Building(State):

@@ -1,6 +1,7 @@
-"""Solo challenges: the puzzle file format (``format``), the rulebook's own set (``rulebook``)
-and the generator (``sources`` of candidates, their ``analysis``, their ``grade``, the run in
-``generate``, over the workers of ``runner``; the bundled sets in ``bundle``).
+"""Solo challenges: the puzzle file format (``format``), its certificate verifier (``verify``),
+the rulebook's own set (``rulebook``) and the generator (``sources`` of candidates, their
+``analysis``, their ``grade``, the run in ``generate``, over :mod:`taolong_lab.runner`; the
+bundled sets in ``bundle``).
 
 ``load_puzzles("puzzles/rulebook-solo.jsonl")`` reads a puzzle file; docs/puzzles.md describes
 the format.

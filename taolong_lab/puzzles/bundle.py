@@ -1,43 +1,74 @@
 """The bundled puzzle sets: how ``puzzles/{scenario}-{tier}.jsonl`` are made, and their table.
 
 Each set is one :func:`~taolong_lab.puzzles.generate.generate` run per scenario and tier, with
-the seed, modes, turns and budgets of :data:`RECIPE` (data, not code: change a row to change a
-set). A run writes to ``work/{scenario}-{tier}.jsonl`` (resumable: rerunning the same command
-carries on where it stopped); publishing copies the kept puzzles to
-``puzzles/{scenario}-{tier}.jsonl``, sorted by difficulty score, with ids
-``{scenario}-{tier}-{n}``. ``puzzles/README.md`` is then written from the files themselves.
-
-    python -m taolong_lab.puzzles.bundle                 generate what is missing, publish, README
-    python -m taolong_lab.puzzles.bundle --tier novice --scenario field
-    python -m taolong_lab.puzzles.bundle --readme        only rewrite puzzles/README.md
-    python -m taolong_lab.puzzles.bundle --check         exit 1 if the README is out of date
+the seed, modes and budgets of :data:`RECIPE` (data, not code: change a row to change a set)
+and the turns of the tier (:data:`~taolong_lab.puzzles.grade.TIERS`, the one tier table). A run
+writes to ``work/{scenario}-{tier}.jsonl`` (resumable: rerunning the same command carries on
+where it stopped); publishing copies the kept puzzles to ``puzzles/{scenario}-{tier}.jsonl``,
+sorted by difficulty score, with ids ``{scenario}-{tier}-{n}``. ``puzzles/README.md`` is then
+written from the files themselves. The command is ``tools/bundle.py`` (:data:`COMMAND`).
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
+import math
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..files import write_atomic
+from ..errors import TaoLongError
 from ..rules import scenario_names
 from .format import Puzzle, load_puzzles, save_puzzles
+from .grade import TIERS as GRADE_TIERS
 
 PUZZLES = Path(__file__).resolve().parents[2] / "puzzles"
 WORK = Path(__file__).resolve().parents[2] / "artifacts" / "bundle"
 README = PUZZLES / "README.md"
-COMMAND = "python -m taolong_lab.puzzles.bundle"
+COMMAND = "python tools/bundle.py"
+
+
+class BundleError(TaoLongError):
+    """A recipe row that does not fit the tier table; names the tier."""
+
+
+def tier_span(name: str) -> tuple[int, float]:
+    """The optima of a tier of :data:`~taolong_lab.puzzles.grade.TIERS`.
+
+    Parameters
+    ----------
+    name : str
+        The tier.
+
+    Returns
+    -------
+    tuple
+        The fewest and the most turns to win (``math.inf`` for the last tier).
+
+    Raises
+    ------
+    BundleError
+        An unknown tier.
+
+    >>> tier_span("intermediate"), tier_span("expert")
+    ((3, 4), (8, inf))
+    """
+    low = 1
+    for limit, tier in GRADE_TIERS:
+        if tier == name:
+            return low, limit
+        low = limit + 1
+    raise BundleError(f"{name!r} is not a tier of {[t for _, t in GRADE_TIERS]}")
 
 
 @dataclass(frozen=True)
 class Tier:
-    """One difficulty tier of the bundled sets: the runs made for it in every scenario."""
+    """One difficulty tier of the bundled sets: the runs made for it in every scenario.
+
+    Its turns are the tier's span (:func:`tier_span`), up to ``longest`` when given; the last
+    tier, which has no upper end, needs it.
+    """
 
     name: str
-    turns: tuple[int, int]
     count: int  # puzzles wanted per scenario
     modes: tuple[str, ...]
     time_limit: float  # seconds per candidate
@@ -46,15 +77,26 @@ class Tier:
     seed: int  # the run's seed is seed + the scenario's index
     scenarios: tuple[str, ...] | None = None  # None: every scenario
     sources: tuple[str, ...] = ("random", "played", "backward")
+    longest: int | None = None  # the most turns asked for, below the tier's upper end
+
+    def __post_init__(self) -> None:
+        if self.longest is None and math.isinf(tier_span(self.name)[1]):
+            raise BundleError(f"tier {self.name!r} has no upper end: give it a longest")
+
+    @property
+    def turns(self) -> tuple[int, int]:
+        """The fewest and the most turns to win the run asks for."""
+        low, high = tier_span(self.name)
+        return low, int(high if self.longest is None else min(high, self.longest))
 
 
+_MODES = ("grasshopper", "monk", "master")
 TIERS: tuple[Tier, ...] = (
-    Tier("novice", (1, 2), 18, ("grasshopper", "monk", "master"), 10.0, 20_000, 4000, 81_000),
-    Tier("intermediate", (3, 4), 18, ("grasshopper", "monk", "master"), 20.0, 50_000, 4000, 82_000),
-    Tier("advanced", (5, 7), 4, ("grasshopper", "monk", "master"), 90.0, 400_000, 400, 83_000),
+    Tier("novice", 18, _MODES, 10.0, 20_000, 4000, 81_000),
+    Tier("intermediate", 18, _MODES, 20.0, 50_000, 4000, 82_000),
+    Tier("advanced", 4, _MODES, 90.0, 400_000, 400, 83_000),
     Tier(
         "expert",
-        (8, 9),
         4,
         ("grasshopper",),
         900.0,
@@ -63,17 +105,48 @@ TIERS: tuple[Tier, ...] = (
         84_000,
         scenarios=("gorge", "maze"),
         sources=("line",),
+        longest=9,
     ),
 )
 RECIPE = {tier.name: tier for tier in TIERS}
 
 
 def set_path(scenario: str, tier: str, root: Path = PUZZLES) -> Path:
+    """The file of one set, ``{root}/{scenario}-{tier}.jsonl``.
+
+    Parameters
+    ----------
+    scenario, tier : str
+    root : Path
+        The folder (default: the repository's ``puzzles/``).
+
+    Returns
+    -------
+    Path
+    """
     return Path(root) / f"{scenario}-{tier}.jsonl"
 
 
 def run(scenario: str, tier: Tier, *, workers: int = 2, work: Path = WORK, progress=True):
-    """Generate (or resume) one set's run into ``work``; returns the puzzles kept."""
+    """Generate (or resume) one set's run into ``work``.
+
+    Parameters
+    ----------
+    scenario : str
+    tier : Tier
+        Its row of :data:`RECIPE`.
+    workers : int
+        Worker processes.
+    work : Path
+        The folder of the run's file and its sidecar.
+    progress : bool
+        Show a progress bar.
+
+    Returns
+    -------
+    list of Puzzle
+        The puzzles kept.
+    """
     from .generate import generate
 
     work.mkdir(parents=True, exist_ok=True)
@@ -94,7 +167,23 @@ def run(scenario: str, tier: Tier, *, workers: int = 2, work: Path = WORK, progr
 
 
 def publish(scenario: str, tier: Tier, *, work: Path = WORK, root: Path = PUZZLES) -> int:
-    """Copy a run's puzzles to the bundled file, easiest first, renamed; returns the count."""
+    """Copy a run's puzzles to the bundled file, easiest first, renamed
+    ``{scenario}-{tier}-{n}``.
+
+    Parameters
+    ----------
+    scenario : str
+    tier : Tier
+    work : Path
+        Where the run wrote.
+    root : Path
+        Where the bundled file goes.
+
+    Returns
+    -------
+    int
+        The puzzles published (0 when the run wrote none).
+    """
     source = set_path(scenario, tier.name, work)
     if not source.exists():
         return 0
@@ -113,7 +202,17 @@ def publish(scenario: str, tier: Tier, *, work: Path = WORK, root: Path = PUZZLE
 
 # ---- the README table -----------------------------------------------------------------------
 def bundled_sets(root: Path = PUZZLES) -> dict[tuple[str, str], list[Puzzle]]:
-    """Every bundled generated set, by (scenario, tier), read from ``root``."""
+    """Every bundled generated set, read from ``root``.
+
+    Parameters
+    ----------
+    root : Path
+
+    Returns
+    -------
+    dict
+        ``{(scenario, tier): puzzles}``.
+    """
     sets = {}
     for scenario in scenario_names():
         for tier in TIERS:
@@ -124,13 +223,23 @@ def bundled_sets(root: Path = PUZZLES) -> dict[tuple[str, str], list[Puzzle]]:
 
 
 def readme_text(root: Path = PUZZLES) -> str:
+    """``puzzles/README.md`` as the files in ``root`` make it.
+
+    Parameters
+    ----------
+    root : Path
+
+    Returns
+    -------
+    str
+    """
     sets = bundled_sets(root)
     names = [t.name for t in TIERS]
     total = sum(len(v) for v in sets.values())
     lines = [
         "# The bundled puzzle sets",
         "",
-        "<!-- Written by `python -m taolong_lab.puzzles.bundle --readme`; do not edit. -->",
+        f"<!-- Written by `{COMMAND} --readme`; do not edit. -->",
         "",
         f"{total} generated solo puzzles in {len(sets)} files `{{scenario}}-{{tier}}.jsonl`, "
         "plus `rulebook-solo.jsonl` (the rulebook's own 16 challenges with the best results "
@@ -196,9 +305,9 @@ def readme_text(root: Path = PUZZLES) -> str:
         "Regenerate (resumable; the work files go to `artifacts/bundle/`):",
         "",
         "```sh",
-        f"{COMMAND}                       # every scenario and tier, 2 workers",
+        f"{COMMAND}             # every scenario and tier, 2 workers",
         f"{COMMAND} --tier novice --scenario field",
-        f"{COMMAND} --readme              # only this table",
+        f"{COMMAND} --readme    # only this table",
         "```",
         "",
         "`make test` replays every stored line, checks every certificate "
@@ -210,40 +319,10 @@ def readme_text(root: Path = PUZZLES) -> str:
 
 
 def _span(tier: Tier) -> str:
-    low, high = tier.turns
-    if tier is TIERS[-1]:
+    low, high = tier_span(tier.name)
+    if math.isinf(high):
         return f"{low}+"
     return f"{low}" if low == high else f"{low}–{high}"
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog=COMMAND, description=__doc__.splitlines()[0])
-    parser.add_argument("--scenario", nargs="+", default=["all"], metavar="NAME|all")
-    parser.add_argument("--tier", nargs="+", default=["all"], metavar="NAME|all")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--readme", action="store_true", help="only rewrite puzzles/README.md")
-    parser.add_argument("--check", action="store_true", help="exit 1 if the README is stale")
-    parser.add_argument("--no-progress", action="store_true")
-    args = parser.parse_args(argv)
-    if args.check:
-        if not README.exists() or README.read_text(encoding="utf-8") != readme_text():
-            print(f"{README} is out of date; run {COMMAND} --readme", file=sys.stderr)
-            return 1
-        print(f"{README} is up to date")
-        return 0
-    if not args.readme:
-        scenarios = scenario_names() if "all" in args.scenario else args.scenario
-        tiers = TIERS if "all" in args.tier else [RECIPE[name] for name in args.tier]
-        for tier in tiers:
-            for scenario in scenarios:
-                if tier.scenarios is not None and scenario not in tier.scenarios:
-                    continue
-                kept = run(scenario, tier, workers=args.workers, progress=not args.no_progress)
-                n = publish(scenario, tier)
-                print(f"{scenario}-{tier.name}: {len(kept)} kept, {n} published", flush=True)
-    write_atomic(README, readme_text().encode("utf-8"))
-    print(f"wrote {README}")
-    return 0
 
 
 __all__ = [
@@ -253,15 +332,12 @@ __all__ = [
     "RECIPE",
     "TIERS",
     "WORK",
+    "BundleError",
     "Tier",
     "bundled_sets",
-    "main",
     "publish",
     "readme_text",
     "run",
     "set_path",
+    "tier_span",
 ]
-
-
-if __name__ == "__main__":
-    sys.exit(main())

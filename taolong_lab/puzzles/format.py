@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..engine import Line, State
-from ..errors import PuzzleError, RulesError, TaoLongError
+from ..errors import IllegalTurnError, PuzzleError, RulesError, TaoLongError
 from ..files import append_bytes, read_bounded, write_atomic
 from ..rules import COLOURS, EDITIONS, MODES, Rules, data_dir, scenario_names
 from ..rules.data import BoundError, check_bounds, decode_json, json_decoder, shown
@@ -324,7 +324,7 @@ def _read_rules(node: dict) -> tuple[Rules | None, list[tuple[str, str]]]:
         return None, found
     try:
         return Rules(scenario, mode, edition, True, tuple(options.items())), []
-    except (RulesError, NotImplementedError) as exc:
+    except RulesError as exc:
         return None, [("rules", str(exc))]
 
 
@@ -335,8 +335,6 @@ def _read_start(tln: str) -> tuple[State | None, list[tuple[str, str]]]:
         sub = getattr(exc, "field", None)
         reason = getattr(exc, "reason", str(exc))
         return None, [("start" if sub in (None, "tln") else f"start.{sub}", reason)]
-    except NotImplementedError as exc:
-        return None, [("start.rules", str(exc))]
 
 
 def _consistency(rules: Rules, start: State, player, certificate) -> list[tuple[str, str]]:
@@ -378,15 +376,11 @@ def _consistency(rules: Rules, start: State, player, certificate) -> list[tuple[
 
 def _replay(start: State, player: str, solution, optimum) -> list[tuple[str, str]]:
     """Play the solution from the start: every turn legal, and a win for the player."""
-    state = start
-    for i, text in enumerate(solution):
-        result = state.outcome()
-        if result is not None:
-            return [(f"solution[{i}]", f"turn {i + 1} ({text!r}): the game is already over")]
-        try:
-            state = state.play(text)
-        except TaoLongError as exc:
-            return [(f"solution[{i}]", f"turn {i + 1} ({text!r}): {exc}")]
+    try:
+        state = Line(start, solution).end
+    except IllegalTurnError as exc:
+        why = exc.reason.removeprefix(f"turn {exc.number}: ")
+        return [(f"solution[{exc.number - 1}]", f"turn {exc.number} ({exc.turn!r}): {why}")]
     result, turns = state.outcome(), len(solution)
     if result is None:
         return [("solution", f"the game is not over after its {turns} turns")]

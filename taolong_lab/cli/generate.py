@@ -1,15 +1,14 @@
-"""The ``generate`` subcommand of ``taolong``.
+"""``taolong generate``: generate proved, graded solo puzzles
+(:func:`taolong_lab.puzzles.generate.generate`) until a file holds N of them.
 
 ``taolong generate --count N --out FILE.jsonl [--scenario NAME.. | all] [--mode NAME.. | all]
 [--source random|played|backward.. | all] [--turns MIN..MAX] [--seed S] [--workers K]
 [--time-limit S] [--scheduler [tcp://|tls://]HOST:PORT [--tls-ca-file F --tls-cert F
-[--tls-key F]]] [--no-progress]``: generates puzzles
-(:func:`taolong_lab.puzzles.generate.generate`) until FILE holds N of them; a rerun with the
-same FILE resumes. Names may be given as several words or comma-separated. The Village is
-drawn per candidate (no flag). Ctrl-C stops it (exit status 130); the same command resumes.
-Bad input raises :class:`GenerateCommandError` naming the flag, which ``taolong`` prints as
-``taolong: error: ...`` with exit status 2; warnings are printed as one line each,
-``taolong: warning: ...``. A Dask cluster (``--scheduler``) is trusted code: see
+[--tls-key F]]] [--no-progress]``: a rerun with the same FILE resumes. Names may be given as
+several words or comma-separated. The Village is drawn per candidate (no flag). Ctrl-C stops it
+(exit status 130); the same command resumes. Bad input raises a
+:class:`~taolong_lab.cli.common.CommandError` naming the flag; warnings are printed as one line
+each, ``taolong: warning: ...``. A Dask cluster (``--scheduler``) is trusted code: see
 :mod:`taolong_lab.runner`.
 """
 
@@ -20,20 +19,23 @@ import sys
 import warnings
 from pathlib import Path
 
-from .errors import TaoLongError
+from ..puzzles import generate as generator
+from ..rules import MODES, scenario_names
+from ..rules.data import shown
+from ..runner import MAX_WORKERS, RunnerError
+from .common import EXIT_OK, PROG, CommandError
 
-EXIT_OK, EXIT_SHORT, EXIT_INTERRUPTED = 0, 1, 130
+EXIT_SHORT, EXIT_INTERRUPTED = 1, 130
 
 
-class GenerateCommandError(TaoLongError):
-    """Bad input to ``taolong generate``."""
+def add_command(subparsers) -> None:
+    """Add ``generate`` to the parser.
 
-
-def add_commands(subparsers) -> None:
-    """Add ``generate`` to ``subparsers`` (from ``add_subparsers``); does nothing if it is
-    already there."""
-    if "generate" in subparsers.choices:
-        return
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        What ``ArgumentParser.add_subparsers`` returned.
+    """
     gen = subparsers.add_parser("generate", help="generate proved, graded solo puzzles")
     gen.add_argument("--count", required=True, metavar="N", help="puzzles wanted in FILE in all")
     gen.add_argument("--out", required=True, metavar="FILE.jsonl")
@@ -69,19 +71,15 @@ def add_commands(subparsers) -> None:
         "--tls-key", metavar="FILE", help="this client's key (PEM), unless in --tls-cert"
     )
     gen.add_argument("--no-progress", action="store_true", help="no progress bar")
-    gen.set_defaults(run=run_generate)
-
-
-def _shown(text: str) -> str:
-    return repr(text) if len(text) <= 40 else f"{text[:40]!r}... ({len(text)} characters)"
+    gen.set_defaults(run=run)
 
 
 def _int(flag: str, text: str, low: int, high: int) -> int:
     digits = text.strip()
     if not re.fullmatch(r"[+-]?[0-9]+", digits):
-        raise GenerateCommandError(f"{flag} {_shown(text)}: not a whole number")
+        raise CommandError(f"{flag} {shown(text)}: not a whole number")
     if len(digits.lstrip("+-").lstrip("0")) > len(str(high)) or not low <= int(digits) <= high:
-        raise GenerateCommandError(f"{flag} {_shown(text)}: must be from {low} to {high}")
+        raise CommandError(f"{flag} {shown(text)}: must be from {low} to {high}")
     return int(digits)
 
 
@@ -90,42 +88,36 @@ def _names(flag: str, words, known) -> tuple[str, ...] | str:
     if names == ["all"]:
         return "all"
     if not names or "all" in names:
-        raise GenerateCommandError(f"{flag}: give names or 'all' alone")
+        raise CommandError(f"{flag}: give names or 'all' alone")
     for name in names:
         if name not in known:
-            raise GenerateCommandError(
-                f"{flag} {name!r}: unknown; choose from {', '.join(known)}, or all"
-            )
+            raise CommandError(f"{flag} {name!r}: unknown; choose from {', '.join(known)}, or all")
     return tuple(dict.fromkeys(names))
 
 
 def _turns(text: str) -> tuple[int, int]:
-    from .puzzles.generate import MAX_ASKED_TURNS
-
     low, sep, high = text.partition("..")
     if not re.fullmatch(r"[0-9]{1,3}", low.strip()) or not re.fullmatch(
         r"[0-9]{1,3}", (high if sep else low).strip()
     ):
-        raise GenerateCommandError(f"--turns {_shown(text)}: use MIN..MAX, e.g. 1..4")
+        raise CommandError(f"--turns {shown(text)}: use MIN..MAX, e.g. 1..4")
     pair = (int(low), int(high if sep else low))
-    if not 1 <= pair[0] <= pair[1] <= MAX_ASKED_TURNS:
-        raise GenerateCommandError(
-            f"--turns {_shown(text)}: need 1 <= MIN <= MAX <= {MAX_ASKED_TURNS}"
+    if not 1 <= pair[0] <= pair[1] <= generator.MAX_ASKED_TURNS:
+        raise CommandError(
+            f"--turns {shown(text)}: need 1 <= MIN <= MAX <= {generator.MAX_ASKED_TURNS}"
         )
     return pair
 
 
 def _time_limit(text: str) -> float:
-    from .puzzles.generate import MAX_TIME_LIMIT
-
     try:
         seconds = float(text)
     except ValueError:
-        raise GenerateCommandError(f"--time-limit {_shown(text)}: not a number") from None
-    if not 0 < seconds <= MAX_TIME_LIMIT:  # nan and inf too
-        raise GenerateCommandError(
-            f"--time-limit {_shown(text)}: must be seconds, more than 0 and at most "
-            f"{MAX_TIME_LIMIT} (a day)"
+        raise CommandError(f"--time-limit {shown(text)}: not a number") from None
+    if not 0 < seconds <= generator.MAX_TIME_LIMIT:  # nan and inf too
+        raise CommandError(
+            f"--time-limit {shown(text)}: must be seconds, more than 0 and at most "
+            f"{generator.MAX_TIME_LIMIT} (a day)"
         )
     return seconds
 
@@ -142,29 +134,41 @@ def _security(args) -> dict | None:
         return None
     flags = ", ".join(given)
     if args.scheduler is None:
-        raise GenerateCommandError(f"{flags}: only with --scheduler tls://HOST:PORT")
+        raise CommandError(f"{flags}: only with --scheduler tls://HOST:PORT")
     for flag, (_, path) in given.items():
         if not Path(path).is_file():
-            raise GenerateCommandError(f"{flag} {_shown(path)}: no such file")
+            raise CommandError(f"{flag} {shown(path)}: no such file")
     return {name: path for name, path in given.values()}
 
 
 def parse(args) -> dict:
-    """The keyword arguments of :func:`generate` from the parsed command line."""
-    from .puzzles.generate import MAX_COUNT, SEED_LIMIT, SOURCE_NAMES
-    from .rules import MODES, scenario_names
-    from .runner import MAX_WORKERS
+    """The arguments of :func:`taolong_lab.puzzles.generate.generate` from the command line.
 
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line of ``generate``.
+
+    Returns
+    -------
+    dict
+        ``count`` and the keyword arguments.
+
+    Raises
+    ------
+    CommandError
+        A value out of its range, an unknown name, a TLS file that is missing; names the flag.
+    """
     if not args.out.lower().endswith(".jsonl"):
-        raise GenerateCommandError(f"--out {_shown(args.out)}: must be a .jsonl file")
+        raise CommandError(f"--out {shown(args.out)}: must be a .jsonl file")
     return {
-        "count": _int("--count", args.count, 1, MAX_COUNT),
+        "count": _int("--count", args.count, 1, generator.MAX_COUNT),
         "out": args.out,
         "scenarios": _names("--scenario", args.scenario, list(scenario_names())),
         "modes": _names("--mode", args.mode, list(MODES)),
-        "sources": _names("--source", args.source, list(SOURCE_NAMES)),
+        "sources": _names("--source", args.source, list(generator.SOURCE_NAMES)),
         "turns": _turns(args.turns),
-        "seed": _int("--seed", args.seed, 0, SEED_LIMIT - 1),
+        "seed": _int("--seed", args.seed, 0, generator.SEED_LIMIT - 1),
         "workers": _int("--workers", args.workers, 1, MAX_WORKERS),
         "time_limit": _time_limit(args.time_limit),
         "progress": not args.no_progress,
@@ -174,26 +178,41 @@ def parse(args) -> dict:
 
 
 def _print_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    from .cli import PROG
-
     text = " ".join(str(message).split())
     print(f"{PROG}: warning: {text}", file=sys.stderr)
 
 
-def run_generate(args, out) -> int:
-    from .puzzles.generate import generate
-    from .runner import RunnerError
+def run(args, out) -> int:
+    """Generate (or resume) the run the command line asks for.
 
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    out : text file
+        Where the results are printed.
+
+    Returns
+    -------
+    int
+        The exit status: 0 when the file holds the puzzles wanted, 1 when the candidates ran out
+        first, 130 when interrupted.
+
+    Raises
+    ------
+    CommandError
+        Bad input (:func:`parse`), a cluster that fails, a file that cannot be written.
+    """
     options = parse(args)
     count = options.pop("count")
     try:
         with warnings.catch_warnings():
             warnings.showwarning = _print_warning
-            puzzles = generate(count, **options)
+            puzzles = generator.generate(count, **options)
     except RunnerError as exc:
-        raise GenerateCommandError(str(exc)) from None
+        raise CommandError(str(exc)) from None
     except OSError as exc:
-        raise GenerateCommandError(f"--out {args.out}: {exc.strerror or exc}") from None
+        raise CommandError(f"--out {args.out}: {exc.strerror or exc}") from None
     except KeyboardInterrupt:  # what was kept is in the file and its sidecar
         print(f"{args.out}: interrupted; the same command resumes", file=out)
         return EXIT_INTERRUPTED
@@ -201,4 +220,4 @@ def run_generate(args, out) -> int:
     return EXIT_OK if len(puzzles) >= count else EXIT_SHORT
 
 
-__all__ = ["GenerateCommandError", "add_commands", "parse", "run_generate"]
+__all__ = ["add_command", "parse", "run"]

@@ -1,0 +1,70 @@
+"""The parser of ``taolong`` and :func:`main`, which runs a command and reports any bad input
+on one line."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+
+from ..errors import TaoLongError
+from ..version import __version__
+from . import generate, graph, position, solve, verify
+from .common import EXIT_ERROR, EXIT_OK, PROG, Parser
+
+
+def build_parser() -> Parser:
+    """The parser of every command: each sets ``run``, a function ``run(args, out)`` that
+    returns the exit status.
+
+    Returns
+    -------
+    Parser
+        Raises :class:`~.common.UsageError` on a command line it rejects.
+    """
+    parser = Parser(
+        prog=PROG,
+        description="Tao Long positions and turns from the command line.",
+        epilog="Turn notation and TLN: docs/notation.md.",
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    commands.required = True
+    position.add_commands(commands)
+    for command in (solve, verify, graph, generate):
+        command.add_command(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line.
+
+    Parameters
+    ----------
+    argv : sequence of str or None
+        The arguments after the program's name (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit status: 0 done, 1 a budget left a puzzle unknown (``solve``) or fewer puzzles
+        than asked (``generate``), 2 bad input (one line ``taolong: error: ...`` on stderr),
+        130 interrupted (``generate``).
+    """
+    out, err = sys.stdout, sys.stderr
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        return args.run(args, out)
+    except SystemExit as exc:  # --help and --version
+        return exc.code if isinstance(exc.code, int) else EXIT_OK
+    except TaoLongError as exc:
+        print(f"{PROG}: error: {exc}", file=err)
+        return EXIT_ERROR
+    except BrokenPipeError:  # e.g. `taolong show --json | head`: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
+
+
+__all__ = ["build_parser", "main"]

@@ -1,0 +1,196 @@
+"""``taolong solve FILE[:ID]``: the fewest turns to win each solo challenge of a file, proved.
+
+``[--method explicit|sat|auto|race] [--json] [--time-limit S] [--max-states N] [--conflicts N]
+[--checkpoint DIR [--fresh]] [--progress]``: the optimum, one optimal line and the certificate
+of each puzzle (or the one with ``ID``); with ``--checkpoint`` each search is saved and resumed
+from there (``--fresh``: started again, whatever the file holds). Exit 0 when every puzzle was
+solved (optimal or proved unwinnable), 1 when a budget left one unknown.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..solvers import (
+    AUTO_EXPLICIT_SCENARIOS,
+    AUTO_EXPLICIT_STATES,
+    AUTO_EXPLICIT_STATES_NEXT_TURN,
+    ExplicitCertificate,
+    SatCertificate,
+    Solution,
+    Status,
+    solve,
+)
+from ..solvers.common import CheckpointError
+from .common import (
+    EXIT_OK,
+    EXIT_UNKNOWN,
+    MAX_COUNT,
+    MAX_SECONDS,
+    CommandError,
+    number,
+    puzzles_of,
+)
+
+
+def add_command(subparsers) -> None:
+    """Add ``solve`` to the parser.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        What ``ArgumentParser.add_subparsers`` returned.
+    """
+    solve_ = subparsers.add_parser("solve", help="prove the fewest turns to win solo challenges")
+    solve_.add_argument("puzzle", metavar="FILE[:ID]", help="a puzzle file, optionally :ID")
+    solve_.add_argument(
+        "--method",
+        default="explicit",
+        choices=("explicit", "sat", "auto", "race"),
+        help="explicit A*, incremental SAT, auto (explicit, then SAT past "
+        f"{AUTO_EXPLICIT_STATES:,} positions, {AUTO_EXPLICIT_STATES_NEXT_TURN:,} under the "
+        f"next-turn lookahead except in {', '.join(sorted(AUTO_EXPLICIT_SCENARIOS))}), "
+        "or race (both at once on two cores, the first answer wins)",
+    )
+    solve_.add_argument(
+        "--conflicts",
+        type=number(int, 0, MAX_COUNT),
+        metavar="N",
+        default=None,
+        help="SAT only: stop after N conflicts in all",
+    )
+    solve_.add_argument("--json", action="store_true", help="print JSON, one object a line")
+    solve_.add_argument("--time-limit", type=number(float, 0, MAX_SECONDS), metavar="S")
+    solve_.add_argument("--max-states", type=number(int, 0, MAX_COUNT), metavar="N")
+    solve_.add_argument("--progress", action="store_true", help="show a progress bar")
+    solve_.add_argument(
+        "--checkpoint",
+        metavar="DIR",
+        default=None,
+        help="save each search in DIR/ID.ckpt (atomically) and resume it from there",
+    )
+    solve_.add_argument(
+        "--fresh",
+        action="store_true",
+        help="ignore a saved checkpoint and start the search again",
+    )
+    solve_.set_defaults(run=run)
+
+
+def run(args, out) -> int:
+    """Solve each puzzle of ``args.puzzle`` and print what was proved.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    out : text file
+        Where the results are printed.
+
+    Returns
+    -------
+    int
+        The exit status: 0 when every puzzle was solved, 1 when a budget left one unknown.
+
+    Raises
+    ------
+    CommandError
+        An option of the other solver, an id the file does not hold, a checkpoint folder that
+        cannot be made.
+    """
+    status = EXIT_OK
+    for puzzle in puzzles_of(args.puzzle, check_solutions=False):
+        options = _solver_options(args, puzzle.id)
+        try:
+            solution = solve(puzzle, method=args.method, **options)
+        except CheckpointError as exc:
+            raise exc.with_hint("pass --fresh to start again") from None
+        if solution.status == Status.UNKNOWN:
+            status = EXIT_UNKNOWN
+        if args.json:
+            print(json.dumps({"id": puzzle.id, **solution.to_json()}), file=out)
+            continue
+        print(f"{puzzle.id}: {_summary(solution)}", file=out)
+        for i, turn in enumerate(solution.line, 1):
+            print(f"  {i}. {turn}", file=out)
+        for line in _certificate_lines(solution):
+            print(f"  {line}", file=out)
+    return status
+
+
+def _solver_options(args, ident: str) -> dict:
+    """The options of ``args.method`` from the command line; an option of the other solver
+    is an error naming it."""
+    method, fresh = args.method, args.fresh
+    options = {"time_limit": args.time_limit, "progress": args.progress}
+    explicit_only = {
+        "--max-states": args.max_states,
+        "--checkpoint": args.checkpoint,
+        "--fresh": fresh or None,
+    }
+    sat_only = {"--conflicts": args.conflicts}
+    wrong = {
+        "sat": explicit_only,
+        "explicit": sat_only,
+        "auto": {**explicit_only, **sat_only},
+        "race": {**explicit_only, **sat_only},
+    }[method]
+    for flag, value in wrong.items():
+        if value is not None:
+            raise CommandError(f"{flag} does not apply to the {method} solver")
+    if method == "sat":
+        options["conflict_budget"] = args.conflicts
+    elif method == "explicit":
+        if fresh and args.checkpoint is None:
+            raise CommandError("--fresh starts a checkpointed search again: add --checkpoint")
+        options.update(
+            max_states=args.max_states,
+            checkpoint=_checkpoint_path(args.checkpoint, ident),
+            fresh=fresh,
+        )
+    return options
+
+
+def _checkpoint_path(directory, ident: str) -> Path | None:
+    if directory is None:
+        return None
+    path = Path(directory)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CommandError(f"--checkpoint {directory}: {exc.strerror or exc}") from None
+    return path / f"{ident}.ckpt"  # puzzle ids are file-name safe (the puzzle format checks)
+
+
+def _summary(solution: Solution) -> str:
+    if solution.status == Status.OPTIMAL:
+        first = solution.optimal_first_turns
+        firsts = "" if first is None else f", {first} optimal first turn{'s' * (first != 1)}"
+        return f"optimal: win in {solution.optimum}{firsts}"
+    if solution.status == Status.NO_WIN:
+        return "no win: every reachable position was searched"
+    why = solution.certificate.stopped or "budget"
+    return f"unknown ({why}): no win in fewer than {solution.proved_no_win_below} turns"
+
+
+def _certificate_lines(solution: Solution) -> list[str]:
+    cert, stats = solution.certificate, solution.stats
+    lines = [f"certificate: {cert.method}; lookahead {cert.lookahead}"]
+    if isinstance(cert, ExplicitCertificate):
+        counts = ", ".join(f"{row.turns}:{row.positions}" for row in cert.no_win_within)
+        lines.append(f"positions proved without a win (turns:positions): {counts or '-'}")
+    elif isinstance(cert, SatCertificate):
+        horizons = ", ".join(str(k) for k in cert.unsat_horizons) or "-"
+        lines.append(f"no win within (turns, each an UNSAT answer): {horizons}")
+    if "expanded" in stats:
+        lines.append(
+            f"{stats['expanded']} positions expanded in {stats['seconds']} s "
+            f"({stats['positions_per_second']}/s), peak memory {stats['peak_memory_mb']} MB"
+        )
+    else:
+        lines.append(f"{stats.get('seconds')} s, peak memory {stats.get('peak_memory_mb')} MB")
+    return lines
+
+
+__all__ = ["add_command", "run"]

@@ -1,0 +1,44 @@
+"""Games behind one protocol (docs/games/protocol.md): Tao Long, and every game that implements
+:class:`Game` and :class:`GameState`, for the agents, analysis, matches and the balance card.
+
+>>> from taolong_lab.games import game, random_action
+>>> import random
+>>> state = game("taolong").new()
+>>> after = state.apply(random_action(state, random.Random(0)))
+>>> after.current_player()
+1
+"""
+
+from .protocol import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    GameError,
+    GameOption,
+    GameState,
+    draw_outcome,
+    random_action,
+    winner,
+)
+from .registry import game, games, register
+from .taolong import TAOLONG, TaoLongGame, TaoLongState
+from .trajectory import Trajectory
+
+__all__ = [
+    "CHANCE",
+    "TAOLONG",
+    "TERMINAL",
+    "Game",
+    "GameError",
+    "GameOption",
+    "GameState",
+    "TaoLongGame",
+    "TaoLongState",
+    "Trajectory",
+    "draw_outcome",
+    "game",
+    "games",
+    "random_action",
+    "register",
+    "winner",
+]

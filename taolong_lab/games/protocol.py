@@ -1,0 +1,383 @@
+"""The game protocol: what a game of the lab implements so that the agents, analysis, matches
+and the balance card work on it (docs/games/protocol.md).
+
+A :class:`Game` describes a game: its name, how many players, its options as data, whether it
+has chance events or hidden information, and :meth:`Game.new` for a start position. A
+:class:`GameState` is one position, immutable: whose turn it is (a player, :data:`CHANCE` or
+:data:`TERMINAL`), the legal actions, :meth:`GameState.apply`, the chance outcomes with their
+probabilities, what each player sees and a state drawn from what a player sees, the returns at
+the end, a text and an SVG picture, a position string that reads back, and a key.
+
+Actions are values (hashable, compared by value) whose ``str`` is their notation;
+:meth:`GameState.parse_action` reads the notation back against the position. At a chance node
+the legal actions are the chance outcomes.
+
+>>> from taolong_lab.games import game
+>>> start = game("taolong").new()
+>>> start.current_player(), start.players, start.player_names()
+(0, 2, ('white', 'black'))
+>>> action = start.legal_actions()[0]
+>>> start.parse_action(str(action)) == action
+True
+>>> game("taolong").from_string(start.to_string()) == start
+True
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar
+from xml.sax.saxutils import escape
+
+from ..errors import TaoLongError
+from ..rules.data import shown
+
+CHANCE = -1
+""":meth:`GameState.current_player` at a chance node: the next action is drawn by chance."""
+TERMINAL = -2
+""":meth:`GameState.current_player` when the game is over."""
+
+
+class GameError(TaoLongError):
+    """A bad game name, game option, position string or action. Names the one at fault."""
+
+
+@dataclass(frozen=True)
+class GameOption:
+    """One option of a game, as data: its name, default and the values it takes.
+
+    ``choices`` lists the values it takes; when it is empty the option takes a whole number
+    from ``low`` to ``high`` (or the default).
+
+    >>> GameOption("players", 2, "how many play", low=2, high=5).check(6)
+    Traceback (most recent call last):
+      ...
+    taolong_lab.games.protocol.GameError: option 'players' takes a whole number from 2 to 5, not 6
+    """
+
+    name: str
+    default: Any
+    doc: str
+    choices: tuple = ()
+    low: int | None = None
+    high: int | None = None
+
+    def check(self, value) -> None:
+        """Raise :class:`GameError` naming the option unless it takes ``value``."""
+        if self.choices:
+            if not any(value is c or (type(value) is type(c) and value == c) for c in self.choices):
+                raise GameError(
+                    f"option {self.name!r} takes one of {self.choices!r}, not {shown(value)}"
+                )
+            return
+        if value is self.default:
+            return
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or (self.low is not None and value < self.low)
+            or (self.high is not None and value > self.high)
+        ):
+            raise GameError(
+                f"option {self.name!r} takes a whole number from {self.low} to {self.high}, "
+                f"not {shown(value)}"
+            )
+
+
+class Game(ABC):
+    """A game: its name, players, options and how to start or read a position.
+
+    A game sets ``name`` (its registry name), ``title``, ``players`` (the player counts it is
+    played with), ``options`` (:class:`GameOption` values), ``chance`` and ``hidden`` (whether
+    it has chance events or hidden information), and implements :meth:`start` and
+    :meth:`from_string`. It may give its own evaluation with :meth:`heuristic`.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    players: ClassVar[tuple[int, ...]]
+    options: tuple[GameOption, ...] = ()
+    chance: ClassVar[bool] = False
+    hidden: ClassVar[bool] = False
+    heuristic_scale: ClassVar[float] = 1.0
+    """The heuristic's points for odds of e to 1 (see :meth:`heuristic`)."""
+
+    def settings(self, options: dict) -> dict:
+        """Every option's value: the given ones, checked, and the defaults."""
+        known = {o.name: o for o in self.options}
+        for name in options:
+            if name not in known:
+                names = ", ".join(known) or "none"
+                raise GameError(f"{self.name}: unknown option {shown(name)}; options: {names}")
+        for name, value in options.items():
+            known[name].check(value)
+        return {o.name: options.get(o.name, o.default) for o in self.options}
+
+    def new(self, **options) -> GameState:
+        """The start position with these options (see :attr:`options`).
+
+        Parameters
+        ----------
+        **options
+            Option values by name; the others keep their defaults.
+
+        Returns
+        -------
+        GameState
+
+        Raises
+        ------
+        GameError
+            An unknown option or a value it does not take, named.
+        """
+        return self.start(self.settings(options))
+
+    @abstractmethod
+    def start(self, settings: dict) -> GameState:
+        """The start position for a full, checked set of option values."""
+
+    @abstractmethod
+    def from_string(self, text: str) -> GameState:
+        """Read a position string (:meth:`GameState.to_string`); a bad one raises a
+        :class:`~taolong_lab.errors.TaoLongError` naming the field at fault."""
+
+    def variants(self) -> list[dict]:
+        """The option sets a balance card plays by default: each player count and version."""
+        return [{}]
+
+    def heuristic(self, state: GameState) -> tuple[float, ...] | None:
+        """The game's own evaluation of ``state``: each player's score in points (higher is
+        better, :attr:`heuristic_scale` points for odds of e to 1), or None when the game has
+        none; the agents then score positions by random playouts."""
+        return None
+
+    def __repr__(self) -> str:
+        return f"<game {self.name}>"
+
+
+class GameState(ABC):
+    """One position of a game, immutable: :meth:`apply` returns a new one.
+
+    The abstract methods are what a game must write; the others have defaults for a game of
+    perfect information.
+    """
+
+    __slots__ = ()
+
+    # ---- what a game writes --------------------------------------------------------------
+    @property
+    @abstractmethod
+    def game(self) -> Game:
+        """The :class:`Game` this is a position of."""
+
+    @property
+    @abstractmethod
+    def players(self) -> int:
+        """How many players play this game."""
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """The player to act (0 to ``players - 1``), :data:`CHANCE` or :data:`TERMINAL`."""
+
+    @abstractmethod
+    def legal_actions(self) -> list:
+        """The legal actions in a deterministic order (at a chance node, the outcomes); none
+        when the game is over."""
+
+    @abstractmethod
+    def apply(self, action) -> GameState:
+        """The position after ``action`` (one of :meth:`legal_actions`, or its notation); an
+        action that is not legal raises a :class:`~taolong_lab.errors.TaoLongError`."""
+
+    @abstractmethod
+    def returns(self) -> tuple[float, ...]:
+        """Each player's result when the game is over, from -1 (lost) to 1 (won); a draw is 0.
+        Raises :class:`GameError` while the game goes on."""
+
+    @abstractmethod
+    def to_string(self) -> str:
+        """The position string: :meth:`Game.from_string` reads it back to an equal position,
+        options included."""
+
+    # ---- defaults ------------------------------------------------------------------------
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        """At a chance node, each outcome with its probability (they sum to 1); else none."""
+        return []
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def is_chance(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def parse_action(self, text):
+        """The legal action written ``text`` (an action is accepted as it is); raise
+        :class:`GameError` naming it when it is not legal here."""
+        legal = self.legal_actions()
+        if not isinstance(text, str):
+            if text in legal:
+                return text
+            raise GameError(f"illegal action {shown(text)}: not one of the legal actions")
+        for action in legal:
+            if str(action) == text:
+                return action
+        if not legal:
+            raise GameError(f"illegal action {shown(text)}: the game is over")
+        some = ", ".join(str(a) for a in legal[:8]) + (", ..." if len(legal) > 8 else "")
+        raise GameError(f"illegal action {shown(text)}: the legal actions are {some}")
+
+    def successors(self) -> list[tuple[Any, GameState]]:
+        """Every legal action with the position it leads to, in the order of
+        :meth:`legal_actions`."""
+        return [(action, self.apply(action)) for action in self.legal_actions()]
+
+    def key(self):
+        """A hashable identity for transposition tables: equal for equal positions."""
+        return self.to_string()
+
+    def player_names(self) -> tuple[str, ...]:
+        """A name for each player, for records and pictures."""
+        return tuple(f"player {i + 1}" for i in range(self.players))
+
+    def observation(self, player: int) -> str:
+        """What ``player`` sees: equal for two positions that differ only in what it cannot
+        see. The whole position in a game of perfect information."""
+        return self.to_string()
+
+    def sample(self, player: int, rng: random.Random) -> GameState:
+        """A position drawn from those ``player`` cannot tell from this one (the hidden cards
+        dealt again): the result depends only on :meth:`observation` and ``rng``. In a game
+        of perfect information, the position itself."""
+        return self
+
+    def problems(self) -> list[str]:
+        """Every broken invariant of the position, named (the game's own checks)."""
+        return []
+
+    def text(self) -> str:
+        """A text picture of the position."""
+        return self.to_string()
+
+    def svg(self) -> str:
+        """An SVG picture of the position (by default, the text picture)."""
+        lines = self.text().splitlines() or [""]
+        width = 8 * max(len(line) for line in lines) + 16
+        rows = "".join(
+            f'<text x="8" y="{18 * (i + 1)}" xml:space="preserve">{escape(line)}</text>'
+            for i, line in enumerate(lines)
+        )
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
+            f'height="{18 * len(lines) + 10}" font-family="monospace" font-size="13">'
+            f"{rows}</svg>"
+        )
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"{self.game.name}:{self.to_string()!r}"
+
+    def __eq__(self, other) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.to_string() == other.to_string()
+
+    def __hash__(self) -> int:
+        return hash(self.to_string())
+
+
+def draw_outcome(state: GameState, rng: random.Random):
+    """One chance outcome of ``state`` drawn by its probability.
+
+    Parameters
+    ----------
+    state
+        A position at a chance node.
+    rng
+        The random source.
+
+    Returns
+    -------
+    object
+        One of the outcomes of ``state.chance_outcomes()``.
+
+    Raises
+    ------
+    GameError
+        ``state`` is not a chance node.
+
+    >>> class Coin:
+    ...     def chance_outcomes(self):
+    ...         return [("heads", 0.5), ("tails", 0.5)]
+    >>> draw_outcome(Coin(), random.Random(1))
+    'heads'
+    """
+    outcomes = state.chance_outcomes()
+    if not outcomes:
+        raise GameError("no chance outcome to draw: not a chance node")
+    point = rng.random()
+    for action, probability in outcomes:
+        point -= probability
+        if point < 0:
+            return action
+    return outcomes[-1][0]
+
+
+def random_action(state: GameState, rng: random.Random):
+    """A legal action at random: a chance outcome by its probability, else a uniform pick.
+
+    Parameters
+    ----------
+    state
+        A position where the game goes on.
+    rng
+        The random source.
+
+    Returns
+    -------
+    object
+        One of ``state.legal_actions()``.
+    """
+    if state.is_chance():
+        return draw_outcome(state, rng)
+    return rng.choice(state.legal_actions())
+
+
+def winner(state: GameState) -> int | None:
+    """The player whose return is strictly the highest in a finished game.
+
+    Parameters
+    ----------
+    state
+        Any position.
+
+    Returns
+    -------
+    int or None
+        That player; None for a draw, a game going on, or a one-player game lost.
+    """
+    if not state.is_terminal():
+        return None
+    values = state.returns()
+    best = max(values)
+    top = [p for p, value in enumerate(values) if value == best]
+    return top[0] if len(top) == 1 and (len(values) > 1 or best > 0) else None
+
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Game",
+    "GameError",
+    "GameOption",
+    "GameState",
+    "draw_outcome",
+    "random_action",
+    "winner",
+]
