@@ -41,7 +41,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from taolong_lab import State
-from taolong_lab.engine.core import CW, executions
+from taolong_lab.engine.core import CW, executions, life
 from taolong_lab.engine.solo import choose_group
 from taolong_lab.engine.spirit import BALANCE, FOCUS, resolve_effects
 from taolong_lab.solvers.bounds import sow_table
@@ -56,7 +56,7 @@ from taolong_lab.solvers.sat.monk import config_of
 
 COMBOS = [c for c in solo_combinations() if c.mode == "grasshopper"]
 SHORT = st.integers(0, 25)
-SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
@@ -76,7 +76,9 @@ def positions(draw, depth=SHORT) -> State:
 def check_position(state: State, symbolic: bool) -> None:
     """The exact and the relaxed layer from ``state`` against the engine and its mirror."""
     relaxed = relaxed_successors(state)
-    for exact, want in ((True, engine_successors(state)), (False, relaxed)):
+    real = engine_successors(state)
+    assert real <= relaxed, f"the relaxation loses a real turn from {state.to_tln()!r}"
+    for exact, want in ((True, real), (False, relaxed)):
         one = OneTurn(state, exact=exact, symbolic=symbolic)
         try:
             got = one.successors()
@@ -299,29 +301,79 @@ def test_monk_a_wrong_next_literal_is_unsat(state):
         one.close()
 
 
-@settings(max_examples=30, **SETTINGS)
-@given(monk_positions())
-def test_the_relaxed_focus_admits_the_policys_choice(state):
-    """The relaxation of the opponent's Focus (every execution, as a group of one:
-    :func:`relaxed_group_ends`) holds the walks its policy chooses (``solo.choose_group`` on
-    a group of one, as ``solo.solo_options`` asks it), so an UNSAT answer is a proof."""
+# found by hypothesis: sowing Fire makes the opponent's Focus on Heaven, which has no
+# execution: it costs the opponent's dragon 1 life and its policy is never asked
+IMPOSSIBLE_OPPONENT_FOCUS = (
+    "cave/master/current/solo 3o4/2o5/1o6/8/7o/6o1/5o2/8 c6-c7-c8-b8:4:0 c4-d4:1:1 "
+    "BBB/WW/BW/-/-/-/W/-@cw 3:7 w 15"
+)
+
+
+def opponent_focus_choices(state: State) -> list[tuple]:
+    """``(sowing, Focus space, walk before, the policy's walks, every execution's walks)``
+    for each time the engine asks the opponent's policy about its Focus
+    (``spirit.resolve_effects`` as ``solo.solo_options`` calls it) in a turn from ``state``."""
     env, opp = state.tables, 1 - state.mover
     look = state.rules.option("solo_lookahead")
-    asked = 0
+    out = []
     for tr in sowings(state):
         after = (tr.after[:-1], tr.after[-1]) if look == "next-turn" else None
 
         def policy(w, colour, space, outs, tr=tr, after=after):
-            nonlocal asked
             if colour == opp:
-                asked += 1
                 picked = choose_group(env, w, opp, (space,), tr.element, after, look)
-                assert {p for _, p in picked} <= relaxed_group_ends(env, w, opp, (space,))
+                out.append((tr, space, w, {p for _, p in picked}, {o.walk for o in outs}))
             return outs
 
         resolve_effects(env, state.board, tr.effects, policy)
-    first = any(tr.effects[:1] and tr.effects[0][:2] == (FOCUS, opp) for tr in sowings(state))
-    assert asked or not first  # a first effect is always resolved
+    return out
+
+
+def assert_the_relaxed_focus_admits_the_policys_choice(state: State) -> None:
+    """The relaxation of the opponent's Focus (every execution, as a group of one:
+    :func:`relaxed_group_ends`) holds the walks its policy chooses, so an UNSAT answer is a
+    proof. The policy is asked for every first effect that is an opponent's Focus with an
+    execution (an impossible one costs a life and asks nothing)."""
+    env, opp = state.tables, 1 - state.mover
+    asked = set()
+    for tr, space, walk, picked, _ in opponent_focus_choices(state):
+        asked.add((tr, space))
+        assert picked <= relaxed_group_ends(env, walk, opp, (space,)), state.to_tln()
+    first = {
+        (tr, tr.effects[0][2])
+        for tr in sowings(state)
+        if tr.effects
+        and tr.effects[0][:2] == (FOCUS, opp)
+        and executions(env, state.board, opp, tr.effects[0][2])
+    }
+    assert first <= asked
+
+
+@settings(max_examples=30, **SETTINGS)
+@given(monk_positions())
+@example(State(IMPOSSIBLE_OPPONENT_FOCUS))
+def test_the_relaxed_focus_admits_the_policys_choice(state):
+    assert_the_relaxed_focus_admits_the_policys_choice(state)
+
+
+def test_an_impossible_focus_of_the_opponent_costs_it_a_life():
+    """The regression position of :data:`IMPOSSIBLE_OPPONENT_FOCUS`: the engine takes 1 life
+    from the opponent without asking its policy, and both layers (exact and relaxed) give
+    exactly the engine's and the relaxed successors."""
+    state = State(IMPOSSIBLE_OPPONENT_FOCUS)
+    env, opp = state.tables, 1 - state.mover
+    (tr,) = [tr for tr in sowings(state) if tr.effects]
+    ((kind, colour, space),) = tr.effects
+    assert (kind, colour) == (FOCUS, opp) and not executions(env, state.board, opp, space)
+
+    def policy(*args):
+        raise AssertionError("the policy is not asked for an impossible Focus")
+
+    ((walk, records),) = resolve_effects(env, state.board, tr.effects, policy)
+    assert records == ((opp, space, None),)
+    assert life(env, walk, opp) == life(env, state.board, opp) - 1
+    for symbolic in (True, False):
+        check_position(state, symbolic)
 
 
 @settings(max_examples=8, **SETTINGS)
@@ -361,9 +413,15 @@ def _drops_chosen(s: State) -> bool:
     return len(spaces) > len(set(spaces))
 
 
+def _focus_narrowed(s: State) -> bool:
+    """The opponent's policy picks some of its Focus's executions only."""
+    return any(picked < every for *_, picked, every in opponent_focus_choices(s))
+
+
 MONK_FEATURES = {
     "focus of the player": _has_effect(FOCUS, "player"),
     "focus of the opponent": _has_effect(FOCUS, "opponent"),
+    "focus narrowed by the policy": _focus_narrowed,
     "balance of the player": _has_effect(BALANCE, "player"),
     "balance of the opponent": _has_effect(BALANCE, "opponent"),
     "two effects": lambda s: any(len(tr.effects) > 1 for tr in _played(s)),
@@ -402,12 +460,13 @@ def _monk_feature_positions(limit: int) -> dict[str, list[State]]:
 
 @pytest.mark.parametrize("feature", MONK_FEATURES)
 def test_monk_feature_positions(feature):
-    """Each feature's position: its successors (:func:`check_position`), and every
-    next-position literal determined by a model's choices, for the first two legal sowings
-    that make an effect."""
+    """Each feature's position: its successors (:func:`check_position`), the policy's Focus
+    inside the relaxation, and every next-position literal determined by a model's choices,
+    for the first two legal sowings that make an effect."""
     (state,) = _monk_feature_positions(1)[feature]
     assert MONK_FEATURES[feature](state)
     check_position(state, symbolic=True)
+    assert_the_relaxed_focus_admits_the_policys_choice(state)
     afters = [tr.after for tr in _played(state) if tr.effects][:2]
     one = OneTurn(state, exact=True, symbolic=True)
     try:

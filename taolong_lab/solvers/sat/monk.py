@@ -83,7 +83,19 @@ def transitions(env, config: tuple, player: int) -> tuple[Transition, ...]:
     engine's solo sowings (the drop priorities, stack order). The coin after it shows the
     flow; the group is the spaces that got one of the opponent's stones
     (:func:`~..bounds.opponent_group`) less, with ``solo_focus_replaces_action``, the
-    spaces of the opponent's Focus (as ``solo.solo_options`` builds it)."""
+    spaces of the opponent's Focus (as ``solo.solo_options`` builds it).
+
+    In Master the two whites of Heaven flow clockwise (the coin turns to 1) and land last on
+    Water; the ties of Fire and Water follow the coin, counterclockwise:
+
+    >>> from taolong_lab import solo_game
+    >>> start = solo_game("field", "master")
+    >>> config_of(start)
+    ('WW', '', 'BW', '', 'BB', '', 'WB', '', 0)
+    >>> [(t.space, t.after[-1], t.element, t.group)
+    ...  for t in transitions(start.tables, config_of(start), start.mover)]
+    [(0, 1, 6, ()), (2, 0, 4, (4,)), (4, 0, 6, (5, 6)), (6, 0, 0, (7,))]
+    """
     bagua, coin = split(config)
     opponent = 1 - player
     stone = "WB"[opponent]
