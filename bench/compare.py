@@ -18,8 +18,8 @@ dead-end nogoods from the short real searches, SAT calls and conflicts. ``--json
 explicit solver's positions expanded by its search and each solver's peak memory (MB), what
 ``method="auto"`` weighs (docs/performance.md, "What auto should pick"). ``--file`` takes
 several files and ``--mode`` keeps the challenges of those modes; ``--by-optimum`` prints, after
-the rows, one line per stored optimum: the challenges, each solver's seconds in all, and SAT's
-conflicts and clauses per turn (mean of the challenges' means).
+the rows, one line per stored optimum: the challenges, each solver's seconds in all (wall and
+CPU), and SAT's conflicts and clauses per turn (mean of the challenges' means).
 """
 
 from __future__ import annotations
@@ -260,23 +260,25 @@ def main(argv=None) -> int:
 
 
 def print_by_optimum(rows: list[dict]) -> None:
-    """One line per stored optimum: challenges, each solver's seconds in all (whole solve and
-    the optimum alone), SAT's conflicts in all and clauses per turn (mean, thousands)."""
+    """One line per stored optimum: challenges, each solver's seconds in all (whole solve,
+    wall and CPU, and the optimum alone), SAT's conflicts in all and clauses per turn (mean,
+    thousands)."""
     print()
     print(
-        "| optimum | challenges | explicit s | SAT s | optimum alone: explicit s / SAT s "
-        "| SAT conflicts | clauses/turn (k) |"
+        "| optimum | challenges | explicit s (CPU) | SAT s (CPU) "
+        "| optimum alone: explicit s / SAT s | SAT conflicts | clauses/turn (k) |"
     )
     print("|---:|---:|---:|---:|---:|---:|---:|")
     for optimum in sorted({r["stored"] for r in rows if r["stored"] is not None}):
         group = [r for r in rows if r["stored"] == optimum]
 
         def total(key, group=group):
-            return round(sum(r.get(key, 0) for r in group), 1)
+            return round(sum(r.get(key, 0) for r in group), 3)
 
         clauses = round(sum(r.get("clauses_per_turn_k", 0) for r in group) / len(group), 1)
         print(
-            f"| {optimum} | {len(group)} | {total('explicit_s')} | {total('sat_s')} "
+            f"| {optimum} | {len(group)} | {total('explicit_s')} ({total('explicit_cpu_s')}) "
+            f"| {total('sat_s')} ({total('sat_cpu_s')}) "
             f"| {total('explicit_optimum_s')} / {total('sat_optimum_s')} "
             f"| {sum(r.get('conflicts', 0) for r in group)} | {clauses} |",
             flush=True,
