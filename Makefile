@@ -14,7 +14,7 @@ INSTALL_DEPS = pyproject.toml taolong_lab/version.py
 
 .DEFAULT_GOAL := help
 
-.PHONY: help setup test test-full test-browser fuzz lab lint fmt bench golden clean
+.PHONY: help setup test test-full test-browser fuzz lab notebooks lint fmt bench golden atlas clean
 
 help:
 	@echo "Targets:"
@@ -23,10 +23,12 @@ help:
 	@echo "  make test-browser  only the real-browser test (JupyterLab in chromium)"
 	@echo "  make fuzz       a long random fuzz campaign of the readers (FUZZ_EXAMPLES a test)"
 	@echo "  make lab        install lab extras and start jupyter lab in notebooks/"
+	@echo "  make notebooks  execute every notebook in place, outputs stored (tools/notebooks.py)"
 	@echo "  make lint       ruff check . and ruff format --check ."
 	@echo "  make fmt        ruff check --fix . and ruff format ."
 	@echo "  make bench      run bench/run.py"
 	@echo "  make golden     regenerate golden files (tools/golden.py)"
+	@echo "  make atlas      prove more of the solo atlas (resumes), then its README table"
 	@echo "  make setup      create $(VENV) and install '.[dev]'"
 	@echo "  make clean      remove $(VENV), caches and build artefacts"
 	@echo "Variables: VENV=$(VENV) PYTHON=$(PYTHON)"
@@ -75,6 +77,11 @@ LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 lab: $(DEV_STAMP)
 	$(VENV)/bin/jupyter lab $(LAB_FLAGS) notebooks/
 
+# Each notebook runs in a fresh python3 kernel with PYTHONHASHSEED=0; tests/test_notebooks.py
+# checks that the stored outputs are current.
+notebooks: $(DEV_STAMP)
+	$(PY) tools/notebooks.py
+
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
@@ -90,6 +97,10 @@ bench: $(DEV_STAMP)
 
 golden: $(DEV_STAMP)
 	$(PY) tools/golden.py
+
+atlas: $(DEV_STAMP)
+	$(VENV)/bin/taolong atlas puzzles/atlas
+	$(PY) tools/atlas_table.py
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .ruff_cache .hypothesis

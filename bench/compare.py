@@ -109,7 +109,7 @@ def measure(
         row["encode_s"] = st["encode_seconds"]
         row["solve_s"] = st["sat_seconds"]
         row["unsat_horizons"] = cert["unsat_horizons"]
-        row["line"] = list(sat.line)
+        row["line"] = sat.line.notation()
         row["sat_peak_mb"] = st["peak_memory_mb"]
     return row
 

@@ -113,7 +113,7 @@ def puzzle_doc(scenario, player, bagua, seed, lookahead="matter", sat=None, seco
     }
     if sat is not None and sat.status == "optimal":
         doc["optimum"] = sat.optimum
-        doc["solution"] = list(sat.line)
+        doc["solution"] = sat.line.notation()
         doc["provenance"]["sat"] = {
             "seconds": seconds,
             "cpu_seconds": sat.stats["cpu_seconds"],

@@ -87,7 +87,7 @@ def solve_one(ident: str, method: str, time_limit: float) -> dict:
         "time_limit": time_limit,
         "status": s.status,
         "optimum": s.optimum,
-        "line": list(s.line),
+        "line": s.line.notation(),
         "proved_no_win_below": s.proved_no_win_below,
         "optimal_first_turns": s.optimal_first_turns,
         "certificate": s.certificate.to_json(),

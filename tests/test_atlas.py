@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime
 import os
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from taolong_lab.puzzles.atlas import (
     challenges,
     main_spaces,
     run,
+    table,
 )
 from taolong_lab.puzzles.verify import verify_puzzle
 from taolong_lab.rules import COLOURS, game_data, scenario_names
@@ -115,3 +117,58 @@ def test_every_short_atlas_optimum_is_reproved(path):
     for puzzle in load_puzzles(path):
         if puzzle.optimum <= 6:
             assert verify_puzzle(puzzle, full=True, method="explicit") == [], puzzle.id
+
+
+def test_the_readme_table_is_the_stored_atlas():
+    """The README's table comes from the stored files (tools/atlas_table.py rewrites it)."""
+    sys.path.insert(0, str(FOLDER.parents[1] / "tools"))
+    try:
+        from atlas_table import readme_table
+    finally:
+        sys.path.pop(0)
+    readme = (FOLDER.parents[1] / "README.md").read_text(encoding="utf-8")
+    assert readme_table(readme) == table(FOLDER)
+
+
+def test_the_table_counts_each_dragon_of_a_file(tmp_path):
+    path = FOLDER / "torus.jsonl"
+    (tmp_path / "torus.jsonl").write_bytes(path.read_bytes())
+    lines = table(tmp_path).splitlines()
+    assert [line.split(" | ")[:3] for line in lines[2:]] == [
+        ["| torus", "white", "70/70"],
+        ["| torus", "black", "70/70"],
+    ]
+    mine = [p for p in load_puzzles(path) if p.player == "white"]
+    spread = lines[2].split(" | ")[3]
+    assert sum(int(part.split(": ")[1]) for part in spread.split(", ")) == len(mine)
+
+
+# ---- the command line ---------------------------------------------------------------------------
+def test_the_command_proves_resumes_and_prints_the_table(tmp_path, monkeypatch, capsys):
+    import taolong_lab.puzzles.atlas as atlas
+    from taolong_lab.cli import main
+
+    few = list(challenges("torus"))[:1]
+    monkeypatch.setattr(atlas, "challenges", lambda scenario: iter(few))
+    argv = ["atlas", str(tmp_path), "--scenario", "torus", "--workers", "1", "--no-progress"]
+    assert main(argv) == 0
+    assert capsys.readouterr().out == "torus: 1 proved, 0 pending\n"
+    assert main([*argv, "--summary"]) == 0
+    assert capsys.readouterr().out == table(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--scenario", "moon"], "--scenario 'moon': unknown"),
+        (["--workers", "0"], "--workers '0': must be from 1"),
+        (["--time-limit", "-1"], "--time-limit '-1': must be seconds"),
+    ],
+)
+def test_the_command_refuses_bad_input_in_one_line(tmp_path, capsys, argv, message):
+    from taolong_lab.cli import main
+
+    assert main(["atlas", str(tmp_path), *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("taolong: error: ") and message in err and err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []

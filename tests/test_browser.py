@@ -1,5 +1,6 @@
 """One real-browser test: JupyterLab runs notebooks/01-tour.ipynb in Debian's chromium, driven by
-Playwright, and a turn is played in the Explorer by clicking.
+Playwright, and two turns are played in the Explorer: one by clicks on its picture (a space of
+the Ba Gua wheel, then a cell of the board), one by its buttons.
 
 The browser is ``/usr/bin/chromium`` (``apt-get install -y chromium``; ``CHROMIUM`` overrides the
 path), launched through Playwright's ``executable_path``: Playwright's own browsers are never
@@ -147,46 +148,70 @@ def test_run_the_tour_and_play_a_turn_by_clicking(lab):
 
             state = explorer.locator(".taolong-status .taolong-state")
 
-            def click_and_wait(button) -> None:
-                """Click, then wait until the kernel took it: one more choice picked, or the
-                turn played (a fixed sleep is flaky on a loaded machine)."""
+            def click_and_wait(target, played: str) -> None:
+                """Click (a locator, or a function that clicks), then wait until the kernel
+                took it: one more choice picked, or the turn played (a fixed sleep is flaky on
+                a loaded machine)."""
                 picked = state.get_attribute("data-picked")
-                button.click()
+                target() if callable(target) else target.click()
                 page.wait_for_function(
-                    """([picked]) => {
+                    """([picked, played]) => {
                         const s = document.querySelectorAll('.taolong-explorer .taolong-state');
                         const m = document.querySelectorAll('.taolong-explorer .taolong-movelist');
                         const last = s[s.length - 1], moves = m[m.length - 1];
-                        return (moves && moves.dataset.moves === '3')
+                        return (moves && moves.dataset.moves === played)
                             || (last && last.dataset.picked !== picked);
                     }""",
-                    arg=[picked],
+                    arg=[picked, played],
                     timeout=30_000,
                 )
 
-            spaces = explorer.locator("button.taolong-space:enabled")
-            assert spaces.count() >= 1
-            click_and_wait(spaces.first)
-            for _ in range(4):  # a destination, then absorb or expel if the element asks
-                # one condition, not a check then a wait: the kernel may finish the turn
-                # (one legal option left) after the click's first update has arrived
-                page.wait_for_function(
-                    """() => {
-                        const ex = document.querySelectorAll('.taolong-explorer');
-                        const last = ex[ex.length - 1];
-                        const moves = last.querySelector('.taolong-movelist');
-                        return moves.dataset.moves === '3' || last.querySelector(
-                            'button.taolong-choice:enabled, button.taolong-effect:enabled');
-                    }""",
-                    timeout=30_000,
-                )
-                if moves.get_attribute("data-moves") == "3":
-                    break
-                choice = explorer.locator("button.taolong-choice:enabled")
-                effect = explorer.locator("button.taolong-effect:enabled")
-                click_and_wait((choice if choice.count() else effect).first)
-            sync_api.expect(moves).to_have_attribute("data-moves", "3", timeout=30_000)
-            assert moves.locator("li").count() == 3
+            def click_cell(cell: str) -> None:
+                """A click where the cell is, whatever is drawn over it (the head, a mark)."""
+                box = board.locator(f"svg rect.cell[data-cell='{cell}']").bounding_box()
+                page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+            def play_a_turn(played: str, on_picture: bool) -> list[str]:
+                """Make the choices of one turn until the move list has ``played`` turns: the
+                spaces and destinations on the picture or with the buttons (the keyboard's
+                way), the other choices with the buttons. The clicks on the picture."""
+                clicked = []
+                for _ in range(8):
+                    if moves.get_attribute("data-moves") == played:
+                        break
+                    kind = state.get_attribute("data-next")
+                    if kind == "space":
+                        space = explorer.locator("button.taolong-space:enabled").first
+                        abbrev = space.inner_text().split()[0]
+                        if on_picture:
+                            click_and_wait(
+                                board.locator(f"svg .space[data-space='{abbrev}']"), played
+                            )
+                            clicked.append(f"space {abbrev}")
+                        else:
+                            click_and_wait(space, played)
+                    elif kind == "effect":
+                        click_and_wait(
+                            explorer.locator("button.taolong-effect:enabled").first, played
+                        )
+                    else:
+                        choice = explorer.locator("button.taolong-choice:enabled").first
+                        if on_picture and kind == "move":
+                            cell = choice.inner_text().split(",")[-1].strip()
+                            click_and_wait(lambda cell=cell: click_cell(cell), played)
+                            clicked.append(f"cell {cell}")
+                        else:
+                            click_and_wait(choice, played)
+                sync_api.expect(moves).to_have_attribute("data-moves", played, timeout=30_000)
+                return clicked
+
+            clicked = play_a_turn("3", on_picture=True)
+            assert clicked[0].startswith("space ") and any(
+                c.startswith("cell ") for c in clicked
+            ), f"the turn by the picture needs a click on the wheel, then a cell: {clicked}"
+            assert clicked[0].split()[1] in moves.locator("li").last.inner_text()
+            assert play_a_turn("4", on_picture=False) == []
+            assert moves.locator("li").count() == 4
             after = board.inner_html()
             assert after != before
             explorer.scroll_into_view_if_needed()

@@ -174,7 +174,7 @@ def test_a_sat_certificate_is_rechecked_by_the_explicit_solver(tmp_path):
         "win in 2",
         State(WIN_IN_2),
         optimum=2,
-        solution=list(found.line),
+        solution=found.line.notation(),
         certificate=found.certificate,
     )
     save_puzzles(path, [puzzle])

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from taolong_lab import Line, State, new_game, solo_game
+from taolong_lab.engine import cell_name
 from taolong_lab.explorer import ExplorerError, ExplorerSession, TurnBuilder, bundled_puzzles
-from taolong_lab.explorer.builder import sowing_words, stacks_after
+from taolong_lab.explorer.builder import choices_of, sowing_words, stacks_after
 from taolong_lab.explorer.session import MESSAGES_KEPT
 from taolong_lab.pictures import svg
 from taolong_lab.puzzles.format import MAX_TURNS
@@ -42,8 +43,7 @@ def test_the_headless_modules_run_without_ipywidgets():
             "from taolong_lab.explorer import ExplorerSession",
             f"session = ExplorerSession(State({ONE_TURN!r}))",
             "assert session.hint() == 'Ea>Mo ='",
-            "session.choose_space('Ea')",
-            "session.choose('=')",
+            "session.choose_space('Ea')  # stay, the only destination: played at once",
             "print(session.line.notation(), session.position.outcome().winner)",
         ]
     )
@@ -76,7 +76,7 @@ def test_a_choice_not_offered_says_why_and_changes_nothing():
     picked = list(builder.picked)
     with pytest.raises(ExplorerError, match="cannot sow La: the Lake space is empty"):
         builder.choose_space("La")
-    with pytest.raises(ExplorerError, match=r"'b2' is not a legal choice now .*: a3"):
+    with pytest.raises(ExplorerError, match=r"'b2' is not a legal choice now .*: absorb, expel"):
         builder.choose("b2")
     with pytest.raises(ExplorerError, match="no Ba Gua space 9"):
         builder.choose_space(9)
@@ -114,8 +114,8 @@ def test_the_choices_are_worded_by_the_engine():
     assert [c.kind for c in ties] == ["group", "group"]
     assert [c.tooltip for c in ties] == [state.describe_group(c.value) for c in ties]
     assert ties[1].tooltip == "the black dragon acts: Mountain step f8, Water step e8, absorb"
-    builder.choose(ties[1])
-    assert [c.tooltip for c in builder.options()] == ["sow Earth -> Water, step a3"]
+    builder.choose(ties[1])  # then a3, the only destination, is taken
+    assert builder.lone[0].tooltip == "sow Earth -> Water, step a3"
 
 
 def _positions(seed: int, plies: int):
@@ -218,7 +218,9 @@ def test_bad_settings_are_refused_by_name(options, field):
 def test_a_hint_and_a_solve_say_what_the_solver_proved():
     session = ExplorerSession(State(ONE_TURN))
     assert session.hint() == "Ea>Mo ="
-    assert "win in 1 turns" in session.message and "certificate" in session.message
+    first, _, details = session.message.partition("\n")
+    assert first == "Sow Earth, then stay: wins in 1 turn, proved"
+    assert "hint: Ea>Mo =" in details and "certificate" in details
     assert session.index == 0 and len(session.line) == 0
     solution = session.solve()
     assert solution.optimum == 1 and session.line.notation() == ["Ea>Mo ="]
@@ -257,3 +259,124 @@ def test_the_catalogue_lists_the_readable_puzzle_files(tmp_path):
     assert session.puzzle.id == good["id"] and session.catalogue_key() == f"good.jsonl:{good['id']}"
     with pytest.raises(ExplorerError, match="no bundled puzzle"):
         session.load_puzzle("nope")
+
+
+# ---- clicks on the picture, the log, the lone destination, the hint ---------------------------
+def test_a_click_on_a_space_sows_it_and_a_click_on_a_cell_steps_there():
+    session = ExplorerSession(new_game())
+    with pytest.raises(ExplorerError, match="c3: sow a Ba Gua space first"):
+        session.click("cell-c3")
+    session.click("space-Wa")
+    with pytest.raises(ExplorerError, match="b2 is not a legal destination"):
+        session.click("cell-b2")
+    with pytest.raises(ExplorerError, match="no space or cell"):
+        session.click("rock-c3")
+    session.click("cell-a4")
+    assert session.line.notation() == ["Wa>He a3,a4"]
+
+
+def test_a_click_on_a_cell_matches_the_destination_ending_there():
+    """For every step of random positions, a click on its last cell takes it, or names the
+    paths that end there (a stay is always the lone destination: taken at once)."""
+    tried = 0
+    for state in itertools.islice(_positions(seed=5, plies=6), 40):
+        for space in {c.value for c in TurnBuilder(state).options()}:
+            session = ExplorerSession(state)
+            session.choose_space(space)
+            if session.index or session.builder.next_kind() != "move":
+                continue
+            for move in [c for c in session.options() if c.value[0]]:
+                trial = ExplorerSession(state)
+                trial.choose_space(space)
+                path = move.value[0]
+                try:
+                    trial.click(f"cell-{cell_name(path[-1])}")
+                except ExplorerError as exc:
+                    assert "several paths end on" in str(exc) and move.label in str(exc)
+                    continue
+                taken = choices_of(state, trial.line.turns[0]) if trial.index else trial.picked
+                assert move in taken, (state.to_tln(), move.label)
+                tried += 1
+    assert tried > 20
+
+
+def test_the_log_has_one_line_a_step_and_says_each_sowing_once():
+    session = ExplorerSession(new_game())
+    session.choose_space("Wa")
+    session.choose("a3,a4")
+    session.play("Ea>Wa f8x")
+    first_lines = [text.split("\n")[0] for _level, text in session.messages]
+    assert first_lines[0].startswith("sowing Water: ")
+    assert first_lines[1].startswith("white played Wa>He a3,a4: ")
+    assert first_lines[2].startswith("black played Ea>Wa f8x: ")
+    said = "\n".join(text for _level, text in session.messages)
+    assert said.count("sowing Water") == 1 and said.count("sowing Earth") == 1
+
+
+def test_a_lone_destination_is_taken_and_said():
+    builder = TurnBuilder(new_game())
+    builder.choose_space("He")  # Fire: the head's one step is a3, then absorb or expel
+    assert [c.label for c in builder.lone] == ["a3"] and builder.next_kind() == "effect"
+    session = ExplorerSession(new_game())
+    session.choose_space("He")
+    assert session.message.endswith(
+        "a3: the only destination, taken; now absorb or expel: absorb, expel"
+    )
+    session.choose_space("Wa")  # two destinations: it waits, saying what for
+    assert session.builder.lone == [] and "now choose the destination: a3, a3,a4" in (
+        session.message
+    )
+
+
+def _stored_puzzle():
+    path = next(p for p in sorted((ROOT / "puzzles").glob("*-advanced.jsonl")))
+    from taolong_lab import load_puzzles
+
+    return next(p for p in load_puzzles(path) if p.solution and p.optimum == len(p.solution))
+
+
+def test_a_hint_on_a_puzzles_line_uses_its_stored_line_before_any_search(monkeypatch):
+    puzzle = _stored_puzzle()
+    session = ExplorerSession(puzzle)
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched")
+
+    monkeypatch.setattr("taolong_lab.explorer.session.solve", no_search)
+    assert session.known_line() == (list(puzzle.solution), True)
+    assert session.hint() == puzzle.solution[0]
+    first = session.message.split("\n")[0]
+    assert first.endswith(f": wins in {puzzle.optimum} turns, proved")
+    assert "stored line" in session.message
+    session.play(puzzle.solution[0])
+    assert session.hint() == puzzle.solution[1]
+    assert f"wins in {puzzle.optimum - 1} turns" in session.message
+
+
+def test_a_hint_off_the_stored_line_searches():
+    puzzle = _stored_puzzle()
+    session = ExplorerSession(puzzle, hint_time=30)
+    other = next(t for t in puzzle.start.legal_turns() if str(t) != puzzle.solution[0])
+    session.play(other)
+    if session.position in Line(puzzle.start, puzzle.solution).states():
+        pytest.skip("the other turn leads back onto the line")
+    assert session.known_line() is None
+    session.hint()
+    assert "solver" in session.message  # the solver's details, after the first line
+
+
+def test_a_stored_line_not_proved_is_the_fallback_of_a_search_that_finds_nothing(monkeypatch):
+    import dataclasses
+
+    from taolong_lab.explorer import session as session_module
+
+    puzzle = dataclasses.replace(_stored_puzzle(), certificate=None)  # nothing proves it
+    real = session_module.solve
+    monkeypatch.setattr(  # a search that stops at once
+        session_module, "solve", lambda *args, **kwargs: real(*args, **kwargs, max_states=1)
+    )
+    session = ExplorerSession(puzzle)
+    assert session.known_line() == (list(puzzle.solution), False)
+    assert session.hint() == puzzle.solution[0]
+    first = session.message.split("\n")[0]
+    assert first.endswith(f": wins in {len(puzzle.solution)} turns, not proved the fewest")

@@ -67,7 +67,7 @@ def test_each_puzzle_replays_to_a_win_in_its_optimum_and_verifies(five, tmp_path
         assert len(puzzle.solution) == puzzle.optimum
         end = puzzle.replay()[-1]
         assert end.outcome().winner == puzzle.player
-        assert line_is_fair(puzzle.start, puzzle.solution)
+        assert line_is_fair(puzzle.line)
         assert verify_puzzle(puzzle, full=True) == []
         assert puzzle.certificate["optimal_first_turns"] >= 1
         greedy_wins = greedy_line(puzzle.start, puzzle.optimum)[1]

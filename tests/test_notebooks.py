@@ -1,10 +1,11 @@
-"""Every notebook in notebooks/ runs from top to bottom under nbmake, is saved clean, and draws
-what it promises.
+"""Every notebook in notebooks/ is stored executed, still runs from top to bottom, draws what it
+promises, and its stored outputs are current.
 
-nbmake's runner (``nbmake.nb_run.NotebookRun``, the one ``pytest --nbmake`` uses) executes each
-notebook in memory, in notebooks/ as the working directory, with the ``python3`` kernel of this
-environment: the file on disk is never written. One runner: ``pytest --nbmake notebooks/`` runs
-the same notebooks the same way, but without the output checks below.
+The runner is ``make notebooks``'s (``tools/notebooks.py``): nbclient in a fresh ``python3``
+kernel of this environment, in notebooks/ as the working directory; the test never writes the
+file. What "current" means is ``tools/notebooks.py``'s docstring: the same text outputs and the
+same kinds of pictures as a fresh run, not the same bytes, and only the kinds of outputs for a
+cell tagged ``volatile`` (a time, or the atlas that a background run adds to).
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from tool_scripts import load
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-TIMEOUT = 120  # seconds per cell; each notebook runs in seconds
 
 WIDGET = "application/vnd.jupyter.widget-view+json"
 EXPECTED = [
@@ -34,27 +35,27 @@ def test_the_notebooks_are_there():
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.name)
-def test_notebook_is_saved_without_outputs(path):
+def test_notebook_is_stored_executed(path):
     notebook = nbformat.read(path, as_version=4)
     nbformat.validate(notebook)
-    for cell in notebook.cells:
-        if cell.cell_type == "code":
-            assert cell.outputs == [], f"{path.name}: clear the outputs before saving"
-            assert cell.execution_count is None, f"{path.name}: clear the execution counts"
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    assert all(cell.execution_count is not None for cell in code), (
+        f"{path.name}: store it executed (make notebooks)"
+    )
+    assert any(cell.outputs for cell in code), f"{path.name}: store it executed (make notebooks)"
     assert "widgets" not in notebook.metadata, f"{path.name}: do not save the widget state"
 
 
 def _run(path: Path):
-    from nbmake.nb_run import NotebookRun
-
-    result = NotebookRun(path, TIMEOUT).execute()
-    if result.error is not None:
-        pytest.fail(
-            f"{path.name}: cell {result.error.failing_cell_index}: {result.error.summary}\n"
-            f"{result.error.trace}",
-            pytrace=False,
-        )
-    return [out for cell in result.nb.cells for out in cell.get("outputs", [])]
+    """The notebook run afresh (all its outputs), and its stored outputs' differences with it."""
+    notebooks = load("notebooks")
+    try:
+        fresh = notebooks.execute(path)
+    except Exception as exc:  # nbclient's CellExecutionError names the cell, with its traceback
+        pytest.fail(f"{path.name}: {exc}", pytrace=False)
+    stale = notebooks.differences(nbformat.read(path, as_version=4), notebooks.stored(fresh))
+    outputs = [out for cell in fresh.cells for out in cell.get("outputs", [])]
+    return outputs, stale
 
 
 def _count(outputs, mime: str) -> int:
@@ -62,8 +63,9 @@ def _count(outputs, mime: str) -> int:
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.name)
-def test_notebook_runs(path):
-    outputs = _run(path)
+def test_notebook_runs_and_its_stored_outputs_are_current(path):
+    outputs, stale = _run(path)
+    assert not stale, f"{path.name} is not current (make notebooks): " + "; ".join(stale)
     svgs, pngs, widgets = (_count(outputs, m) for m in ("image/svg+xml", "image/png", WIDGET))
     name = path.name
     if name == "00-quickstart.ipynb":

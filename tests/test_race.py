@@ -52,6 +52,8 @@ def answer(challenges, method, **changes):
     from dataclasses import replace
 
     s = solve(challenges["field-b1w1-win2"], method=method, progress=False)
+    if changes.get("line") == ():
+        changes["line"] = s.line[:0]  # no turns, from the same start
     return replace(s, **changes)
 
 

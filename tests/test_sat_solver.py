@@ -143,7 +143,7 @@ WIN_IN_4 = (
 
 def test_win_in_one_and_the_certificate():
     s = solve(State(WIN_IN_1), progress=False)
-    assert (s.status, s.optimum, s.line) == ("optimal", 1, ("Ea>Mo =",))
+    assert (s.status, s.optimum, s.line.notation()) == ("optimal", 1, ["Ea>Mo ="])
     cert = s.certificate.to_json()
     assert cert["solver"] == "taolong_lab.solvers.sat"
     assert cert["sat_solver"] == "g4"

@@ -172,7 +172,8 @@ def test_deterministic_and_scalable():
     small = parse(pictures.svg(state, size=300))
     assert small.get("width") == "300"
     big = parse(pictures.svg(state))
-    assert small.get("viewBox") == big.get("viewBox")
+    # the same width of units; drawn small, larger labels may make the caption longer
+    assert small.get("viewBox").split()[:3] == big.get("viewBox").split()[:3]
     bare = parse(pictures.svg(state, coordinates=False, panel=False))
     assert not with_class(bare, "bagua") and not with_class(bare, "coordinates")
     assert len(with_class(bare, "head")) == 2
@@ -552,3 +553,71 @@ def test_module_main_reveal(capsys):
     tln = new_game("cave", "chosen-one").to_tln()
     assert main(["--reveal", *tln.split()]) == 0
     assert capsys.readouterr().out == pictures.svg(State(tln), reveal=True)
+
+
+# ---- readable at a small size: stones in their spaces, markers off the stones, a legend ----------
+def _circle(el: ET.Element) -> tuple[float, float, float]:
+    return float(el.get("cx")), float(el.get("cy")), float(el.get("r"))
+
+
+@pytest.mark.parametrize("count", range(1, 9))
+def test_every_stone_lies_inside_its_space(count):
+    stones = "WB" * 4  # Heaven holds ``count`` of them, Lake the others
+    tln = BIG_STACK_TLN.replace("WBWBWBWB/-/", f"{stones[:count]}/{stones[count:] or '-'}/")
+    root = parse(pictures.svg(State(tln)))
+    for space in with_class(root, "space"):
+        cup = next(el for el in space if el.tag.endswith("circle"))
+        cx, cy, r = _circle(cup)
+        rim = r - float(cup.get("stroke-width")) / 2  # inside the space's outline
+        for stone in with_class(space, "stone"):
+            x, y, s = _circle(stone)
+            outer = ((x - cx) ** 2 + (y - cy) ** 2) ** 0.5 + s + 0.65  # with half its outline
+            assert outer <= rim, (count, space.get("data-space"))
+
+
+@pytest.mark.parametrize("size", [None, 380])
+def test_the_sowing_order_markers_do_not_cover_stones(size):
+    for state in random_states(seed=3, limit=60):
+        space = next((i for i, stack in enumerate(state.bagua) if len(stack) >= 3), None)
+        if space is None:
+            continue
+        root = parse(pictures.svg(state, sow=space, size=size))
+        discs = [_circle(el) for el in with_class(root, "stone")]
+        for drop in with_class(root, "sow-drop"):
+            x, y, r = _circle(next(el for el in drop if el.tag.endswith("circle")))
+            for sx, sy, s in discs:
+                assert ((x - sx) ** 2 + (y - sy) ** 2) ** 0.5 >= r + 1 + s, state.to_tln()
+
+
+def test_an_expel_has_a_legend_and_other_turns_none():
+    played = new_game().play("Wa>He a3,a4")
+    expel = texts(parse(pictures.svg(played, turn="Ea>Wa f8x")))
+    absorb = texts(parse(pictures.svg(played, turn="Ea>Wa f8+")))
+    assert any(line.startswith("red squares: the expel's ruler") for line in expel)
+    assert not any("red squares" in line for line in absorb)
+
+
+@pytest.mark.parametrize(
+    ("scenario", "mode", "options"),
+    [
+        ("field", "grasshopper", {"turn": "Ea>Wa f8x"}),  # an expel and its legend
+        ("field", "grasshopper", {"sow": "Wa"}),  # the sowing-order markers
+        ("torus", "master", {"legal": True}),  # the note under the Torus, the flux coin
+        ("valley", "chosen-one", {}),  # the hidden board's note
+    ],
+)
+def test_every_text_is_at_least_nine_pixels_at_size_380(scenario, mode, options):
+    state = new_game(scenario, mode)
+    if "turn" in options:
+        state = state.play("Wa>He a3,a4")
+    root = parse(pictures.svg(state, size=380, **options))
+    scale = 380 / float(root.get("viewBox").split()[2])
+    small = {}
+    for parent in root.iter():
+        for el in parent.iter(TEXT):
+            size = el.get("font-size") or parent.get("font-size")
+            if size is not None and round(float(size) * scale, 1) < 9:  # sizes are rounded
+                small["".join(el.itertext())] = round(float(size) * scale, 1)
+    assert small == {}
+    natural = parse(pictures.svg(state, **options))  # the natural size keeps its fonts
+    assert with_class(natural, "status")[0].get("font-size") == "13.5"

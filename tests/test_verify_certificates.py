@@ -60,7 +60,7 @@ def _good(method: str) -> dict:
         "a good puzzle",
         base.start,
         optimum=found.optimum,
-        solution=list(found.line),
+        solution=found.line.notation(),
         certificate=certificate,
         difficulty={
             "tier": "novice",
@@ -380,13 +380,13 @@ def test_other_re_proves_a_monk_puzzle_by_sat(tmp_path):
         "monk",
         State(MONK),
         optimum=4,
-        solution=list(found.line),
+        solution=found.line.notation(),
         certificate=found.certificate,
     )
     assert reproving_method(good, "other") == "sat"
     assert verify_puzzle(good, full=True, method="other") == []
     # a longer line claimed optimal: SAT finds the shorter win
-    longer = list(found.line)
+    longer = found.line.notation()
     state = State(MONK)
     for text in longer[:-1]:
         state = state.play(text)
@@ -395,7 +395,7 @@ def test_other_re_proves_a_monk_puzzle_by_sat(tmp_path):
     doc = good.to_json()
     state = state.play(str(slow))
     rest = solve(state, progress=False)
-    doc["solution"] = [*longer[:-1], str(slow), *rest.line]
+    doc["solution"] = [*longer[:-1], str(slow), *rest.line.notation()]
     doc["optimum"] = len(doc["solution"])
     doc["certificate"] = {"solver": "taolong_lab.solvers.explicit", "method": "m"}
     bad = Puzzle.from_json(doc, check_solutions=False)
@@ -564,7 +564,7 @@ def _longer_line(puzzle) -> list[str] | None:
             continue
         rest = solve(after, progress=False, count_first_turns=False)
         if rest.status == "optimal" and rest.optimum == puzzle.optimum:
-            return [str(turn), *rest.line]
+            return [str(turn), *rest.line.notation()]
     return None
 
 

@@ -124,10 +124,10 @@ def test_other_neighbours_of_the_head_are_disabled_with_the_reason():
 
 def test_fire_asks_for_absorb_or_expel_after_the_step():
     ex = Explorer(new_game())
-    space(ex, "He").click()
     absorb, expel = ex.effect_buttons["absorb"], ex.effect_buttons["expel"]
-    assert absorb.disabled and "choose a destination first" in absorb.tooltip
-    choice(ex, "a3").click()
+    assert absorb.disabled and "follows the step of a Fire or Water action" in absorb.tooltip
+    space(ex, "He").click()  # a3, the only destination, is taken at once
+    assert "a3: the only destination, taken" in ex.message
     assert not absorb.disabled and not expel.disabled
     assert [b for b in shown_choices(ex)] == []
     expel.click()
@@ -184,10 +184,9 @@ def test_monk_drop_orders_are_choices():
 
 def test_the_penalty_is_a_choice_named_in_words():
     ex = Explorer(PENALTY)
-    ex.choose_space("Ea")
-    assert [c.label for c in ex.options()] == ["skip (-1 life)"]
-    ex.choose("-")
+    ex.choose_space("Ea")  # the penalty, the only option, is taken at once
     assert ex.line.notation() == ["Ea>Wi -"]
+    assert "skip (-1 life): the only destination, taken" in ex.message
 
 
 def test_solo_ties_are_choices_and_the_opponent_response_is_shown():
@@ -199,7 +198,7 @@ def test_solo_ties_are_choices_and_the_opponent_response_is_shown():
     assert "break the opponent" in ex.status.value
     ties[1].click()
     assert "the black dragon acts" in ex.status.value
-    ex.choose("a3")
+    assert [c.label for c in ex.session.builder.lone] == ["a3"]
     ex.choose("absorb")
     assert ex.line.notation() == ["Ea>Wa (Mo:f8 Wa:e8+) a3+"]
     assert ex.position.cells("black")[0] == (4, 7)
@@ -289,7 +288,8 @@ def test_hint_names_the_turn_the_turns_to_win_the_solver_and_the_certificate():
     ex.hint_button.click()
     assert ex.hint_turn == "Ea>Mo ="
     text = ex.message
-    assert "hint: Ea>Mo =" in text and "win in 1 turns" in text
+    assert text.startswith("Sow Earth, then stay: wins in 1 turn, proved\n")
+    assert "hint: Ea>Mo =" in text
     assert "taolong_lab.solvers.explicit" in text and "certificate" in text
     assert ex.index == 0  # a hint plays nothing
 
@@ -298,7 +298,7 @@ def test_solve_loads_the_winning_line_to_step_through():
     ex = Explorer(State(ONE_TURN))
     ex.solve_button.click()
     assert ex.line.notation() == ["Ea>Mo ="] and ex.index == 0 and ex.slider.max == 1
-    assert "solved: win in 1 turns" in ex.message
+    assert "solved: win in 1 turn:" in ex.message
     ex.next_button.click()
     assert ex.position.outcome().winner == "white"
     assert all(b.disabled for b in ex.space_buttons)
@@ -423,3 +423,31 @@ def test_the_picture_shows_the_turn_being_built_and_a_failed_overlay_is_reported
     ex.choose_space("He")  # another space: its overlay fails
     assert ex.board.value.startswith("<svg")  # the plain board, still drawn
     assert any("no overlay today" in text for _level, text in ex.messages)
+
+
+# ---- clicks on the picture and the log ---------------------------------------------------------
+def test_clicks_on_the_picture_play_a_turn():
+    """The browser's messages (what the board's script sends for a click) reach the session:
+    a wheel space, then a cell."""
+    ex = Explorer(new_game())
+    assert 'class="space"' in ex.board.value and 'class="cell"' in ex.board.value
+    ex.board._handle_custom_msg({"click": "space-Wa"}, [])
+    assert [c.label for c in ex.picked] == ["Wa"]
+    ex.board._handle_custom_msg({"click": "cell-b2"}, [])  # not a destination: said, not played
+    assert ex.messages[-1][0] == "error" and "b2 is not a legal destination" in ex.message
+    ex.board._handle_custom_msg({"click": "cell-a4"}, [])
+    assert ex.line.notation() == ["Wa>He a3,a4"] and moves_listed(ex) == 1
+    ex.board._handle_custom_msg({"nonsense": 1}, [])  # ignored
+    assert ex.index == 1
+
+
+def test_the_messages_run_oldest_first_with_their_details_folded():
+    ex = Explorer(State(ONE_TURN))
+    ex.play("Ea>Mo =")
+    ex.undo()
+    ex.hint()
+    area = ex.message_area.value
+    played, hint = area.index("white played Ea&gt;Mo ="), area.index("Sow Earth, then stay")
+    assert played < hint  # oldest first, like the move list
+    shown, folded = area[hint:].split("<details>", 1)
+    assert "certificate" in folded and "certificate" not in shown

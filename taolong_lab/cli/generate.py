@@ -54,7 +54,14 @@ def add_command(subparsers) -> None:
     gen.add_argument(
         "--time-limit", default="10", metavar="S", help="seconds per candidate (at most a day)"
     )
-    gen.add_argument(
+    add_cluster_options(gen)
+    gen.add_argument("--no-progress", action="store_true", help="no progress bar")
+    gen.set_defaults(run=run)
+
+
+def add_cluster_options(parser) -> None:
+    """Add ``--scheduler`` and the ``--tls-*`` options of a Dask cluster to ``parser``."""
+    parser.add_argument(
         "--scheduler",
         default=None,
         metavar="tls://HOST:PORT",
@@ -63,15 +70,13 @@ def add_command(subparsers) -> None:
         "it can run code on this machine. Use a cluster you control, over tls:// off this "
         "machine (plain tcp:// to another machine is warned about)",
     )
-    gen.add_argument(
+    parser.add_argument(
         "--tls-ca-file", metavar="FILE", help="the cluster's CA certificate (PEM), for tls://"
     )
-    gen.add_argument("--tls-cert", metavar="FILE", help="this client's certificate (PEM)")
-    gen.add_argument(
+    parser.add_argument("--tls-cert", metavar="FILE", help="this client's certificate (PEM)")
+    parser.add_argument(
         "--tls-key", metavar="FILE", help="this client's key (PEM), unless in --tls-cert"
     )
-    gen.add_argument("--no-progress", action="store_true", help="no progress bar")
-    gen.set_defaults(run=run)
 
 
 def _int(flag: str, text: str, low: int, high: int) -> int:

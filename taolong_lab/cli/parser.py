@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from ..errors import TaoLongError
 from ..version import __version__
-from . import generate, graph, position, solve, verify
+from . import atlas, generate, graph, position, solve, verify
 from .common import EXIT_ERROR, EXIT_OK, PROG, Parser
 
 
@@ -31,7 +31,7 @@ def build_parser() -> Parser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     commands.required = True
     position.add_commands(commands)
-    for command in (solve, verify, graph, generate):
+    for command in (solve, verify, graph, generate, atlas):
         command.add_command(commands)
     return parser
 

@@ -6,8 +6,9 @@ destination (a cell, ``stay`` or the 1-life penalty) and absorb or expel. Only t
 some legal turn continues with are offered (:meth:`TurnBuilder.options`); every other button
 of the Explorer comes with the reason it is not (:meth:`TurnBuilder.space_offers`,
 :meth:`TurnBuilder.choice_offers`, :meth:`TurnBuilder.effect_offers`). Choices that are not the
-player's to make (a single drop order, Focus action or tie) are made for them. When the choices
-name exactly one legal turn, the turn is complete.
+player's to make (a single drop order, Focus action or tie) are made for them, and so is a lone
+legal destination (:attr:`TurnBuilder.lone` lists it). When the choices name exactly one legal
+turn, the turn is complete.
 
 The words come from the engine (:meth:`~taolong_lab.engine.State.describe_phase`,
 :meth:`~taolong_lab.engine.State.describe_group`, :meth:`~taolong_lab.engine.State.explain_illegal`)
@@ -45,7 +46,7 @@ KIND_TITLES = {
     "effect": "absorb or expel",
 }
 EFFECTS = {"absorb": "absorb +", "expel": "expel x"}  # the effects and their buttons' labels
-_FORCED_KINDS = frozenset({"drops", "focus", "group"})  # made for the player when forced
+_FORCED_KINDS = frozenset({"drops", "focus", "group", "move"})  # taken when the only option
 _ALIASES = {"+": "absorb", "x": "expel", "=": "stay", "-": "skip (-1 life)"}
 
 
@@ -237,6 +238,7 @@ class TurnBuilder:
         self.state = state
         self.picked: list[Choice] = []
         self.last_choice: Choice | None = None  # the latest choice the player made
+        self.lone: list[Choice] = []  # destinations taken after it because each was the only one
         self._sequences: list[tuple[Turn, list[Choice]]] | None = None
 
     # ---- the legal turns as sequences of choices -------------------------------------------
@@ -370,15 +372,15 @@ class TurnBuilder:
     def _pick(self, choice: Choice) -> Turn | None:
         self.picked.append(choice)
         self.last_choice = choice
-        while True:  # the forced choices that are not the player's to make
+        self.lone = []
+        while True:  # the forced choices, and a lone destination: nothing to choose
             options = self.options()
-            if len(options) != 1:
+            if len(options) != 1 or options[0].kind not in _FORCED_KINDS:
                 break
             forced = options[0]
-            if forced.kind in _FORCED_KINDS or (forced.kind == "move" and forced.value[3]):
-                self.picked.append(forced)  # (a move that ends the game: the only one)
-                continue
-            break
+            self.picked.append(forced)
+            if forced.kind == "move" and not forced.value[3]:  # not a game ending: say it
+                self.lone.append(forced)
         done = [t for t, s in self.candidates() if len(s) == len(self.picked)]
         return done[0] if done else None
 
@@ -386,6 +388,7 @@ class TurnBuilder:
         """Forget the choices made."""
         self.picked = []
         self.last_choice = None
+        self.lone = []
 
     # ---- where the turn stands ------------------------------------------------------------------
     def phase_number(self) -> int:
@@ -425,6 +428,8 @@ class TurnBuilder:
         group = [c for c in self.picked if c.kind == "group"]
         if group and group[-1].value is not None:
             parts.append(group[-1].tooltip)
+        if self.lone:
+            parts.append(f"{', '.join(c.label for c in self.lone)}: the only destination, taken")
         kind = self.next_kind()
         if kind:
             parts.append(f"now {KIND_TITLES[kind]}: {', '.join(c.label for c in self.options())}")

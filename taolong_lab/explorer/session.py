@@ -6,9 +6,12 @@ The game is a :class:`~taolong_lab.engine.Line` and an index into it: :meth:`~Ex
 :meth:`~ExplorerSession.redo` and :meth:`~ExplorerSession.goto` move the index without forgetting
 the line; playing a turn other than the next one of the line cuts the rest of it.
 :meth:`~ExplorerSession.hint` and :meth:`~ExplorerSession.solve` run a solver (solo positions)
-with a time limit and say which solver and certificate they used. Every message, errors
-included, is kept in :attr:`~ExplorerSession.messages`; a choice that cannot be made raises
-:class:`~.builder.ExplorerError` after saying why.
+with a time limit; a hint first uses the puzzle's stored line when the position is on it.
+:meth:`~ExplorerSession.click` says what a click on the picture means: a Ba Gua space sows it,
+a cell steps there. Every message, errors included, is kept in
+:attr:`~ExplorerSession.messages`, oldest first, one a step: its first line says what happened
+in a player's words, the lines after it the details (the solver's, the stones' fall). A
+choice that cannot be made raises :class:`~.builder.ExplorerError` after saying why.
 
 >>> from taolong_lab import new_game
 >>> session = ExplorerSession(new_game())
@@ -30,7 +33,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from ..engine import Line, State, Turn, start_state
+from ..engine import Line, Phase, State, Turn, cell_name, parse_cell, start_state
 from ..errors import IllegalTurnError, TaoLongError
 from ..files import read_bounded
 from ..pictures import svg
@@ -38,10 +41,10 @@ from ..puzzles import Puzzle, load_puzzles
 from ..puzzles.bundle import PUZZLES
 from ..puzzles.format import MAX_TURNS
 from ..rules import Rules
-from ..rules.data import shown
+from ..rules.data import game_data, shown
 from ..solvers import Solution, Status, solve
 from ..solvers.bounds import BOUND_NAME
-from .builder import Choice, ExplorerError, TurnBuilder, sowing_words
+from .builder import KIND_TITLES, Choice, ExplorerError, TurnBuilder, sowing_words
 
 METHODS = ("explicit", "sat")  # the solvers a hint may use
 HINT_SECONDS = (0.1, 600.0)  # the time limits of a hint, and of a solve, at least and at most
@@ -95,6 +98,39 @@ def _seconds(name: str, value, bounds: tuple[float, float]) -> float:
             f"{name}: {shown(value)} is not a number of seconds from {low} to {high}"
         )
     return float(value)
+
+
+def _phase_advice(phase: Phase) -> str:
+    ring = game_data().ring
+    words = f"sow {ring[phase.space].title()}"
+    if phase.ended:
+        return words + ": the game ends"
+    if phase.penalty:
+        return words + ", then lose a life (no action is possible)"
+    if not phase.path:
+        return words + ", then stay"
+    through = " through a portal" if phase.portals else ""
+    words += f", then step the head{through} to {cell_name(phase.path[-1])}"
+    return words + (f" and {phase.effect}" if phase.effect else "")
+
+
+def advice(turn: Turn) -> str:
+    """A turn in a player's words, e.g. 'Sow Heaven, then step the head to d4'.
+
+    Parameters
+    ----------
+    turn : Turn
+
+    Returns
+    -------
+    str
+
+    >>> from taolong_lab import new_game
+    >>> advice(new_game().parse_turn("He>Fi a3+"))
+    'Sow Heaven, then step the head to a3 and absorb'
+    """
+    words = "; ".join(_phase_advice(phase) for phase in turn.phases)
+    return words[:1].upper() + words[1:]
 
 
 class ExplorerSession:
@@ -190,6 +226,7 @@ class ExplorerSession:
         self.index = index
         self.builder = TurnBuilder(self.line[:index].end)
         self.hint_turn = None
+        self._sowings_said: set[int] = set()  # phases of the turn built whose fall was said
 
     def load(self, position_or_puzzle: Any = None, *, line: Iterable = (), quiet=False) -> None:
         """Start over; a bad start or line changes nothing.
@@ -362,31 +399,76 @@ class ExplorerSession:
         """
         self._built(self.builder.choose, option)
 
+    def click(self, target: str) -> None:
+        """What a click on the picture means now: a Ba Gua space (``"space-He"``) is sown
+        (:meth:`choose_space`), a cell (``"cell-c3"``) is the destination of the path ending
+        there.
+
+        Parameters
+        ----------
+        target : str
+            ``"space-"`` and a space's abbreviation, or ``"cell-"`` and a cell's name (the
+            ``data-space`` and ``data-cell`` of :func:`~taolong_lab.pictures.svg`).
+
+        Raises
+        ------
+        ExplorerError
+            A click that chooses nothing now, with the reason.
+        """
+        what, _, name = str(target).partition("-")
+        if what == "space" and name:
+            return self.choose_space(name)
+        if what != "cell" or not name:
+            self.fail(f"the picture has no space or cell {shown(target)}")
+        try:
+            cell = parse_cell(name)
+        except TaoLongError as exc:
+            self.fail(f"the picture has no cell {shown(name)}: {exc}")
+        builder = self.builder
+        kind = builder.next_kind()
+        if kind is None:
+            over = self.position.outcome()
+            self.fail(f"nothing to choose: {'the game is over' if over else 'no turn here'}")
+        if kind != "move":
+            labels = ", ".join(c.label for c in builder.options())
+            first = "sow a Ba Gua space first" if kind == "space" else KIND_TITLES[kind]
+            self.fail(f"{cell_name(cell)}: {first} ({labels})")
+        moves = [c for c in builder.options() if c.kind == "move"]
+        found = [c for c in moves if c.value[0] and c.value[0][-1] == cell]
+        if len(found) > 1:
+            paths = ", ".join(c.label for c in found)
+            self.fail(f"several paths end on {cell_name(cell)} ({paths}): choose one below")
+        if not found:
+            self.fail(builder.cell_reason(cell))
+        self.choose(found[0])
+
     def _built(self, step, value) -> None:
         try:
             turn = step(value)
         except ExplorerError as exc:
             self.fail(str(exc))
         if turn is not None:
-            self._commit(turn)
+            lone = ", ".join(c.label for c in self.builder.lone)
+            self._commit(turn, f"; {lone}: the only destination, taken" if lone else "")
         elif self.builder.last_choice.kind == "space":
+            self._sowings_said.add(sum(c.kind == "space" for c in self.builder.picked) - 1)
             self.say(self.builder.prompt())
 
-    def _commit(self, turn: Turn) -> None:
-        before = self.position
+    def _commit(self, turn: Turn, note: str = "") -> None:
+        before, said = self.position, self._sowings_said
         if self.index >= len(self.line) or self.line.turns[self.index] != turn:
             self.line = self.line[: self.index].play(turn)  # another turn: the rest goes
         self._show(self.index + 1)
-        sowing = "; ".join(
+        sowings = [
             words
             for number in range(len(turn.phases))
-            if (words := sowing_words(before, turn, number))
-        )
+            if number not in said and (words := sowing_words(before, turn, number))
+        ]
         result = self.position.outcome()
         self.say(
-            f"{before.to_move} played {turn}: {before.describe_turn(turn)}"
-            + (f"\n{sowing}" if sowing else "")
-            + (f"\n{result}" if result else "")
+            f"{before.to_move} played {turn}: {before.describe_turn(turn)}{note}"
+            + (f"; {result}" if result else "")
+            + "".join(f"\n{words}" for words in sowings)
         )
 
     # ---- solvers ---------------------------------------------------------------------------------
@@ -445,30 +527,76 @@ class ExplorerSession:
                 "error",
             )
 
+    def known_line(self) -> tuple[list[str], bool] | None:
+        """What the puzzle knows from the position shown: the rest of its stored line when the
+        position is on it, and whether its certificate proves that line shortest.
+
+        Returns
+        -------
+        (list of str, bool) or None
+            None without a puzzle, a stored line, or when the position is off the line.
+        """
+        puzzle = self.puzzle
+        if puzzle is None or not puzzle.solution:
+            return None
+        try:
+            states = puzzle.line.states()
+        except TaoLongError:
+            return None
+        here = self.position
+        for step, state in enumerate(states[:-1]):
+            if state == here:
+                cert = puzzle.certificate or {}
+                proved = (
+                    puzzle.optimum == len(puzzle.solution)
+                    and cert.get("proved_no_win_below") == puzzle.optimum
+                )
+                return list(puzzle.solution[step:]), proved
+        return None
+
+    def _say_hint(self, line: list[str], proved: bool, how: str) -> str:
+        self.cancel()
+        self.hint_turn = line[0]
+        turn = self.position.parse_turn(self.hint_turn)
+        sure = "proved" if proved else "not proved the fewest"
+        self.say(
+            f"{advice(turn)}: wins in {len(line)} turn{'s' * (len(line) != 1)}, {sure}\n"
+            f"hint: {self.hint_turn} ({self.position.describe_turn(turn)})\n{how}",
+            "ok",
+        )
+        return self.hint_turn
+
     def hint(self) -> str | None:
-        """The best next turn by the solver within :attr:`hint_time` (its turns to win and
-        certificate are said).
+        """The best next turn: the puzzle's stored line when the position is on it and its
+        certificate proves it shortest (:meth:`known_line`), else the solver's within
+        :attr:`hint_time`, else the stored line, not proved the fewest. The message says it in
+        a player's words, with the source and the solver's details after.
 
         Returns
         -------
         str or None
-            The turn in notation; None when the solver found no win in time.
+            The turn in notation; None when neither knows a win.
 
         Raises
         ------
         ExplorerError
             A position the solvers do not take (two-player, or over), or a solver's error.
         """
+        known = self.known_line()
+        if known is not None and known[1]:
+            cert = self.puzzle.certificate or {}
+            how = (
+                f"from the puzzle's stored line, proved shortest by its certificate "
+                f"({cert.get('solver', 'a solver')}: no win in fewer than {self.puzzle.optimum})"
+            )
+            return self._say_hint(*known, how)
         solution, seconds = self._run_solver(self.hint_time)
         how = self.certificate_words(solution, seconds)
-        self.cancel()
         if solution.status == Status.OPTIMAL and solution.line:
-            self.hint_turn = solution.line[0]
-            words = self.position.describe_turn(self.position.parse_turn(self.hint_turn))
-            self.say(
-                f"hint: {self.hint_turn} ({words}); win in {solution.optimum} turns\n{how}", "ok"
-            )
-            return self.hint_turn
+            return self._say_hint(solution.line.notation(), True, how)
+        if known is not None:
+            return self._say_hint(known[0], False, f"from the puzzle's stored line\n{how}")
+        self.cancel()
         self.hint_turn = None
         self._no_win(solution, how)
         return None
@@ -497,9 +625,9 @@ class ExplorerSession:
             line = line.play(turn)
         self.line = line
         self._show(self.index)
-        played = " | ".join(solution.line) or "(already won)"
+        played = " | ".join(solution.line.notation()) or "(already won)"
         self.say(
-            f"solved: win in {solution.optimum} turns: {played}\nstep through it with "
+            f"solved: win in {solution.optimum} turn{'s' * (solution.optimum != 1)}: {played}\nstep through it with "
             f"next ▶ or play\n{how}",
             "ok",
         )

@@ -13,7 +13,9 @@
 
 The widget draws the session (the board, the buttons with their reasons in the tooltips, the
 line, the messages) and forwards each click to the session's method of the same name, which
-the methods here call too; errors are shown in the widget, never only in a log. In a static
+the methods here call too; errors are shown in the widget, never only in a log. The picture is
+a :class:`BoardView` (anywidget): a click on a Ba Gua space or a cell goes to
+:meth:`~.session.ExplorerSession.click`; the buttons stay for the keyboard. In a static
 view (nbconvert, GitHub) it falls back to the SVG of its current position
 (``_repr_mimebundle_`` adds ``image/svg+xml``).
 """
@@ -26,7 +28,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+import anywidget
 import ipywidgets as w
+import traitlets
 
 from ..engine import Line, State, Turn
 from ..engine.turns import space_abbrev
@@ -39,6 +43,53 @@ from .session import HINT_SECONDS, METHODS, SOLVE_SECONDS, ExplorerSession
 
 _MESSAGES_SHOWN = 4
 _COLOURS = {"error": "#a11", "ok": "#175", "info": "#333"}
+
+
+_BOARD_ESM = """
+function render({ model, el }) {
+  const draw = () => { el.innerHTML = model.get("value"); };
+  draw();
+  model.on("change:value", draw);
+  el.addEventListener("click", (event) => {
+    // a space or a cell may lie under a stone, a dragon or an overlay: look under the pointer
+    for (const node of document.elementsFromPoint(event.clientX, event.clientY)) {
+      if (!el.contains(node) || !node.closest) continue;
+      const space = node.closest(".space[data-space]");
+      if (space) {
+        model.send({ click: "space-" + space.dataset.space });
+        return;
+      }
+      if (node.matches("rect.cell[data-cell]")) {
+        model.send({ click: "cell-" + node.dataset.cell });
+        return;
+      }
+    }
+  });
+}
+export default { render };
+"""
+_BOARD_CSS = """
+.taolong-board .space, .taolong-board rect.cell { cursor: pointer; }
+.taolong-board .space:hover circle { filter: brightness(0.93); }
+"""
+
+
+class BoardView(anywidget.AnyWidget):
+    """The picture of the Explorer: an SVG (:attr:`value`) whose Ba Gua spaces and cells send
+    their clicks to the kernel, as ``"space-He"`` or ``"cell-c3"`` (:meth:`on_click`)."""
+
+    _esm = traitlets.Unicode(_BOARD_ESM).tag(sync=True)
+    _css = traitlets.Unicode(_BOARD_CSS).tag(sync=True)
+    value = traitlets.Unicode("").tag(sync=True)
+
+    def on_click(self, callback) -> None:
+        """Call ``callback(target)`` with what each click names."""
+
+        def received(_widget, content, _buffers) -> None:
+            if isinstance(content, dict) and isinstance(content.get("click"), str):
+                callback(content["click"][:64])
+
+        self.on_msg(received)
 
 
 def _set(widget, **traits) -> None:
@@ -207,6 +258,11 @@ class Explorer(w.VBox):
         """Make the next choice (see :meth:`~.builder.TurnBuilder.choose`)."""
         self._act(self.session.choose, option)
 
+    def click(self, target: str) -> None:
+        """A click on the picture: ``"space-He"`` or ``"cell-c3"`` (see
+        :meth:`~.session.ExplorerSession.click`)."""
+        self._act(self.session.click, target)
+
     def hint(self) -> str | None:
         """The best next turn by the solver (time-limited); None if it found no win in time."""
         return self._act(self.session.hint)
@@ -225,8 +281,9 @@ class Explorer(w.VBox):
         session = self.session
         self.add_class("taolong-explorer")
         small_button = w.Layout(width="auto", min_width="44px")
-        self.board = w.HTML(layout=w.Layout(min_width=f"{session.size}px"))
+        self.board = BoardView(layout=w.Layout(min_width=f"{session.size}px"))
         self.board.add_class("taolong-board")
+        self.board.on_click(lambda target: self._guarded(lambda _b: self.click(target))(None))
         self.status = w.HTML()
         self.status.add_class("taolong-status")
 
@@ -369,11 +426,18 @@ class Explorer(w.VBox):
 
     # ---- drawing -------------------------------------------------------------------------------
     def _show_messages(self) -> None:
+        """The latest messages, oldest first: each one's first line, its details folded."""
         items = []
-        for level, text in reversed(self.session.messages[-_MESSAGES_SHOWN:]):
+        for level, text in self.session.messages[-_MESSAGES_SHOWN:]:
+            first, _, details = text.partition("\n")
             css = f"color:{_COLOURS.get(level, '#333')};margin:2px 0;white-space:pre-wrap"
+            folded = (
+                f"<details><summary>details</summary>{html.escape(details)}</details>"
+                if details
+                else ""
+            )
             items.append(
-                f'<div class="taolong-msg {level}" style="{css}">{html.escape(text)}</div>'
+                f'<div class="taolong-msg {level}" style="{css}">{html.escape(first)}{folded}</div>'
             )
         self.message_area.value = "".join(items)
 
@@ -460,10 +524,12 @@ class Explorer(w.VBox):
             line = f"turn {state.ply + 1}: <b>{state.to_move}</b> to move{solo}"
             prompt = session.builder.prompt() or "sow a Ba Gua space"
             line += f"<br><i>{html.escape(prompt)}</i>"
-        # data-picked / data-ply let a browser test wait for each click to be taken
+        # data-picked / data-ply / data-next let a browser test wait for each click to be
+        # taken and see what to choose next
         return (
             f'<div class="taolong-state" data-picked="{len(session.picked)}" '
-            f'data-ply="{state.ply}" style="line-height:1.35">{title}{line}</div>'
+            f'data-ply="{state.ply}" data-next="{session.builder.next_kind() or ""}" '
+            f'style="line-height:1.35">{title}{line}</div>'
         )
 
     def _moves_html(self) -> str:
@@ -506,4 +572,4 @@ class Explorer(w.VBox):
         return data
 
 
-__all__ = ["Explorer"]
+__all__ = ["BoardView", "Explorer"]

@@ -30,13 +30,24 @@ each body tile ``segment straight|bent|tail`` (``data-cell``), each head ``head 
 
 from __future__ import annotations
 
+import textwrap
 from xml.sax.saxutils import escape
 
 from ..engine.codec import board_rows
 from ..engine.core import ROCK_HITS
 from ..engine.geometry import cell_name
 from ..rules.data import COLOURS
-from .layout import CELL, PORTAL_R, Grid, body_runs, cell_names, occupied_portals, rectangles
+from .layout import (
+    CELL,
+    PORTAL_R,
+    Grid,
+    body_runs,
+    cell_names,
+    label_size,
+    occupied_portals,
+    rectangles,
+    text_width,
+)
 from .primitives import attributes, element, number, pair, points, text_element
 from .style import (
     DARK_CELL,
@@ -108,12 +119,13 @@ def board(grid: Grid, *, coordinates: bool = True, ids: str | None = None) -> li
     if grid.wrap:
         out.extend(_wrap_marks(grid))
     if coordinates:
-        out.append(f'<g class="coordinates" {attributes(font_size=13, fill=MUTED)}>')
+        font = label_size(13, grid.scale)
+        out.append(f'<g class="coordinates" {attributes(font_size=font, fill=MUTED)}>')
         for x in range(w):
             cx = ox + (x + 0.5) * CELL
             out.append(text_element(cx, oy - 10, chr(97 + x), text_anchor="middle"))
         for y in range(h):
-            cy = oy + (y + 0.5) * CELL + 4.5
+            cy = oy + (y + 0.5) * CELL + font * 4.5 / 13
             out.append(text_element(ox - 11, cy, str(y + 1), text_anchor="middle"))
         out.append("</g>")
     return out
@@ -175,7 +187,7 @@ def _wrap_marks(grid: Grid) -> list[str]:
             "opposite edges are joined",
             class_="wrap-note",
             text_anchor="middle",
-            font_size=11.5,
+            font_size=label_size(11.5, grid.scale),
             fill=MUTED,
         )
     )
@@ -921,19 +933,24 @@ def hidden_board(grid: Grid) -> list[str]:
         ("is in the players' minds", 13.5, None, INK),
         ("Chosen One: play from the Ba Gua alone", 11.5, None, MUTED),
     )
-    for i, (line, size, weight, fill) in enumerate(lines):
-        out.append(
-            text_element(
-                cx,
-                cy + 26 + i * 19,
-                line,
-                class_="hidden-note",
-                text_anchor="middle",
-                font_size=size,
-                font_weight=weight,
-                fill=fill,
+    y = cy + 26
+    for text, size, weight, fill in lines:
+        font = label_size(size, grid.scale)  # wrapped once enlarged for a small picture
+        chars = int((grid.width * grid.cell - 16) / text_width("x", font)) if font > size else 99
+        for line in textwrap.wrap(text, max(chars, 12)):
+            out.append(
+                text_element(
+                    cx,
+                    y,
+                    line,
+                    class_="hidden-note",
+                    text_anchor="middle",
+                    font_size=font,
+                    font_weight=weight,
+                    fill=fill,
+                )
             )
-        )
+            y += 19 * font / size
     out.append("</g>")
     return out
 

@@ -45,6 +45,22 @@ STONE_R = 6.2
 PORTAL_R = CELL * 0.36
 WRAP_NOTE = 22  # room under the Torus for its note
 CAPTION_LINE = 16
+READABLE_PX = 9  # the smallest a label is drawn on screen, in pixels, however small the picture
+
+
+def label_size(size: float, scale: float) -> float:
+    """A label's font size: ``size``, or larger when the picture is drawn at ``scale`` so
+    small that it would be under :data:`READABLE_PX` pixels on screen.
+
+    >>> label_size(13, 1.0), round(label_size(13, 0.5), 2)
+    (13, 18.0)
+    """
+    return max(size, READABLE_PX / scale)
+
+
+def text_width(text: str, font: float, bold: bool = False) -> float:
+    """An estimate of the width of ``text`` at ``font`` (the font is not measured)."""
+    return len(text) * font * (0.62 if bold else 0.6)
 
 
 class Grid:
@@ -58,11 +74,14 @@ class Grid:
         The top-left corner of the board, in the picture's units.
     cell : float
         The side of a cell, in the picture's units.
+    scale : float
+        Screen pixels per unit of the picture (for :func:`label_size`).
     """
 
-    def __init__(self, state, ox: float = 0, oy: float = 0, *, cell: float = 1):
+    def __init__(self, state, ox: float = 0, oy: float = 0, *, cell: float = 1, scale=1.0):
         tables = state.tables
         self.ox, self.oy, self.cell = ox, oy, cell
+        self.scale = scale
         self.width, self.height = tables.layout.width, tables.layout.height
         self.geo = tables.geo
         self.wrap = tables.geo.wrap
@@ -97,10 +116,13 @@ class Wheel:
         The radius of the ring through the centres of the eight spaces.
     cup : float
         The radius of a space.
+    scale : float
+        Screen pixels per unit of the picture (for :func:`label_size`).
     """
 
-    def __init__(self, cx: float, cy: float, radius: float, cup: float):
+    def __init__(self, cx: float, cy: float, radius: float, cup: float, scale: float = 1.0):
         self.cx, self.cy, self.radius, self.cup = cx, cy, radius, cup
+        self.scale = scale
 
     def point(self, index: float, radius: float | None = None) -> Point:
         """Ring position ``index`` (0 at the top, growing counterclockwise; fractions fall
@@ -246,6 +268,7 @@ __all__ = [
     "PANEL_GAP",
     "PANEL_W",
     "PORTAL_R",
+    "READABLE_PX",
     "STONE_R",
     "WHEEL_R",
     "WHEEL_TOP",
@@ -255,6 +278,8 @@ __all__ = [
     "blocks",
     "body_runs",
     "cell_names",
+    "label_size",
     "occupied_portals",
     "rectangles",
+    "text_width",
 ]

@@ -35,7 +35,7 @@ from xml.sax.saxutils import escape
 
 from ..engine.geometry import cell_name, parse_cell
 from ..rules.data import game_data
-from .layout import Grid, Wheel, route_pieces
+from .layout import Grid, Wheel, label_size, route_pieces
 from .primitives import attributes, element, pair, points, text_element
 from .style import ATTACK, BLOCKED, DESTINATION, DROP, HIGHLIGHT, LANDING, ROUTE, SOW
 from .trace import Attack, Route, Sowing, TurnTrace
@@ -128,6 +128,15 @@ class TurnOverlay(Overlay):
 
     def wheel(self, wheel: Wheel) -> list[str]:
         return [line for sowing in self.trace.sowings for line in _sowing(sowing, wheel)]
+
+    def legend(self) -> str:
+        """What the red squares of an expel mean, for the caption ("" without an expel)."""
+        if not self.trace.attacks:
+            return ""
+        return (
+            "red squares: the expel's ruler and the damage it deals on each cell; "
+            "a burst: a hit; dashed: out of reach"
+        )
 
 
 class Destinations(Overlay):
@@ -331,6 +340,7 @@ def _attack_cells(grid: Grid, attack: Attack) -> list[str]:
         )
         + "</title>"
     )
+    font = label_size(10.5, grid.scale)
     for cell in attack.cells:
         x, y = grid.corner(cell.cell)
         state = "reached" if cell.reached else "blocked"
@@ -355,10 +365,10 @@ def _attack_cells(grid: Grid, attack: Attack) -> list[str]:
         out.append(
             text_element(
                 x + 5,
-                y + 13,
+                y + 13 * font / 10.5,
                 str(cell.value),
                 class_="ruler-value",
-                font_size=10.5,
+                font_size=font,
                 font_weight="bold",
                 fill=ATTACK if cell.reached else BLOCKED,
             )
@@ -478,8 +488,11 @@ def _sowing(sowing: Sowing, wheel: Wheel) -> list[str]:
                 opacity=0.85,
             )
         )
+    font = label_size(9.5, wheel.scale)
+    mark = 7 * font / 9.5  # the marker's radius: its number stays readable
+    inside = min(radius, wheel.radius - wheel.cup - mark - 1)  # off the spaces and stones
     for drop in sowing.drops:
-        x, y = wheel.point(drop.space, radius)
+        x, y = wheel.point(drop.space, inside)
         fill, ink = DROP[drop.stone]
         attrs = attributes(
             class_="sow-drop",
@@ -489,14 +502,14 @@ def _sowing(sowing: Sowing, wheel: Wheel) -> list[str]:
             data_stone=drop.stone,
         )
         out.append(f"<g {attrs}>")
-        out.append(element("circle", cx=x, cy=y, r=7, fill=fill, stroke=colour, stroke_width=2))
+        out.append(element("circle", cx=x, cy=y, r=mark, fill=fill, stroke=colour, stroke_width=2))
         out.append(
             text_element(
                 x,
-                y + 3.6,
+                y + 3.6 * font / 9.5,
                 str(drop.order),
                 text_anchor="middle",
-                font_size=9.5,
+                font_size=font,
                 font_weight="bold",
                 fill=ink,
             )

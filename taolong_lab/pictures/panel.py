@@ -21,6 +21,7 @@ to put together. Elements carry classes and ``data-*`` attributes: each Ba Gua s
 
 from __future__ import annotations
 
+import math
 import textwrap
 from xml.sax.saxutils import escape
 
@@ -29,7 +30,17 @@ from ..engine.core import ROCK_HITS
 from ..rules.data import COLOURS, game_data
 from ..rules.scenario import load_scenario
 from .artwork import house
-from .layout import CAPTION_LINE, CARD_H, CENTRE_R, LABEL_R, PANEL_W, STONE_R, Wheel
+from .layout import (
+    CAPTION_LINE,
+    CARD_H,
+    CENTRE_R,
+    LABEL_R,
+    PANEL_W,
+    STONE_R,
+    Wheel,
+    label_size,
+    text_width,
+)
 from .primitives import attributes, element, number, pair, text_element
 from .style import (
     COIN,
@@ -48,6 +59,9 @@ from .style import (
     WATER,
 )
 from .text import status_lines
+
+STONE_RIM = 2.5  # the room kept between a stone and the rim of its space
+STATUS_LINE = 18  # from one status line to the next
 
 
 # ---- the board of Ba Gua ----------------------------------------------------------------------
@@ -70,17 +84,20 @@ def _trigram(symbol: str, cx: float, cy: float, fill: str) -> list[str]:
     return out
 
 
-def _stones(stack: str, cx: float, cy: float, space: str) -> list[str]:
+def _stones(stack: str, cx: float, cy: float, space: str, cup: float) -> list[str]:
     """A stack as discs in stack order: base stone first, read like text (left to right, then
-    a second row for a stack of more than four); each disc is drawn over the one before."""
+    a second row for a stack of more than four); each disc is drawn over the one before, and
+    every disc lies inside the space's circle of radius ``cup``, clear of its rim."""
     n = len(stack)
     rows = [stack[:4], stack[4:]] if n > 4 else [stack]
-    radius = STONE_R if n <= 4 else STONE_R - 0.8
-    spacing = 2 * radius + 1.5 if n <= 3 else 2 * radius - 0.4
+    radius = STONE_R if n <= 3 else STONE_R - 0.8
+    room = cup - STONE_RIM - radius  # the farthest a disc's centre may lie from the cup's
     out = []
     index = 0
     for row, marks in enumerate(rows):
-        y = cy + (row - (len(rows) - 1) / 2) * (2 * radius + 1.5)
+        dy = (row - (len(rows) - 1) / 2) * (2 * radius + 1.5)
+        half = math.sqrt(max(room**2 - dy**2, 0.0))  # half the row's room, at this height
+        spacing = min(2 * radius + 1.5, 2 * half / (len(marks) - 1)) if len(marks) > 1 else 0
         x0 = cx - spacing * (len(marks) - 1) / 2
         for i, mark in enumerate(marks):
             fill, stroke = STONE[mark]
@@ -91,7 +108,7 @@ def _stones(stack: str, cx: float, cy: float, space: str) -> list[str]:
                     data_space=space,
                     data_index=index,
                     cx=x0 + i * spacing,
-                    cy=y,
+                    cy=cy + dy,
                     r=radius,
                     fill=fill,
                     stroke=stroke,
@@ -160,7 +177,7 @@ def bagua(state, wheel: Wheel, ids: str | None = None) -> list[str]:
                 stroke_width=2.4 if main else 1.4,
             )
         )
-        out.extend(_stones(state.bagua[i], x, y, abbrev))
+        out.extend(_stones(state.bagua[i], x, y, abbrev, wheel.cup))
         lx, ly = wheel.point(i, LABEL_R)
         out.extend(_trigram(symbol, lx, ly - 7, INK))
         out.append(
@@ -169,7 +186,7 @@ def bagua(state, wheel: Wheel, ids: str | None = None) -> list[str]:
                 ly + 15,
                 abbrev,
                 text_anchor="middle",
-                font_size=12,
+                font_size=label_size(12, wheel.scale),
                 font_weight="bold" if main else None,
                 fill=INK,
             )
@@ -182,7 +199,14 @@ def bagua(state, wheel: Wheel, ids: str | None = None) -> list[str]:
         element("circle", cx=cx, cy=cy, r=CENTRE_R, fill=PAPER, stroke=RING, stroke_width=1.4)
     )
     out.append(
-        text_element(cx, cy - 17, "centre", text_anchor="middle", font_size=10, fill="#7a6a52")
+        text_element(
+            cx,
+            cy - 17,
+            "centre",
+            text_anchor="middle",
+            font_size=label_size(10, wheel.scale),
+            fill="#7a6a52",
+        )
     )
     for dy, value, colour, what in ((0, water, WATER, "water"), (18, fire, FIRE, "fire")):
         out.append(
@@ -192,7 +216,12 @@ def bagua(state, wheel: Wheel, ids: str | None = None) -> list[str]:
         )
         out.append(
             text_element(
-                cx + 1, cy + dy + 4, str(value), font_size=13, font_weight="bold", fill=INK
+                cx + 1,
+                cy + dy + 4,
+                str(value),
+                font_size=label_size(13, wheel.scale),
+                font_weight="bold",
+                fill=INK,
             )
         )
     out.append("</g>")
@@ -200,15 +229,16 @@ def bagua(state, wheel: Wheel, ids: str | None = None) -> list[str]:
     return out
 
 
-def _meter(x: float, y: float, label: str, value: int, cap: int, colour: str) -> list[str]:
-    out = [text_element(x, y + 4, label, font_size=11, fill=MUTED)]
+def _meter(x, y, label: str, value: int, cap: int, colour: str, font: float) -> list[str]:
+    out = [text_element(x, y + 4, label, font_size=font, fill=MUTED)]
+    start = x + max(44, text_width(label, font) + 10)  # the first disc, after the label
     for i in range(cap):
         filled = i < value
         out.append(
             element(
                 "circle",
                 class_=f"meter-{label}" + (" full" if filled else ""),
-                cx=x + 44 + i * 15,
+                cx=start + i * 15,
                 cy=y,
                 r=5.5,
                 fill=colour if filled else "none",
@@ -219,7 +249,7 @@ def _meter(x: float, y: float, label: str, value: int, cap: int, colour: str) ->
     return out
 
 
-def _dragon_card(state, colour_index: int, x: float, y: float) -> list[str]:
+def _dragon_card(state, colour_index: int, x: float, y: float, scale: float) -> list[str]:
     data = game_data()
     colour = COLOURS[colour_index]
     style = DRAGON[colour_index]
@@ -251,16 +281,15 @@ def _dragon_card(state, colour_index: int, x: float, y: float) -> list[str]:
             stroke_width=2,
         )
     )
-    out.append(
-        text_element(
-            x + 20,
-            y,
-            f"{colour} · {data.dragon_names[colour_index]}",
-            font_size=13,
-            font_weight="bold",
-            fill=INK,
-        )
-    )
+    big, small = label_size(13, scale), label_size(11, scale)
+    marks = x + 236  # the segment marks, then their label before them
+    label_x = min(x + 178, marks - 5 - text_width("segments", small))
+    names = [f"{c} · {n}" for c, n in zip(COLOURS, data.dragon_names, strict=True)]
+    longest = max(text_width(n, big, bold=True) for n in names)
+    name = names[colour_index]
+    if x + 20 + longest > label_x - 6:  # no room on either card: the circle gives the colour
+        name = data.dragon_names[colour_index]
+    out.append(text_element(x + 20, y, name, font_size=big, font_weight="bold", fill=INK))
     if state.rules.option("village") == colour:  # the protector of the village
         out.append(f'<g class="protector" data-colour="{colour}">')
         out.append("<title>protects the village</title>")
@@ -268,15 +297,14 @@ def _dragon_card(state, colour_index: int, x: float, y: float) -> list[str]:
         out.append("</g>")
     # segments: one mark per segment still attached, hollow for lost ones
     total = len(data.start_cells[colour_index]) - 1
-    sx = x + 178
-    out.append(text_element(sx, y, "segments", font_size=11, fill=MUTED))
+    out.append(text_element(label_x, y, "segments", font_size=small, fill=MUTED))
     for i in range(total):
         kept = i < dragon.segments
         out.append(
             element(
                 "rect",
                 class_="segment-mark" + (" kept" if kept else ""),
-                x=sx + 58 + i * 14,
+                x=marks + i * 14,
                 y=y - 10,
                 width=10,
                 height=11,
@@ -287,52 +315,65 @@ def _dragon_card(state, colour_index: int, x: float, y: float) -> list[str]:
                 stroke_dasharray=None if kept else "2 2",
             )
         )
-    out.extend(_meter(x, y + 19, "water", dragon.water, data.capacity, WATER))
-    out.extend(_meter(x + 130, y + 19, "fire", dragon.fire, data.capacity, FIRE))
+    out.extend(_meter(x, y + 19, "water", dragon.water, data.capacity, WATER, small))
+    out.extend(_meter(x + 130, y + 19, "fire", dragon.fire, data.capacity, FIRE, small))
     out.append("</g>")
     return out
 
 
-def cards(state, x: float, y: float) -> list[str]:
+def cards(state, x: float, y: float, scale: float = 1.0) -> list[str]:
     """A card for each dragon (its segments, water and fire), the first with its top line at
     ``y``, then whose turn it is (or the result), all :data:`~.layout.PANEL_W` wide from
-    ``x``."""
+    ``x``; ``scale`` (screen pixels per unit) keeps the labels readable (:func:`label_size`),
+    each line within the panel."""
     out = []
     for colour_index in range(len(COLOURS)):
-        out.extend(_dragon_card(state, colour_index, x + 8, y))
+        out.extend(_dragon_card(state, colour_index, x + 8, y, scale))
         y += CARD_H
-    headline, detail = status_lines(state)
-    out.append(
-        text_element(
-            x + PANEL_W / 2,
-            y + 4,
-            headline,
-            class_="status",
-            text_anchor="middle",
-            font_size=13.5,
-            font_weight="bold",
-            fill=INK,
-        )
-    )
-    if detail:
+    for line, font, bold in status_block(state, scale):
         out.append(
             text_element(
                 x + PANEL_W / 2,
-                y + 22,
-                detail,
-                class_="status-detail",
+                y + 4,
+                line,
+                class_="status" if bold else "status-detail",
                 text_anchor="middle",
-                font_size=12,
+                font_size=font,
+                font_weight="bold" if bold else None,
                 fill=INK,
             )
         )
+        y += STATUS_LINE * font / 13.5
     return out
 
 
+def status_block(state, scale: float = 1.0) -> list[tuple[str, float, bool]]:
+    """Whose turn it is (or the result) and its detail, as the lines under the cards:
+    ``(text, font size, bold)``, wrapped to the panel's width once their labels are enlarged
+    for a small picture (:func:`label_size`)."""
+    out = []
+    for text, size, bold in zip(status_lines(state), (13.5, 12), (True, False), strict=True):
+        if not text:
+            continue
+        font = label_size(size, scale)
+        chars = int((PANEL_W - 8) / text_width("x", font, bold)) if font > size else len(text)
+        out.extend((line, font, bold) for line in textwrap.wrap(text, max(chars, 12)))
+    return out
+
+
+def status_height(state, scale: float = 1.0) -> float:
+    """How far the status lines reach below the cards' end."""
+    lines = status_block(state, scale)
+    return 4 + sum(STATUS_LINE * font / 13.5 for _line, font, _bold in lines[:-1]) + 8
+
+
 # ---- the rules: caption, flux coin ------------------------------------------------------------
-def caption_lines(state, width: float) -> list[tuple[str, bool]]:
+def caption_lines(
+    state, width: float, notes: tuple[str, ...] = (), font: float = 11.5
+) -> list[tuple[str, bool]]:
     """Under the board: the scenario and its motto (bold), then the mode, edition and options,
-    wrapped to ``width`` (an estimate of the text's width; the font is not measured)."""
+    the legend of its special tiles, then ``notes`` (the overlays' legends), wrapped to
+    ``width`` at ``font`` (an estimate of the text's width; the font is not measured)."""
     rules = state.rules
     scenario = load_scenario(rules.scenario)
     parts = [f"{rules.mode} mode"]
@@ -343,13 +384,14 @@ def caption_lines(state, width: float) -> list[tuple[str, bool]]:
             parts.append(f"the {value} dragon protects the village")
         else:
             parts.append(f"{name}={str(value).lower()}")
+    bold = font + 1
     lines = [(scenario.name, True)]
     if scenario.motto:
         lines = [(f"{scenario.name} \u2014 {scenario.motto}", True)]
-    if len(lines[0][0]) * 12.5 * 0.62 > width:  # too long: the motto on a line of its own
+    if len(lines[0][0]) * bold * 0.62 > width:  # too long: the motto on a line of its own
         lines = [(scenario.name, True), (scenario.motto, False)]
-    chars = max(20, int(width / (11.5 * 0.58)))
-    for group in (parts, _legend(state)):
+    chars = max(20, int(width / (font * 0.58)))
+    for group in (parts, _legend(state), list(notes)):
         for line in textwrap.wrap(" · ".join(group), chars):
             lines.append((line.strip(" ·"), False))
     return lines
@@ -379,17 +421,17 @@ def _legend(state) -> list[str]:
     return out
 
 
-def caption(state, lines, x: float, y: float) -> list[str]:
-    """The :func:`caption_lines` from ``(x, y)`` down, the first in bold."""
+def caption(state, lines, x: float, y: float, font: float = 11.5) -> list[str]:
+    """The :func:`caption_lines` from ``(x, y)`` down at ``font``, the bold ones larger."""
     rules = state.rules
     out = [f'<g class="caption" data-scenario="{rules.scenario}" data-mode="{rules.mode}">']
     for i, (line, bold) in enumerate(lines):
         out.append(
             text_element(
                 x,
-                y + i * CAPTION_LINE,
+                y + i * CAPTION_LINE * font / 11.5,
                 line,
-                font_size=12.5 if bold else 11.5,
+                font_size=font + 1 if bold else font,
                 font_weight="bold" if bold else None,
                 fill=INK if bold else MUTED,
             )
@@ -398,7 +440,7 @@ def caption(state, lines, x: float, y: float) -> list[str]:
     return out
 
 
-def flux_coin(state, cx: float, cy: float) -> list[str]:
+def flux_coin(state, cx: float, cy: float, scale: float = 1.0) -> list[str]:
     """Master and Chosen One: the flux coin, black side up with a counterclockwise arrow
     (``ccw``) or white side up with a clockwise one (``cw``); nothing in the other modes."""
     if state.rules.mode not in FLUX_MODES:
@@ -455,7 +497,14 @@ def flux_coin(state, cx: float, cy: float) -> list[str]:
         )
     )
     out.append(
-        text_element(cx - r - 6, cy - 1, "flux", text_anchor="end", font_size=10.5, fill=MUTED)
+        text_element(
+            cx - r - 6,
+            cy - 1,
+            "flux",
+            text_anchor="end",
+            font_size=label_size(10.5, scale),
+            fill=MUTED,
+        )
     )
     out.append(
         text_element(
@@ -464,7 +513,7 @@ def flux_coin(state, cx: float, cy: float) -> list[str]:
             flux,
             class_="flux",
             text_anchor="end",
-            font_size=11.5,
+            font_size=label_size(11.5, scale),
             font_weight="bold",
             fill=INK,
         )
@@ -473,4 +522,12 @@ def flux_coin(state, cx: float, cy: float) -> list[str]:
     return out
 
 
-__all__ = ["bagua", "caption", "caption_lines", "cards", "flux_coin"]
+__all__ = [
+    "bagua",
+    "caption",
+    "caption_lines",
+    "cards",
+    "flux_coin",
+    "status_block",
+    "status_height",
+]

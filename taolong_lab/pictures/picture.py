@@ -31,9 +31,10 @@ from .layout import (
     WRAP_NOTE,
     Grid,
     Wheel,
+    label_size,
 )
 from .overlay import Destinations, Highlight, Overlay, SowingPreview, TurnOverlay
-from .panel import bagua, caption, caption_lines, cards, flux_coin
+from .panel import bagua, caption, caption_lines, cards, flux_coin, status_height
 from .primitives import element, number
 from .style import FONT, PAPER
 from .trace import TurnTrace, destinations, preview_sowing, trace
@@ -213,8 +214,9 @@ def svg(
         The position (a TLN string is read; a puzzle gives its start). A :class:`~taolong_lab.Line`
         draws its end with its last turn (its start if it has no turn).
     size : float, optional
-        The width in pixels (the picture scales; its ``viewBox`` stays). Default: the natural
-        size.
+        The width in pixels (the picture scales; its ``viewBox`` keeps its width). Drawn
+        small, the labels grow to stay readable, and the caption may take more lines.
+        Default: the natural size.
     coordinates : bool
         Draw the column letters and row numbers.
     panel : bool
@@ -323,14 +325,21 @@ def _document(state, overlays, size, coordinates, panel, reveal, ids) -> str:
     px = width + PANEL_GAP - 10
     if panel:
         width = px + PANEL_W
-        lines = caption_lines(state, board_w + PANEL_GAP)
+    scale = (size / width) if size else 1.0
+    grid.scale = scale
+    if panel:
+        font = label_size(11.5, scale)
+        notes = tuple(
+            note for layer in overlays if isinstance(layer, TurnOverlay) if (note := layer.legend())
+        )
+        lines = caption_lines(state, board_w + PANEL_GAP, notes if not hidden else (), font)
         caption_y = height + 16
         # under the board, the caption; beside it, the wheel, two dragon cards, two status lines
+        cards_end = WHEEL_TOP + 2 * LABEL_R + 44 + 2 * CARD_H
         height = max(
-            caption_y + (len(lines) - 1) * CAPTION_LINE + 12,
-            WHEEL_TOP + 2 * LABEL_R + 44 + 2 * CARD_H + 30,
+            caption_y + (len(lines) - 1) * CAPTION_LINE * font / 11.5 + 12,
+            cards_end + max(30, status_height(state, scale)),
         )
-    scale = (size / width) if size else 1.0
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" '
         f'width="{number(width * scale)}" height="{number(height * scale)}" '
@@ -354,13 +363,13 @@ def _document(state, overlays, size, coordinates, panel, reveal, ids) -> str:
         for overlay in overlays:
             out.extend(overlay.over(grid))
     if panel:
-        out.extend(caption(state, lines, ox - 4, caption_y))
-        out.extend(flux_coin(state, px + PANEL_W - 20, 24))
-        wheel = Wheel(px + PANEL_W / 2, WHEEL_TOP + LABEL_R, WHEEL_R, CUP_R)
+        out.extend(caption(state, lines, ox - 4, caption_y, font))
+        out.extend(flux_coin(state, px + PANEL_W - 20, 24, scale))
+        wheel = Wheel(px + PANEL_W / 2, WHEEL_TOP + LABEL_R, WHEEL_R, CUP_R, scale)
         out.extend(bagua(state, wheel, ids))
         for overlay in overlays:
             out.extend(overlay.wheel(wheel))
-        out.extend(cards(state, px, wheel.cy + LABEL_R + 44))
+        out.extend(cards(state, px, wheel.cy + LABEL_R + 44, scale))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

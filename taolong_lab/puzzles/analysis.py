@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 from typing import NamedTuple
 
-from ..engine import State, Turn
+from ..engine import Line, State, Turn
 from ..solvers.bounds import bound_params, lower_bound
 from ..solvers.certificate import SatCertificate
 from ..solvers.common import Budget
@@ -86,18 +86,13 @@ def wins_within(
         return None
 
 
-def line_is_fair(state, line) -> bool:
-    """The line never loses: every turn legal, none ends the game but the last, a win."""
-    player = state.to_move
-    for i, text in enumerate(line):
-        if state.is_over():
-            return False
-        state = state.play(text)
-        result = state.outcome()
-        if result is not None and (result.winner != player or i != len(line) - 1):
-            return False
-    result = state.outcome()
-    return result is not None and result.winner == player
+def line_is_fair(line: Line) -> bool:
+    """The line never loses: no turn but the last ends the game, and the last wins."""
+    states = line.states()
+    if any(state.is_over() for state in states[:-1]):
+        return False
+    result = states[-1].outcome()
+    return result is not None and result.winner == line.start.to_move
 
 
 class OptimalCounts(NamedTuple):

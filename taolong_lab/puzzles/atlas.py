@@ -22,6 +22,7 @@ from __future__ import annotations
 import datetime
 import itertools
 import json
+import os
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -31,7 +32,7 @@ from ..engine import State, solo_start
 from ..errors import TaoLongError
 from ..files import read_bounded, write_atomic
 from ..rules import COLOURS, Rules, game_data, scenario_names
-from ..runner import ordered_map
+from ..runner import MAX_WORKERS, ordered_map
 from ..version import __version__
 from .format import Puzzle, append_puzzle, read_puzzles
 
@@ -141,8 +142,9 @@ def run(
     *,
     method: str = "auto",
     time_limit: float | None = 3600.0,
-    workers: int = 1,
+    workers: int | None = None,
     scheduler=None,
+    security=None,
     progress: bool = True,
 ) -> dict:
     """Prove every challenge of ``scenarios`` (default: all) not yet in ``folder``, appending
@@ -156,8 +158,9 @@ def run(
         Scenario names; all of them by default.
     method, time_limit :
         The solver and its budget per challenge (see :func:`taolong_lab.solve`).
-    workers, scheduler :
-        As :func:`~taolong_lab.runner.ordered_map` takes them.
+    workers, scheduler, security :
+        As :func:`~taolong_lab.runner.ordered_map` takes them; ``workers`` None: a process
+        per core (at most :data:`~taolong_lab.runner.MAX_WORKERS`).
     progress : bool
         A progress bar on stderr.
 
@@ -176,6 +179,8 @@ def run(
     for name in names:
         if name not in known:
             raise AtlasError(f"unknown scenario {name!r}; available: {', '.join(known)}")
+    if workers is None:
+        workers = max(1, min(os.cpu_count() or 1, MAX_WORKERS))
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     summary = {}
@@ -192,7 +197,9 @@ def run(
         bar = _bar(progress, scenario, len(done), len(todo) + len(done))
         starts = dict(todo)
         try:
-            for job, result in ordered_map(prove, jobs, workers=workers, scheduler=scheduler):
+            for job, result in ordered_map(
+                prove, jobs, workers=workers, scheduler=scheduler, security=security
+            ):
                 ident = job["id"]
                 if "error" in result:
                     pending[ident] = {"error": result["error"]}
@@ -270,6 +277,45 @@ def summary(folder) -> list[Row]:
     return rows
 
 
+def table(folder) -> str:
+    """The atlas in ``folder`` as a Markdown table (the README's), a row per scenario and
+    dragon: how many starts are proved, the spread of their optima, the hardest start and
+    where the standard Ba Gua ranks.
+
+    Parameters
+    ----------
+    folder : path
+        The atlas folder (``puzzles/atlas``).
+
+    Returns
+    -------
+    str
+        The table, one line per row, with a header.
+    """
+    lines = [
+        "| scenario | dragon | proved | optima (turns: starts) | hardest | standard start |",
+        "|---|---|---|---|---|---|",
+    ]
+    total = len(arrangements())
+    for row in summary(folder):
+        spread = ", ".join(f"{k}: {v}" for k, v in row.optima.items())
+        top = max(row.optima)
+        hardest = f"{top} ({_count(len(row.hardest), 'start')})"
+        if row.standard is None:
+            standard = "not proved yet"
+        else:
+            standard = f"{row.standard}, {row.rank:.0%} of starts as hard or harder"
+        lines.append(
+            f"| {row.scenario} | {row.player} | {row.proved}/{total} | {spread} | {hardest} | "
+            f"{standard} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}{'s' * (n != 1)}"
+
+
 def _read_pending(path: Path) -> dict:
     if not path.exists():
         return {}
@@ -303,4 +349,5 @@ __all__ = [
     "prove",
     "run",
     "summary",
+    "table",
 ]

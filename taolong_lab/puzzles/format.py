@@ -54,7 +54,8 @@ class Puzzle:
     """A solo challenge: a start position, the dragon the player controls, and the goal.
 
     ``rules`` must be the start position's rules, and solo; ``player`` its side to move.
-    ``solution`` holds turns in turn notation. ``certificate``, ``difficulty`` and
+    ``solution`` holds turns in turn notation (a :class:`~taolong_lab.Line` given is kept as
+    its notation). ``certificate``, ``difficulty`` and
     ``provenance`` are JSON objects, copied on construction (a solver's typed certificate is
     taken as its ``to_json()``). Constructing a Puzzle checks its fields (raising
     :class:`PuzzleError`) but does not replay the solution: :meth:`from_json` and
@@ -83,7 +84,9 @@ class Puzzle:
             raise PuzzleError(
                 where, [(None, "start", f"expected a State, got {shown(self.start, 200)}")]
             )
-        if isinstance(self.solution, list):
+        if isinstance(self.solution, Line):
+            object.__setattr__(self, "solution", tuple(self.solution.notation()))
+        elif isinstance(self.solution, list):
             object.__setattr__(self, "solution", tuple(self.solution))
         elif self.solution is not None and not isinstance(self.solution, tuple):
             reason = f"expected a list of turns, got {shown(self.solution, 200)}"
@@ -201,6 +204,12 @@ class Puzzle:
         if found:
             raise PuzzleError(where, [(None, f, r) for f, r in found])
         return puzzle
+
+    @property
+    def line(self) -> Line | None:
+        """The solution as a :class:`~taolong_lab.Line` from the start (None without one); an
+        :class:`~taolong_lab.errors.IllegalTurnError` for a turn that is not legal there."""
+        return None if self.solution is None else Line(self.start, self.solution)
 
     def replay(self) -> list[State]:
         """The positions after each turn of the solution (empty without one); an

@@ -147,7 +147,7 @@ def _judge(state, drawn: dict, job: dict, out: dict) -> None:
         out["reason"] = reason
         return
     optimum = solution.optimum
-    if not line_is_fair(state, solution.line):
+    if not line_is_fair(solution.line):
         out["reason"] = "unfair"
         return
     branching = len(state.successors())
@@ -213,7 +213,7 @@ def _puzzle(state, *, seed, index, solution, certificate, grade, drawn) -> Puzzl
         f"{rules.scenario} ({rules.mode}{village}), {state.to_move} to win in {solution.optimum}",
         state,
         optimum=solution.optimum,
-        solution=solution.line,
+        solution=solution.line.notation(),
         certificate=certificate,
         difficulty=grade,
         provenance={

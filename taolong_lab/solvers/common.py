@@ -27,6 +27,7 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..engine import Line, State
 from ..errors import TaoLongError
 from ..files import write_atomic
 from .certificate import (
@@ -66,15 +67,16 @@ class Solution:
 
     status: Status
     optimum: int | None
-    line: tuple[str, ...]
+    line: Line
     optimal_first_turns: int | None
     certificate: Certificate = field(hash=False)
     stats: dict = field(hash=False)
     proved_no_win_below: int
-    start: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "status", Status(self.status))
+        if not isinstance(self.line, Line):
+            raise SolverError(f"line: expected a Line, got {type(self.line).__name__}")
 
     def __repr__(self) -> str:
         turns = f"{len(self.line)} turn{'s' * (len(self.line) != 1)}"
@@ -105,12 +107,12 @@ class Solution:
         return {
             "status": self.status.value,
             "optimum": self.optimum,
-            "line": list(self.line),
+            "line": self.line.notation(),
             "optimal_first_turns": self.optimal_first_turns,
             "proved_no_win_below": self.proved_no_win_below,
             "certificate": self.certificate.to_json(),
             "stats": self.stats,
-            "start": self.start,
+            "start": self.line.start.to_tln(),
         }
 
     @classmethod
@@ -124,12 +126,11 @@ class Solution:
         return cls(
             status=status,
             optimum=data["optimum"],
-            line=tuple(data["line"]),
+            line=Line(State.from_tln(data["start"]), data["line"]),
             optimal_first_turns=data["optimal_first_turns"],
             certificate=certificate_from_json(data["certificate"]),
             stats=data["stats"],
             proved_no_win_below=data["proved_no_win_below"],
-            start=data.get("start", ""),
         )
 
 
@@ -140,7 +141,6 @@ def _count(n: int, thing: str) -> str:
 def solo_start(puzzle_or_state, solver: str):
     """The start position of a puzzle (or a State), checked to be a solo position; ``solver``
     names the solver in the error."""
-    from ..engine import State
 
     if isinstance(puzzle_or_state, State):
         state = puzzle_or_state

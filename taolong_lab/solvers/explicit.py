@@ -473,12 +473,11 @@ def solve(
         solution = Solution(
             status=status,
             optimum=optimum,
-            line=tuple(line),
+            line=Line(start, line),
             optimal_first_turns=first,
             certificate=certificate,
             stats=stats,
             proved_no_win_below=proved,
-            start=start.to_tln(),
         )
         if store is not None:
             snapshot = search.snapshot(seconds)
@@ -574,7 +573,7 @@ def _saved_result(result, search: _Search, path) -> Solution:
         return CheckpointError(path, f"result.{field}", reason)
 
     start = search.start
-    fields = set(Solution.__dataclass_fields__)
+    fields = {*Solution.__dataclass_fields__, "start"}  # the keys of Solution.to_json()
     if not isinstance(result, dict) or set(result) != fields:
         raise CheckpointError(path, "result", f"must be an object with the fields {sorted(fields)}")
     status, line = result["status"], result["line"]
@@ -858,7 +857,7 @@ def replay(solution: Solution, start: State | None = None) -> list[State]:
 
 
 def _line_of(solution: Solution, start: State | None) -> Line:
-    return Line(start if start is not None else State.from_tln(solution.start), solution.line)
+    return solution.line if start is None else Line(start, solution.line)
 
 
 def replay_text(solution: Solution, start: State | None = None) -> str:

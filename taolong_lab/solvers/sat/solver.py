@@ -83,7 +83,7 @@ from typing import ClassVar
 import pysolvers
 from pysat.solvers import Cadical195, Glucose4, Solver
 
-from ...engine import State
+from ...engine import Line, State
 from ...engine.core import executions
 from ...engine.solo import choose_group
 from ...engine.spirit import resolve_effects
@@ -832,12 +832,11 @@ def solve(
         return Solution(
             status=status,
             optimum=optimum,
-            line=tuple(line),
+            line=Line(start, line),
             optimal_first_turns=first,
             certificate=certificate,
             stats=stats,
             proved_no_win_below=proved,
-            start=start.to_tln(),
         )
 
     result = start.outcome()

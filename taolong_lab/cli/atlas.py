@@ -1,0 +1,101 @@
+"""``taolong atlas``: prove the optimum of every shuffled solo start
+(:func:`taolong_lab.puzzles.atlas.run`), or print what an atlas folder holds.
+
+``taolong atlas [DIR] [--scenario NAME.. | all] [--method auto|race|explicit|sat]
+[--time-limit S] [--workers K] [--scheduler [tcp://|tls://]HOST:PORT [--tls-* F]]
+[--no-progress]``: proves the challenges not yet in ``DIR`` (default ``puzzles/atlas``); a
+rerun resumes. ``taolong atlas DIR --summary``: the table of optima, as the README shows it.
+Ctrl-C stops the run (exit status 130); the same command resumes it.
+"""
+
+from __future__ import annotations
+
+from ..puzzles import atlas
+from ..rules import scenario_names
+from ..runner import MAX_WORKERS, RunnerError
+from ..solvers import METHODS
+from .common import EXIT_OK, CommandError
+from .generate import EXIT_INTERRUPTED, _int, _names, _security, _time_limit, add_cluster_options
+
+DEFAULT_FOLDER = "puzzles/atlas"
+
+
+def add_command(subparsers) -> None:
+    """Add ``atlas`` to the parser.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        What ``ArgumentParser.add_subparsers`` returned.
+    """
+    cmd = subparsers.add_parser(
+        "atlas", help="prove the optimum of every shuffled solo start (resumable)"
+    )
+    cmd.add_argument(
+        "folder", nargs="?", default=DEFAULT_FOLDER, metavar="DIR", help="the atlas folder"
+    )
+    cmd.add_argument(
+        "--scenario", nargs="+", default=["all"], metavar="NAME|all", help="scenarios to prove"
+    )
+    cmd.add_argument(
+        "--method", choices=METHODS, default="auto", help="the solver of each challenge"
+    )
+    cmd.add_argument(
+        "--time-limit", default="3600", metavar="S", help="seconds per challenge (at most a day)"
+    )
+    cmd.add_argument(
+        "--workers", default=None, metavar="K", help="worker processes (default: one per core)"
+    )
+    add_cluster_options(cmd)
+    cmd.add_argument("--no-progress", action="store_true", help="no progress bar")
+    cmd.add_argument(
+        "--summary", action="store_true", help="print the table of proved optima and stop"
+    )
+    cmd.set_defaults(run=run)
+
+
+def run(args, out) -> int:
+    """Run the atlas the command line asks for, or print its table.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    out : text file
+        Where the results are printed.
+
+    Returns
+    -------
+    int
+        0, or 130 when interrupted.
+
+    Raises
+    ------
+    CommandError
+        A value out of its range or an unknown scenario (names the flag), or an atlas file
+        that is not the run's.
+    """
+    if args.summary:
+        print(atlas.table(args.folder), end="", file=out)
+        return EXIT_OK
+    names = _names("--scenario", args.scenario, list(scenario_names()))
+    workers = None if args.workers is None else _int("--workers", args.workers, 1, MAX_WORKERS)
+    try:
+        done = atlas.run(
+            args.folder,
+            None if names == "all" else names,
+            method=args.method,
+            time_limit=_time_limit(args.time_limit),
+            workers=workers,
+            scheduler=args.scheduler,
+            security=_security(args),
+            progress=not args.no_progress,
+        )
+    except KeyboardInterrupt:
+        print("interrupted: the same command resumes the run", file=out)
+        return EXIT_INTERRUPTED
+    except (atlas.AtlasError, RunnerError) as exc:
+        raise CommandError(str(exc)) from None
+    for scenario, counts in done.items():
+        print(f"{scenario}: {counts['proved']} proved, {counts['pending']} pending", file=out)
+    return EXIT_OK
