@@ -6,6 +6,7 @@
     .venv/bin/python bench/compare.py --paired    # both solvers at once, one core each
     .venv/bin/python bench/compare.py --paired --lookahead next-turn    # the other reading
     .venv/bin/python bench/compare.py --paired --no-count    # the optimum alone, no count
+    .venv/bin/python bench/compare.py --file puzzles/*-*.jsonl --mode monk master --by-optimum
 
 Per challenge, measured in one run, one solver after the other, each in a fresh process (no
 cache one solver warmed is left for the other): the optimum (or the
@@ -15,7 +16,10 @@ first-turn count, measured inside the same run), the SAT encoding's clauses and 
 turn (mean over the layers, in thousands), CEGAR refinements (opponent groups and penalties),
 dead-end nogoods from the short real searches, SAT calls and conflicts. ``--json`` adds the
 explicit solver's positions expanded by its search and each solver's peak memory (MB), what
-``method="auto"`` weighs (docs/performance.md, "What auto should pick").
+``method="auto"`` weighs (docs/performance.md, "What auto should pick"). ``--file`` takes
+several files and ``--mode`` keeps the challenges of those modes; ``--by-optimum`` prints, after
+the rows, one line per stored optimum: the challenges, each solver's seconds in all (wall and
+CPU), and SAT's conflicts and clauses per turn (mean of the challenges' means).
 """
 
 from __future__ import annotations
@@ -156,7 +160,11 @@ def run(
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--file", default=str(SET))
+    parser.add_argument("--file", nargs="+", default=[str(SET)])
+    parser.add_argument("--mode", nargs="+", help="only the challenges of these modes")
+    parser.add_argument(
+        "--by-optimum", action="store_true", help="then a summary line per stored optimum"
+    )
     parser.add_argument("--ids", nargs="*", help="only these challenges")
     parser.add_argument("--only", choices=("both", "sat", "explicit"), default="both")
     parser.add_argument("--time-limit", type=float, default=600.0, help="per solver, s")
@@ -180,16 +188,19 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.worker:
         one, pid = args.worker
+        (file,) = args.file
         row = measure(
-            args.file, pid, one, args.time_limit, args.solver, args.lookahead, not args.no_count
+            file, pid, one, args.time_limit, args.solver, args.lookahead, not args.no_count
         )
         print(json.dumps(row))
         return 0
-    puzzles = load_puzzles(args.file, check_solutions=False)
+    puzzles = [(f, p) for f in args.file for p in load_puzzles(f, check_solutions=False)]
     if args.ids:
-        puzzles = [p for p in puzzles if p.id in set(args.ids)]
+        puzzles = [(f, p) for f, p in puzzles if p.id in set(args.ids)]
+    if args.mode:
+        puzzles = [(f, p) for f, p in puzzles if p.start.rules.mode in args.mode]
     if args.min_optimum:
-        puzzles = [p for p in puzzles if p.optimum is None or p.optimum >= args.min_optimum]
+        puzzles = [(f, p) for f, p in puzzles if p.optimum is None or p.optimum >= args.min_optimum]
     if not args.json:
         print(
             "| challenge | optimum | explicit s (CPU) | SAT s (CPU) | ratio "
@@ -199,9 +210,10 @@ def main(argv=None) -> int:
         )
         print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     bad = 0
-    for p in puzzles:
+    rows = []
+    for file, p in puzzles:
         row = run(
-            args.file,
+            file,
             p,
             args.only,
             args.time_limit,
@@ -210,6 +222,7 @@ def main(argv=None) -> int:
             args.lookahead,
             not args.no_count,
         )
+        rows.append(row)
         if args.json:
             print(json.dumps(row), flush=True)
         else:
@@ -241,7 +254,35 @@ def main(argv=None) -> int:
         if both_opt and fe is not None and fs is not None and fe != fs:
             print(f"MISMATCH {p.id}: first turns explicit {fe}, SAT {fs}", file=sys.stderr)
             bad += 1
+    if args.by_optimum:
+        print_by_optimum(rows)
     return 1 if bad else 0
+
+
+def print_by_optimum(rows: list[dict]) -> None:
+    """One line per stored optimum: challenges, each solver's seconds in all (whole solve,
+    wall and CPU, and the optimum alone), SAT's conflicts in all and clauses per turn (mean,
+    thousands)."""
+    print()
+    print(
+        "| optimum | challenges | explicit s (CPU) | SAT s (CPU) "
+        "| optimum alone: explicit s / SAT s | SAT conflicts | clauses/turn (k) |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for optimum in sorted({r["stored"] for r in rows if r["stored"] is not None}):
+        group = [r for r in rows if r["stored"] == optimum]
+
+        def total(key, group=group):
+            return round(sum(r.get(key, 0) for r in group), 3)
+
+        clauses = round(sum(r.get("clauses_per_turn_k", 0) for r in group) / len(group), 1)
+        print(
+            f"| {optimum} | {len(group)} | {total('explicit_s')} ({total('explicit_cpu_s')}) "
+            f"| {total('sat_s')} ({total('sat_cpu_s')}) "
+            f"| {total('explicit_optimum_s')} / {total('sat_optimum_s')} "
+            f"| {sum(r.get('conflicts', 0) for r in group)} | {clauses} |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -91,16 +91,18 @@ def test_auto_does_not_start_sat_when_the_time_is_spent(challenges, monkeypatch)
     assert s.stats["auto"]["answered_by"] == "explicit"
 
 
-def test_auto_outside_grasshopper_is_the_explicit_solver_alone(monkeypatch):
-    from taolong_lab import solo_game
-
-    def no_sat(*args, **kwargs):
-        raise AssertionError("SAT has no encoding for this mode")
-
-    monkeypatch.setattr(sat_package, "solve", no_sat)
+def test_auto_hands_a_monk_challenge_over_to_sat(monkeypatch):
+    """From Monk on too, SAT takes over past the explicit budget; the options of one solver
+    are refused as in Grasshopper."""
+    puzzle = next(p for p in load_puzzles("puzzles/cave-novice.jsonl") if p.optimum == 2)
+    assert puzzle.start.rules.mode != "grasshopper"
     monkeypatch.setattr(solvers, "AUTO_EXPLICIT_STATES", 1)
-    s = solve(solo_game(mode="monk"), method="auto", progress=False, max_states=5)
-    assert s.status == "unknown" and s.certificate.solver == explicit.SOLVER
+    s = solve(puzzle, method="auto", progress=False)
+    assert s.status == "optimal" and s.optimum == puzzle.optimum
+    assert s.certificate.solver == sat_package.SOLVER
+    assert s.stats["auto"]["answered_by"] == "sat"
+    with pytest.raises(solvers.SolverError, match="max_states"):
+        solve(puzzle, method="auto", progress=False, max_states=5)
 
 
 def test_auto_counts_the_first_turns_again_when_its_positions_ran_out(challenges, monkeypatch):

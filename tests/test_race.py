@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from taolong_lab import load_puzzles, solo_game
+from taolong_lab import load_puzzles
 from taolong_lab.solvers import SolverError, solve
 from taolong_lab.solvers import race as race_module
 
@@ -126,10 +126,23 @@ def test_an_option_of_one_solver_is_refused(challenges):
         solve(challenges["field-b1w1-win2"], method="race", max_states=10, progress=False)
 
 
-def test_other_modes_race_the_explicit_solver_alone():
-    s = solve(solo_game("field", "monk"), method="race", time_limit=0.2, progress=False)
-    assert s.status == "unknown" and "race" not in s.stats
-    assert s.certificate.solver.endswith("explicit")
+def test_monk_and_master_race_both_solvers():
+    for mode in ("monk", "master"):
+        puzzle = next(
+            p for p in load_puzzles("puzzles/cave-novice.jsonl") if p.start.rules.mode == mode
+        )
+        s = solve(puzzle, method="race", progress=False)
+        assert s.status == "optimal" and s.optimum == puzzle.optimum
+        assert s.stats["race"]["winner"] in ("explicit", "sat")
+        assert no_racer_left()
+
+
+def test_a_two_player_position_is_refused_before_the_race():
+    from taolong_lab import new_game
+
+    with pytest.raises(SolverError, match=r"^the explicit solver is for solo challenges"):
+        solve(new_game(), method="race", progress=False)
+    assert no_racer_left()
 
 
 def test_bench_race_runs():

@@ -544,3 +544,15 @@ def test_make_proofs_makes_the_folders_not_present_the_same(tmp_path, stored):
     (folder / "kept").write_text("a folder that is there is left alone")
     assert make_missing(file, puzzles, None) == []
     assert (folder / "kept").is_file()
+
+
+@pytest.mark.parametrize("mode", ["monk", "master"])
+def test_a_proof_outside_grasshopper_is_refused_before_anything_is_written(tmp_path, mode):
+    from taolong_lab import solo_game
+    from taolong_lab.solvers import SolverError
+
+    with pytest.raises(
+        SolverError, match=f"proof: SAT proofs are written in Grasshopper only, not {mode}"
+    ):
+        solve(solo_game("field", mode), proof=tmp_path / "p", progress=False)
+    assert list(tmp_path.iterdir()) == []

@@ -1,4 +1,5 @@
-"""The SAT solver (issue 6): agreement with the explicit solver, replay, budgets, modes.
+"""The SAT solver (issue 6): agreement with the explicit solver, replay, budgets (the modes
+past Grasshopper: ``tests/test_sat_modes.py``).
 
 Agreement: small challenges (the opponent with 1-2 segments and low water; every Grasshopper
 scenario, the Village, the tail-first step (the earlier edition's, which has no solo variant,
@@ -162,12 +163,6 @@ def test_win_in_four_with_cadical():
 def test_a_won_start_is_optimal_in_zero():
     state = State(WIN_IN_1).play("Ea>Mo =")
     assert solve(state, progress=False).optimum == 0
-
-
-@pytest.mark.parametrize("mode", ["monk", "master", "chosen-one"])
-def test_other_modes_are_not_implemented(mode):
-    with pytest.raises(SolverError, match=mode):
-        solve(solo_game("field", mode), progress=False)
 
 
 def test_two_player_positions_are_refused():

@@ -186,9 +186,9 @@ def optimal_counts(
 def cross_check(state, optimum: int, time_limit: float | None, max_states: int | None) -> dict:
     """Re-prove ``optimum`` by a second method: the SAT solver in Grasshopper (it must return
     status optimal with the same optimum; optimum 1 needs no search: a win needs a turn); in
-    the other modes, which SAT does not encode, the explicit solver's bounded depth-first
-    search :func:`~taolong_lab.solvers.explicit.win_within` (no win within ``optimum - 1``, a
-    win within ``optimum``). ``agrees``: True, False (a disagreement: a bug) or None (a
+    the other modes the explicit solver's bounded depth-first search
+    :func:`~taolong_lab.solvers.explicit.win_within` (no win within ``optimum - 1``, a win
+    within ``optimum``). ``agrees``: True, False (a disagreement: a bug) or None (a
     budget ran out)."""
     t0 = time.perf_counter()
     if state.rules.mode == "grasshopper":

@@ -33,12 +33,9 @@ from ..rules.data import shown
 from ..solvers import Status, solve
 from ..solvers.bounds import bound_params, lower_bound
 from ..solvers.certificate import SatCertificate
-from ..solvers.common import Budget
-from ..solvers.explicit import OutOfBudget, win_within
 from .format import MAX_TURNS, Puzzle
 from .grade import tier_of
 
-WIN_WITHIN = "win_within"  # the explicit solver's independent bounded depth-first search
 METHODS = ("explicit", "sat", "auto", "other")  # what re-proves an optimum (``full``)
 
 
@@ -120,9 +117,7 @@ def reproving_method(puzzle: Puzzle, method: str) -> str:
     """The solver that re-proves ``puzzle``'s optimum when asked for ``method``.
 
     ``"other"`` is the solver the stored certificate does not name: the explicit solver for a
-    certificate of SAT; for one of the explicit solver, SAT in Grasshopper mode (the only mode
-    SAT encodes) and, in the other modes, :data:`WIN_WITHIN` (the explicit solver's bounded
-    depth-first search, not the A* that made the certificate).
+    certificate of SAT, SAT for any other, in every mode.
 
     Parameters
     ----------
@@ -139,7 +134,7 @@ def reproving_method(puzzle: Puzzle, method: str) -> str:
         return method
     if (puzzle.certificate or {}).get("solver") == SatCertificate.SOLVER:
         return "explicit"
-    return "sat" if puzzle.start.rules.mode == "grasshopper" else WIN_WITHIN
+    return "sat"
 
 
 def _replay_problems(puzzle: Puzzle) -> list[str]:
@@ -163,8 +158,6 @@ def _replay_problems(puzzle: Puzzle) -> list[str]:
 def _reprove_problems(puzzle: Puzzle, method: str, time_limit) -> list[str]:
     turns = len(puzzle.solution)
     method = reproving_method(puzzle, method)
-    if method == WIN_WITHIN:
-        return _reprove_by_win_within(puzzle, time_limit)
     # the optimum is re-proved, not the count of optimal first turns
     no_count = {"count_first_turns": False} if method in ("explicit", "sat") else {}
     found = solve(puzzle, method=method, time_limit=time_limit, progress=False, **no_count)
@@ -172,23 +165,6 @@ def _reprove_problems(puzzle: Puzzle, method: str, time_limit) -> list[str]:
         return [f"not re-proved: {found.status}, no win in fewer than {found.proved_no_win_below}"]
     if found.optimum != turns:
         return [f"the optimum is {found.optimum}, the stored solution takes {turns}"]
-    return []
-
-
-def _reprove_by_win_within(puzzle: Puzzle, time_limit) -> list[str]:
-    """No win within optimum - 1 turns and a win within the optimum, by
-    :func:`~taolong_lab.solvers.explicit.win_within` under one time limit for both."""
-    turns, start = len(puzzle.solution), puzzle.start
-    params, budget, failed = bound_params(start), Budget(time_limit, None), {}
-    try:
-        shorter = turns > 1 and win_within(start, turns - 1, params, budget, failed)
-        within = shorter or win_within(start, turns, params, budget, failed)
-    except OutOfBudget:
-        return [f"not re-proved ({WIN_WITHIN}): {budget.reason}"]
-    if shorter:
-        return [f"the optimum is below {turns} ({WIN_WITHIN}: a win within {turns - 1} turns)"]
-    if not within:
-        return [f"{WIN_WITHIN} finds no win within {turns} turns"]
     return []
 
 
@@ -575,7 +551,6 @@ CHECKS = (
 __all__ = [
     "CHECKS",
     "METHODS",
-    "WIN_WITHIN",
     "VerifyError",
     "certificate_problems",
     "reproving_method",

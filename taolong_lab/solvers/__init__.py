@@ -30,35 +30,6 @@ AUTO_EXPLICIT_STATES_NEXT_TURN = 500
 AUTO_EXPLICIT_SCENARIOS = frozenset({"maze"})
 
 
-def choose_method(puzzle_or_state) -> str:
-    """``"sat"`` where the SAT encoding applies (Grasshopper mode), else ``"explicit"``:
-    ``method="auto"`` hands a challenge over to SAT, and ``method="race"`` races the two, only
-    where this is ``"sat"``.
-
-    Parameters
-    ----------
-    puzzle_or_state : Puzzle or State
-        A solo challenge.
-
-    Returns
-    -------
-    str
-
-    Raises
-    ------
-    SolverError
-        Not a Puzzle or a State, or not a solo position.
-
-    >>> from taolong_lab import solo_game
-    >>> choose_method(solo_game()), choose_method(solo_game(mode="monk"))
-    ('sat', 'explicit')
-    """
-    from .explicit import _start_of
-
-    start = _start_of(puzzle_or_state)
-    return "sat" if start.rules.mode == "grasshopper" else "explicit"
-
-
 def solve(puzzle_or_state, method: str = "explicit", **options) -> Solution:
     """The fewest turns to win a solo challenge, by ``method``: ``"explicit"`` (A* by turns,
     :func:`taolong_lab.solvers.explicit.solve`), ``"sat"`` (incremental SAT with CEGAR,
@@ -72,9 +43,9 @@ def solve(puzzle_or_state, method: str = "explicit", **options) -> Solution:
     every challenge, for two cores (``time_limit`` and ``progress`` only).
 
     ``"auto"``: the explicit solver, the faster one on most challenges and in total
-    (docs/performance.md has the figures). In Grasshopper mode, once it has expanded
-    ``AUTO_EXPLICIT_STATES`` positions without an answer (its memory grows with them, SAT's
-    does not), SAT takes over with the rest of the time limit. Under
+    (docs/performance.md has the figures). Once it has expanded ``AUTO_EXPLICIT_STATES``
+    positions without an answer (its memory grows with them, SAT's does not), SAT takes over
+    with the rest of the time limit. Under
     ``solo_lookahead="next-turn"`` SAT takes over after ``AUTO_EXPLICIT_STATES_NEXT_TURN``
     positions: there the policy's lookahead makes each expansion much dearer and SAT is
     mostly the faster; not in the scenarios of ``AUTO_EXPLICIT_SCENARIOS`` (The Maze), where
@@ -100,8 +71,7 @@ def solve(puzzle_or_state, method: str = "explicit", **options) -> Solution:
     ------
     SolverError
         An unknown method or option, a bad budget, a checkpoint that cannot be resumed
-        (:class:`~.common.CheckpointError`), not a solo challenge; the SAT solver missing, or
-        ``method="sat"`` outside the Grasshopper mode.
+        (:class:`~.common.CheckpointError`), not a solo challenge; the SAT solver missing.
     """
     if method == "auto":
         return _solve_auto(puzzle_or_state, **options)
@@ -129,8 +99,6 @@ def _solve_auto(puzzle_or_state, time_limit=None, progress=True, **options) -> S
     from .explicit import solve as explicit
 
     start = _start_of(puzzle_or_state)
-    if choose_method(start) == "explicit":
-        return explicit(puzzle_or_state, time_limit=time_limit, progress=progress, **options)
     if options:
         raise SolverError(f"method='auto' takes time_limit and progress only, not {options}")
     t0 = time.perf_counter()
@@ -214,7 +182,6 @@ __all__ = [
     "StateGraph",
     "Status",
     "auto_explicit_states",
-    "choose_method",
     "explore",
     "iter_explore",
     "lower_bound",

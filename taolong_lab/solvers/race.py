@@ -53,8 +53,7 @@ def race(puzzle_or_state, time_limit=None, progress: bool = True, **options) -> 
     The first to prove its answer (``"optimal"`` or ``"no-win"``) is returned and the other is
     stopped. If both stop on the ``time_limit``, the answer with the higher
     ``proved_no_win_below`` is returned. ``stats["race"]`` records the winner, its wall
-    seconds and what became of the other (``"stopped"`` or its own status). Outside
-    Grasshopper mode (no SAT encoding yet) the explicit solver runs alone, in this process.
+    seconds and what became of the other (``"stopped"`` or its own status).
 
     Parameters
     ----------
@@ -73,14 +72,14 @@ def race(puzzle_or_state, time_limit=None, progress: bool = True, **options) -> 
     Raises
     ------
     SolverError
-        Another option, or both solvers failed (each one's error named).
+        Another option, not a solo challenge, or both solvers failed (each one's error
+        named).
     """
-    from . import choose_method, solve
+    from .explicit import _start_of
 
     if options:
         raise SolverError(f"method='race' takes time_limit and progress only, not {options}")
-    if choose_method(puzzle_or_state) == "explicit":
-        return solve(puzzle_or_state, method="explicit", time_limit=time_limit, progress=progress)
+    _start_of(puzzle_or_state)
     ctx = _context()
     results = ctx.Queue()
     parent = os.getpid()

@@ -1,13 +1,14 @@
-"""The SAT solver for solo challenges (issue 6): shortest wins proved optimal by incremental
-SAT with python-sat, the opponent's policy handled by CEGAR.
+"""The SAT solver for solo challenges (issues 6 and 34): shortest wins proved optimal by
+incremental SAT with python-sat, the opponent's policy handled by CEGAR, in every mode.
 
 - :mod:`.gates`: the Tseitin gate layer (structural hashing, constant folding, one IDPool);
 - :mod:`.encode`: one turn as a circuit over one-hot values (:class:`~.encode.Encoder`);
+- :mod:`.monk`: from Monk on, the Ba Gua one-hot over its reachable configurations (the drop
+  priorities, Master's flow and coin) and the Focus and Balance effects;
 - :mod:`.solver`: deepening from the explicit solver's lower bound, the CEGAR loop, budgets,
   and :func:`solve`, which returns the explicit solver's
-  :class:`~taolong_lab.solvers.explicit.Solution`.
-
-Grasshopper mode only: the other modes raise a ``SolverError``.
+  :class:`~taolong_lab.solvers.explicit.Solution`;
+- :mod:`.check`: one turn of the encoding against the engine (the conformance tests).
 
 >>> from taolong_lab import State
 >>> s = solve(State("field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "

@@ -2,12 +2,13 @@
 
 - :func:`engine_successors`: the engine's successor set of a solo position (``State.successors``).
 - :func:`relaxed_successors`: the same turn built from the engine's own pieces
-  (``core.executions``, ``solo.group_executions``, ``core.hurt``, ``core.village_damage``) but
-  with the two relaxations the SAT layer makes: the opponent's group may end in **any** of its
-  legal executions, and the player's penalty may be taken whenever the sown element is
-  impossible, unless one of the penalty's necessary conditions fails (some space gives Lake or
-  Mountain off the player's axis, a stay; some space with no opponent group gives an element
-  possible on the board as it is).
+  (``core.executions``, ``spirit.resolve_effects``, ``core.hurt``, ``core.village_damage``)
+  but with the relaxations the SAT layer makes: the opponent's group, and from Monk on its
+  Focus, may end in **any** of its legal executions, and the player's penalty may be taken
+  whenever the sown element is impossible, unless one of the penalty's necessary conditions
+  fails (some sowing without a Focus of the player's gives Lake or Mountain off the player's
+  axis, a stay; some sowing with no opponent group and no effect gives an element possible on
+  the board as it is).
 - :func:`OneTurn`: the encoding of one turn from a position, either with the start as constants
   (as the solver builds it) or as free variables pinned by assumptions (the whole circuit,
   nothing folded), optionally with the CEGAR refinements for that position added (``exact``)
@@ -24,15 +25,23 @@ from pysat.solvers import Solver
 
 from ...engine import State
 from ...engine.core import executions, hurt, village_damage
+from ...engine.spirit import resolve_effects
 from ..bounds import sow_table
+from . import monk
 from .encode import Encoder
 from .gates import Gates
 from .solver import SatSearch, _Model
 from .solver import eliminate as eliminate_layer
 
 
-def _key(state: State, walk, bagua):
-    return State.compose(state.tables, walk, bagua, state.coin, state.mover, 0).key()
+def _key(state: State, walk, config):
+    """The key of the position after a turn from ``state``: ``config`` a Ba Gua as the layer
+    keys it (:meth:`.encode.Encoder.config_of`)."""
+    if state.tables.monk:
+        bagua, coin = monk.split(config)
+    else:
+        bagua, coin = config, state.coin
+    return State.compose(state.tables, walk, bagua, coin, state.mover, 0).key()
 
 
 def _both_alive(walk) -> bool:
@@ -60,22 +69,41 @@ def relaxed_group_ends(env, walk, colour: int, group) -> set:
     return set(paths)
 
 
+def sowings(state: State) -> list[monk.Transition]:
+    """Every way to sow from ``state`` as the layer holds it: from Monk on the transitions of
+    :func:`.monk.transitions`; in Grasshopper :func:`~..bounds.sow_table`'s, without effects."""
+    if state.tables.monk:
+        return list(monk.transitions(state.tables, monk.config_of(state), state.mover))
+    table = sow_table(state.bagua, "WB"[1 - state.mover])
+    return [monk.Transition(s, new, group, el, ()) for s, (new, group, el) in table.items()]
+
+
 def relaxed_successors(state: State) -> set:
     env = state.tables
     player = state.mover
     opp = 1 - player
     walk = state.board
     out = set()
-    table = sow_table(state.bagua, "WB"[opp])
-    # the penalty's necessary conditions (Encoder._penalty_needs): no space gives a stay, no
-    # space without a group gives an element possible as the board is
+    table = sowings(state)
+    # the penalty's necessary conditions (Encoder._penalty_needs): no sowing without a Focus
+    # of the player's gives a stay, no sowing without a group or an effect gives an element
+    # possible as the board is
     penalty_ok = not any(
-        any(not o.path for o in executions(env, walk, player, element))
-        or (not group and executions(env, walk, player, element))
-        for _new, group, element in table.values()
+        (
+            not monk.moves_player(tr, player)
+            and any(not o.path for o in executions(env, walk, player, tr.element))
+        )
+        or (not tr.group and not tr.effects and executions(env, walk, player, tr.element))
+        for tr in table
     )
-    for _space, (new, group, element) in table.items():
-        for w in relaxed_group_ends(env, walk, opp, group) if group else [walk]:
+    for tr in table:
+        new, group, element = tr.after, tr.group, tr.element
+        # every outcome of the effects: each execution of either dragon's Focus
+        starts = [w for w, _ in resolve_effects(env, walk, tr.effects)]
+        ends_of_group = [
+            e for w0 in starts for e in (relaxed_group_ends(env, w0, opp, group) if group else [w0])
+        ]
+        for w in ends_of_group:
             if not _both_alive(w):
                 ends = [w]
             else:
@@ -118,15 +146,12 @@ class OneTurn:
         if eliminate:  # as the solver hands a layer over (the free choices may go)
             clauses, self.eliminated = eliminate_layer(self.g, self.enc.layers, clauses, n0v)
         self.sat.append_formula(clauses)
-        if exact:  # the CEGAR refinements for this position: every space, and the penalty
+        if exact:  # the CEGAR refinements for this position: the policy's, and the penalty
             search = SatSearch(state, encoder=self.enc, sat=self.sat)
-            walk = state.board
-            for space in self.enc.sowings(state.bagua):
-                ref = search.group_ref(walk, state.bagua, space)
-                if ref is not None:
-                    search.refine(ref)
+            for ref in search.position_refs(state):
+                search.refine(ref)
             if any(not t.phases[0].penalty for t, _ in state.successors()):
-                search.refine(("penalty", walk, state.bagua))
+                search.refine(("penalty", state.board, self.enc.config_of(state)))
         self.sat.append_formula(self.g.take())
 
     def close(self):
@@ -153,22 +178,19 @@ class OneTurn:
         lits = [*self.layer.state.literals(), *self.layer.bagua_literals()]
         return sorted({x for x in lits if x is not True and x is not False})
 
-    def determined(self, literals=None, max_models: int = 3) -> list[tuple]:
-        """For up to ``max_models`` models: with the start, the sown space, the end of the
-        opponent's group and every free choice fixed as in the model, each next-position
-        literal flipped must be UNSAT. Returns the ``(model no, literal)`` that were not."""
+    def determined(self, literals=None, max_models: int = 3, assume=()) -> list[tuple]:
+        """For up to ``max_models`` models (under the literals ``assume`` too, e.g. a space of
+        :attr:`.encode.Layer.space`): with the start, the sown space and every free choice
+        (the opponent's too) fixed as in the model, each next-position literal flipped must
+        be UNSAT. Returns the ``(model no, literal)`` that were not."""
         bad = []
         L = self.layer
         lits = self.next_literals() if literals is None else literals
         for n in range(max_models):
-            if not self.sat.solve(assumptions=self.pin):
+            if not self.sat.solve(assumptions=[*self.pin, *assume]):
                 break
             value = _Model(self.sat.get_model())
-            post = self.enc.decode(L.post_group, value)
             fixed = list(self.pin)
-            eq = self.enc.eq_walk(L.post_group, post)
-            if eq is not True:
-                fixed.append(eq)
             for x in L.space.values():
                 if x is not True and x is not False:
                     fixed.append(x if value(x) else -x)
@@ -236,5 +258,6 @@ __all__ = [
     "factored_sowings",
     "relaxed_group_ends",
     "relaxed_successors",
+    "sowings",
     "stack_domain",
 ]

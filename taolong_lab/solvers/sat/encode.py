@@ -1,4 +1,4 @@
-"""The per-turn layer: the solo Grasshopper turn as a circuit over one-hot values.
+"""The per-turn layer: the solo turn as a circuit over one-hot values.
 
 A board state (:class:`Sym`) holds, for each dragon (white first, as in the engine's walks):
 
@@ -33,6 +33,11 @@ circuit: space ``j`` receives stone ``i - 1`` of the chosen space ``s``'s stack 
 ``j = s + i``, the lifted space is emptied (or receives the last stone of a full lap). One-hot
 over whole configurations would grow with their number, which multiplies turn by turn.
 
+From Monk on (:mod:`.monk`) the sowing reads the whole Ba Gua, so a layer holds it one-hot over
+whole configurations (stacks and flux coin, :attr:`Layer.configs`) and chooses one of the
+engine's sowings of the configuration before; the Focus and Balance effects it makes are
+applied between the sowing and the opponent's group (:attr:`Layer.pre_group`).
+
 The facing is kept as state although a walk does not hold it (it is a function of the cells
 and gaps; the conformance tests check it); the centre's stones are derived from the meters.
 """
@@ -44,6 +49,7 @@ from typing import NamedTuple
 from ...engine import sow
 from ...engine.core import Dragon, Env
 from ..bounds import bound_params, opponent_group, sow_table, turn_damage_bound
+from . import monk
 from .gates import Gates, clean, const, ite_onehot, neg
 
 N_TILES = 4  # head + 3 segments at most
@@ -677,8 +683,12 @@ class Layer:
 
     def __init__(self):
         self.state: Sym | None = None  # after the turn
+        self.pre_group: Sym | None = None  # before the opponent's group (after the effects)
         self.post_group: Sym | None = None
         self.stacks: list = []  # per space {stack: literal}
+        self.configs: dict | None = None  # from Monk on: {configuration: literal} (.monk)
+        self.focus_slots: list = []  # from Monk on: the opponent's Focus (.monk.FocusSlot)
+        self.outcomes: list = []  # from Monk on: the sowings out of the layer before
         self._eq: dict = {}
         self._opp = "B"  # the opponent's stone colour (set by the encoder)
         self.sig: dict = {}  # (group, element) -> literal
@@ -691,7 +701,10 @@ class Layer:
         self.variables = 0
 
     def bagua_is(self, g: Gates, config):
-        """The literal "the Ba Gua after this turn's sowing is ``config``"."""
+        """The literal "the Ba Gua after this turn's sowing is ``config``" (from Monk on, a
+        configuration of :func:`.monk.config_of`)."""
+        if self.configs is not None:
+            return self.configs.get(config, False)
         x = self._eq.get(config)
         if x is None:
             x = self._eq[config] = g.ANDs(
@@ -701,6 +714,8 @@ class Layer:
 
     def bagua_value(self, value):
         """The configuration under ``value`` (a literal -> bool function)."""
+        if self.configs is not None:
+            return next((c for c, x in self.configs.items() if value(x)), None)
         out = []
         for st in self.stacks:
             v = next((v for v, x in st.items() if value(x)), None)
@@ -710,6 +725,8 @@ class Layer:
         return tuple(out)
 
     def bagua_literals(self) -> list:
+        if self.configs is not None:
+            return list(self.configs.values())
         return [x for st in self.stacks for x in st.values()]
 
     def read_later(self) -> set[int]:
@@ -719,6 +736,9 @@ class Layer:
         lits = [*self.state.literals(), *self.post_group.literals(), self.won, self.lost]
         lits += [self.penalty, *self.sig.values(), *self.space.values(), *self._eq.values()]
         lits += self.bagua_literals()
+        lits += self.pre_group.literals()
+        for slot in self.focus_slots:
+            lits += [*slot.pre.literals(), *slot.post.literals(), *slot.lits.values()]
         return {abs(x) for x in lits if x is not True and x is not False}
 
     def sowing_outcomes(self):
@@ -745,7 +765,9 @@ def stack_sowing(space: int, stack: str, n: int, opp_stone: str) -> tuple[tuple[
 class DecodedTurn(NamedTuple):
     """One turn of a model (:meth:`Encoder.decode_layer`): the space sown, the Ba Gua after
     the sowing, the ``(group, element)`` it gave, the walk after the opponent's group and
-    after the turn, and whether the player took the penalty."""
+    after the turn, and whether the player took the penalty; from Monk on, the walk before
+    the group (after the effects) and the opponent's Focus, ``(walk before, space, walk
+    after)``."""
 
     space: int
     bagua: tuple
@@ -753,6 +775,8 @@ class DecodedTurn(NamedTuple):
     post_group: tuple
     walk: tuple
     penalty: bool
+    pre_group: tuple | None = None
+    focus: tuple = ()
 
 
 class Encoder:
@@ -788,7 +812,12 @@ class Encoder:
         self.layers: list[Layer] = []
         L0 = Layer()
         L0.state = S0
-        L0.stacks = [const(stack) for stack in start.bagua]
+        # from Monk on the Ba Gua is one-hot over whole configurations (.monk)
+        self.explicit = env.monk
+        if self.explicit:
+            L0.configs = {monk.config_of(start): True}
+        else:
+            L0.stacks = [const(stack) for stack in start.bagua]
         L0._opp = self.opp_stone
         L0.won = False
         self.layers.append(L0)
@@ -796,7 +825,16 @@ class Encoder:
         # the Ba Gua configurations reachable at the last layer (any space may always be sown,
         # whatever the board): the factored layers keep only stack contents some reachable
         # configuration has, which is exact (a real line never leaves the set)
-        self._reach: set | None = {start.bagua}
+        self._reach: set | None = None if self.explicit else {start.bagua}
+
+    def config_of(self, state) -> tuple:
+        """The Ba Gua of ``state`` as the layers key it (:meth:`Layer.bagua_is`): its stacks,
+        and from Monk on the flux coin after them (:func:`.monk.config_of`)."""
+        return monk.config_of(state) if self.explicit else state.bagua
+
+    def split(self, config) -> tuple[tuple[str, ...], int]:
+        """``(stacks, coin)`` of a configuration of :meth:`config_of`."""
+        return monk.split(config) if self.explicit else (config, self.flux)
 
     def sowings(self, bagua):
         t = self._sow_cache.get(bagua)
@@ -810,8 +848,13 @@ class Encoder:
         n0c, n0v = g.n_clauses, g.pool.top
         L = Layer()
         L._opp = self.opp_stone
-        self._advance_reach()
-        self._sowing(prev, L)
+        if self.explicit:
+            chosen = monk.sowing(self, prev, L)
+            L.pre_group = monk.effects(self, prev.state, chosen, L)
+        else:
+            self._advance_reach()
+            self._sowing(prev, L)
+            L.pre_group = prev.state
         self._rest_of_turn(prev, L, n0c, n0v)
         return L
 
@@ -900,7 +943,7 @@ class Encoder:
     def _rest_of_turn(self, prev: Layer, L: Layer, n0c: int, n0v: int) -> None:
         g, B = self.g, self.board
         # ---- the opponent's group (solo.group_executions), every legal option
-        S = prev.state
+        S = L.pre_group
         width = max((len(gr) for gr, _ in L.sig), default=0)
         for a in range(width):
             E: dict = {}
@@ -998,16 +1041,22 @@ class Encoder:
 
     def _penalty_needs(self, prev: Layer, L: Layer) -> None:
         """Necessary conditions of the penalty (``solo.solo_options``: every choice
-        impossible), added to the relaxation, so still sound: no space of the Ba Gua may give
-        Lake or Mountain off the player's axis (a stay is always possible, and the opponent's
-        group never turns the player), and no space without an opponent group may give an
+        impossible), added to the relaxation, so still sound: no sowing may give Lake or
+        Mountain off the player's axis unless its effects include a Focus of the player's
+        (a stay is always possible, and neither the opponent's group, its Focus nor a Balance
+        turns the player), and no sowing without an opponent group or an effect may give an
         element possible on the board as it is."""
         g, B = self.g, self.board
         has: dict = {}
         free: dict = {}
-        for lit, group, element in prev.sowing_outcomes():
-            has.setdefault(element, set()).add(lit)
-            if not group:
+        if self.explicit:
+            outcomes = L.outcomes
+        else:
+            outcomes = [(*o, False, ()) for o in prev.sowing_outcomes()]
+        for lit, group, element, turns_player, effects in outcomes:
+            if not turns_player:
+                has.setdefault(element, set()).add(lit)
+            if not group and not effects:
                 free.setdefault(element, set()).add(lit)
         S = prev.state
         k = self.player
@@ -1097,6 +1146,12 @@ class Encoder:
                     return v
             return None
 
+        focus = tuple(
+            (self.decode(slot.pre, value), space, self.decode(slot.post, value))
+            for slot in L.focus_slots
+            for (space, _), x in slot.lits.items()
+            if value(x)
+        )
         return DecodedTurn(
             space=pick(L.space),
             bagua=L.bagua_value(value),
@@ -1104,6 +1159,8 @@ class Encoder:
             post_group=self.decode(L.post_group, value),
             walk=self.decode(L.state, value),
             penalty=value(L.penalty),
+            pre_group=self.decode(L.pre_group, value),
+            focus=focus,
         )
 
 

@@ -7,7 +7,9 @@ refinement, CEGAR):
 
 1. One PySAT solver for the whole search. Layer ``t`` (:meth:`.encode.Encoder.add_layer`) is
    one turn: the Ba Gua (factored: each space's stack one-hot over the contents some reachable
-   configuration gives it, the sowing a circuit over the chosen space), the opponent's group
+   configuration gives it, the sowing a circuit over the chosen space; from Monk on one-hot
+   over whole configurations, then the Focus and Balance effects, :mod:`.monk`, the
+   opponent's Focus with every execution), the opponent's group
    with **every legal option** (a relaxation of its policy), the player's Matter phase (or
    the penalty, admitted whenever the sown element is impossible and its cheap necessary
    conditions hold: another relaxation), the village. ``won_t`` is the latched "the opponent
@@ -27,7 +29,9 @@ refinement, CEGAR):
    opponent's group ended where the policy would not (``solo.choose_group``): a refinement
    clause ``state = w and signature = (group, element) [and Ba Gua after = b] -> the group
    ends in one of T`` is added at every layer (the policy is a function of exactly these,
-   so the clause holds in the real game at every turn); or the player took a penalty while
+   so the clause holds in the real game at every turn; from Monk on ``state`` is the one
+   after the effects, and the opponent's Focus gets the same clause, a ``"focus"``
+   refinement, with its space as a group of one); or the player took a penalty while
    some choice was possible: the clause ``not (state = w and Ba Gua = b and penalty)`` is
    added. Anything else is an encoding error: :class:`SatEncodingError`, never an answer.
    Near the end of the line (``r = k - t + 1 <= 4`` turns left from the position before a
@@ -61,7 +65,11 @@ refinement, CEGAR):
 
 Budgets: ``time_limit`` (seconds, checked between layers and between solver calls, each
 call run in conflict chunks) and ``conflict_budget`` (total conflicts) stop the search with
-status ``"unknown"`` and ``proved_no_win_below``; so does ``max_horizon``.
+status ``"unknown"`` and ``proved_no_win_below``; so do ``max_horizon`` and, from Monk on, a
+turn with more ways to sow than :data:`.monk.TRANSITION_LIMIT`.
+
+The Ba Gua is held as a position's ``config`` (:meth:`.encode.Encoder.config_of`): its stacks,
+and from Monk on the flux coin after them.
 """
 
 from __future__ import annotations
@@ -76,7 +84,9 @@ import pysolvers
 from pysat.solvers import Cadical195, Glucose4, Solver
 
 from ...engine import Line, State
+from ...engine.core import executions
 from ...engine.solo import choose_group
+from ...engine.spirit import resolve_effects
 from ..bounds import bound_params, lower_bound
 from ..certificate import HorizonRecord, Lift, NoWinProof, SatCertificate, Status
 from ..common import (
@@ -89,6 +99,7 @@ from ..common import (
     solo_start,
 )
 from ..explicit import OutOfBudget, win_line_within, win_within
+from . import monk
 from .encode import Encoder
 from .gates import Gates, neg
 from .proof import ProofLog
@@ -109,14 +120,7 @@ class SatEncodingError(SolverError):
 
 
 def _start_of(puzzle_or_state) -> State:
-    state = solo_start(puzzle_or_state, "SAT")
-    if state.rules.mode != "grasshopper":
-        raise SolverError(
-            f"the SAT solver encodes the Grasshopper mode only, not the {state.rules.mode!r} "
-            "mode (Focus, Balance and the drop priorities are not encoded yet); use "
-            "method='explicit'"
-        )
-    return state
+    return solo_start(puzzle_or_state, "SAT")
 
 
 class _Model:
@@ -287,22 +291,27 @@ class SatSearch:
         enc, g = self.enc, self.g
         L, prev = enc.layers[t], enc.layers[t - 1]
         kind = ref[0]
-        if kind == "group":
+        if kind in ("group", "focus"):
             _, walk, sig, after, allowed = ref
-            s = L.sig.get(sig, False)
-            if s is False:
-                return
-            pre = enc.eq_walk(prev.state, walk)
-            if pre is False:
-                return
-            cond = [pre, s]
             if after is not None:
                 b = L.bagua_is(g, after)
                 if b is False:
                     return
-                cond.append(b)
-            posts = [enc.eq_walk(L.post_group, w) for w in allowed]
-            g.clause([*(-c if c is not True else False for c in cond), *posts])
+            else:
+                b = True
+            if kind == "group":
+                places = [(L.pre_group, L.sig.get(sig, False), L.post_group)]
+            else:  # the opponent's Focus, in each slot it may take (.monk)
+                key = (sig[0][0], sig[1])
+                places = [(f.pre, f.lits.get(key, False), f.post) for f in L.focus_slots]
+            for before, s, after_it in places:
+                if s is False:
+                    continue
+                pre = enc.eq_walk(before, walk)
+                if pre is False:
+                    continue
+                posts = [enc.eq_walk(after_it, w) for w in allowed]
+                g.clause([*(neg(c) for c in (pre, s, b)), *posts])
         else:  # "penalty": no penalty from this (walk, Ba Gua)
             _, walk, bagua = ref
             if L.penalty is False:
@@ -320,7 +329,7 @@ class SatSearch:
     def refine(self, ref, bagua=None) -> bool:
         """Store ``ref`` (found with ``bagua`` on the spaces) and add it at every layer; False
         if it was already known."""
-        key = ref[:4] if ref[0] == "group" else ref
+        key = ref[:4] if ref[0] in ("group", "focus") else ref
         if key in self._keys:
             return False
         self._keys.add(key)
@@ -336,29 +345,85 @@ class SatSearch:
 
     def group_ref(self, walk, bagua, space):
         """The refinement for the opponent's group at (walk, Ba Gua, space), None without a
-        group."""
+        group (Grasshopper)."""
         new, group, element = self.enc.sowings(bagua)[space]
         if not group:
             return None
-        after = (new, self.enc.flux) if self.lookahead == "next-turn" else None
+        return self.policy_ref("group", walk, group, element, new)
+
+    def policy_ref(self, kind: str, walk, group, element: int, after):
+        """The refinement ``(kind, walk, (group, element), after, allowed)``: from ``walk``
+        the opponent's policy (``solo.choose_group``) performs ``group`` (a ``"focus"``: its
+        Focus, a group of one) ending in one of ``allowed`` when the player's element is
+        ``element``; ``after`` (the configuration after the sowing) is kept under the
+        next-turn lookahead only, which reads it."""
+        after = after if self.lookahead == "next-turn" else None
         chosen = choose_group(
             self.env,
             walk,
             self.enc.opp,
             group,
             pending=element,
-            after=after,
+            after=None if after is None else self.enc.split(after),
             lookahead=self.lookahead,
         )
         allowed = tuple(sorted({w for _, w in chosen}, key=repr))
-        return ("group", walk, (group, element), new if after else None, allowed)
+        return (kind, walk, (group, element), after, allowed)
+
+    def position_refs(self, state: State) -> list:
+        """Every refinement the opponent's policy needs for one turn from ``state``: its group
+        for each space (Grasshopper); from Monk on, for each way to sow, its Focus and its
+        group after each outcome of the effects (``spirit.resolve_effects``)."""
+        walk = state.board
+        if not self.enc.explicit:
+            refs = [
+                self.group_ref(walk, state.bagua, space) for space in self.enc.sowings(state.bagua)
+            ]
+            return [ref for ref in refs if ref is not None]
+        refs = []
+        for tr in monk.transitions(self.env, self.enc.config_of(state), self.player):
+
+            def policy(w, colour, space, outs, tr=tr):
+                if colour == self.player:
+                    return outs
+                ref = self.policy_ref("focus", w, (space,), tr.element, tr.after)
+                refs.append(ref)
+                return [o for o in outs if o.walk in ref[4]]
+
+            for w, _ in resolve_effects(self.env, walk, tr.effects, policy):
+                if tr.group and w[0][0].alive and w[0][1].alive:
+                    refs.append(self.policy_ref("group", w, tr.group, tr.element, tr.after))
+        return refs
+
+    def broken_refs(self, walk, config, decoded) -> list:
+        """The refinements the decoded turn from (``walk``, ``config``) breaks: its
+        opponent's group (and from Monk on its Focus) ending where the policy would not."""
+        if not self.enc.explicit:
+            ref = self.group_ref(walk, config, decoded.space)
+            return [ref] if ref is not None and decoded.post_group not in ref[4] else []
+        group, element = decoded.signature
+        out = []
+        for pre, space, post in decoded.focus:
+            if (
+                pre[0][0].alive
+                and pre[0][1].alive
+                and executions(self.env, pre, self.enc.opp, space)
+            ):
+                ref = self.policy_ref("focus", pre, (space,), element, decoded.bagua)
+                if post not in ref[4]:
+                    out.append(ref)
+        pre = decoded.pre_group
+        if group and pre[0][0].alive and pre[0][1].alive:
+            ref = self.policy_ref("group", pre, group, element, decoded.bagua)
+            if decoded.post_group not in ref[4]:
+                out.append(ref)
+        return out
 
     def seed(self, state: State) -> None:
-        """Refinements for every space from ``state`` (the start): its groups are known."""
-        walk = state.board
-        for space in self.enc.sowings(state.bagua):
-            ref = self.group_ref(walk, state.bagua, space)
-            if ref is not None and self.refine(ref, state.bagua):
+        """Refinements for every way to sow from ``state`` (the start): its policy's choices
+        are known (:meth:`position_refs`)."""
+        for ref in self.position_refs(state):
+            if self.refine(ref, state.bagua):
                 self.seeded += 1
 
     # ---- checking a candidate --------------------------------------------------------------
@@ -417,7 +482,7 @@ class SatSearch:
                 break
             if found is not None:
                 return added, (i, found)
-            new = self.dead_end(st.board, st.bagua, depth)
+            new = self.dead_end(st.board, self.enc.config_of(st), depth)
             self.lifted += new
             added += new
         return added, None
@@ -499,7 +564,7 @@ class SatSearch:
 
         def block(after: State) -> None:
             walk = after.board
-            eq = g.AND(enc.eq_walk(L1.state, walk), L1.bagua_is(g, after.bagua))
+            eq = g.AND(enc.eq_walk(L1.state, walk), L1.bagua_is(g, enc.config_of(after)))
             g.clause([-act, neg(eq)])
             self.append(g.take())
 
@@ -529,16 +594,17 @@ class SatSearch:
             self.count_seconds += time.perf_counter() - t0
         return sum(len(turns_to[key]) for key in winning if key in turns_to)
 
-    def state_of(self, walk, bagua, ply) -> State:
+    def state_of(self, walk, config, ply) -> State:
+        bagua, coin = self.enc.split(config)
         return State.compose(
-            self.env, board=walk, bagua=bagua, coin=self.enc.flux, mover=self.player, ply=ply
+            self.env, board=walk, bagua=bagua, coin=coin, mover=self.player, ply=ply
         )
 
     def check(self, value, k: int):
         """Check the candidate line of ``k`` turns. Returns ``(line, refined)``: the turns in
         notation if every turn is real, else None and the number of refinements added."""
         enc = self.enc
-        prev_walk, prev_bagua = enc.start_walk, self.start.bagua
+        prev_walk, prev_bagua = enc.start_walk, enc.config_of(self.start)
         path = []  # the position before each turn, while the line is real
         line = []
         refined = 0
@@ -583,8 +649,7 @@ class SatSearch:
                         return full, 0
                 real = False
                 fixed = False
-                ref = self.group_ref(prev_walk, prev_bagua, space)
-                if ref is not None and decoded.post_group not in ref[4]:
+                for ref in self.broken_refs(prev_walk, prev_bagua, decoded):
                     fixed = True
                     refined += self.refine(ref, prev_bagua)
                 if decoded.penalty and any(not t2.phases[0].penalty for t2, _ in pre.successors()):
@@ -684,14 +749,13 @@ def solve(
     count_first_turns: bool = True,
     proof=None,
 ) -> Solution:
-    """The fewest turns to win a Grasshopper solo challenge, by incremental SAT (see the
-    module docstring). With a budget it returns status ``"unknown"`` and
-    ``proved_no_win_below``.
+    """The fewest turns to win a solo challenge, by incremental SAT (see the module
+    docstring). With a budget it returns status ``"unknown"`` and ``proved_no_win_below``.
 
     Parameters
     ----------
     puzzle_or_state : Puzzle or State
-        A solo challenge in the Grasshopper mode.
+        A solo challenge, in any mode.
     time_limit : float or None
         Seconds of wall clock, at most.
     conflict_budget : int or None
@@ -707,6 +771,8 @@ def solve(
     proof : path or None
         A folder for the DRAT proof of each UNSAT horizon (:mod:`.proof`, checked by
         :func:`taolong_lab.puzzles.proofs.check`); None keeps no clause and writes nothing.
+        Grasshopper only: the checker does not replay the Focus refinements of the other
+        modes yet.
 
     Returns
     -------
@@ -716,8 +782,7 @@ def solve(
     Raises
     ------
     SolverError
-        Not a solo challenge, a mode other than Grasshopper (Focus, Balance and the drop
-        priorities are not encoded), a bad budget.
+        Not a solo challenge, a bad budget, a proof asked for outside Grasshopper.
     SatEncodingError
         The encoding and the engine disagree: a bug, never an answer.
     """
@@ -804,6 +869,11 @@ def solve(
         )
 
     if proof is not None:
+        if start.rules.mode != "grasshopper":
+            raise SolverError(
+                f"proof: SAT proofs are written in Grasshopper only, not {start.rules.mode} "
+                "(the checker does not replay the Focus refinements yet)"
+            )
         log = ProofLog(proof, start, _proof_settings(start, params, solver_name))
     result = start.outcome()
     if result is not None:
@@ -881,6 +951,8 @@ def solve(
                         share = max(1.0, share)
                     first = search.count_first_turns(k, line, deadline, share)
                 return finish(Status.OPTIMAL, k, line, k, first=first)
+    except monk.TooManyConfigurations as exc:
+        return finish(Status.UNKNOWN, None, (), proved, str(exc))
     except KeyboardInterrupt:
         return finish(Status.UNKNOWN, None, (), proved, "interrupted")
     finally:
