@@ -37,8 +37,8 @@ reachable graph was exhausted without a win.
 >>> from taolong_lab import State
 >>> s = solve(State("field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "
 ...     "d3-d2-d1-e1:4:0 d4-d5:1:0 -/-/BB/-/W/-/BWW/WB 3:8 w 1"), progress=False)
->>> s.status, s.optimum, s.line, s.optimal_first_turns
-('optimal', 1, ('Ea>Mo =',), 1)
+>>> s.status, s.optimum, s.line.notation(), s.optimal_first_turns
+('optimal', 1, ['Ea>Mo ='], 1)
 """
 
 from __future__ import annotations
