@@ -94,6 +94,15 @@ def test_the_explicit_solver_shows_the_first_turn_count(capsys):
     assert capsys.readouterr().err == ""
 
 
+def test_the_sat_solver_shows_the_first_turn_count(capsys):
+    from taolong_lab.solvers.sat import solve as sat_solve
+
+    found = sat_solve(State(WIN_IN_2), progress=True)
+    err = capsys.readouterr().err
+    assert found.optimal_first_turns > 0
+    assert "SAT optimal first turns: " in err and " settled" in err
+
+
 def test_the_first_turn_count_on_its_own_shows_it_too(capsys):
     # method="auto" counts again this way when the explicit run's count ran out
     count = count_first_turns(State(WIN_IN_2), 2, progress=True)

@@ -516,7 +516,7 @@ class SatSearch:
         g.clause([neg(eq), neg(b), L.won, neg(enc.layers[j + r].won)])
 
     def count_first_turns(
-        self, k: int, line, deadline: float | None, explicit_seconds: float = 0.0
+        self, k: int, line, deadline: float | None, explicit_seconds: float = 0.0, bar=None
     ) -> int | None:
         """How many of the start's turns begin a win in ``k`` turns (``k`` the proved
         optimum, ``line`` the optimal line found): the explicit solver's
@@ -530,7 +530,8 @@ class SatSearch:
         the CEGAR loop is asked again for a win in ``k`` from another one: each real line
         found adds its first position, an UNSAT answer proves that no other successor wins in
         ``k - 1`` more turns (the relaxation is sound). The count is the number of the
-        start's turns that lead to a winning position. None when the time runs out."""
+        start's turns that lead to a winning position. None when the time runs out. ``bar``
+        (a tqdm bar or None) shows the first positions settled."""
         enc, g = self.enc, self.g
         t0 = time.perf_counter()
         start = self.start
@@ -541,6 +542,14 @@ class SatSearch:
             firsts.setdefault(after.key(), after)
         winning: set = {start.play(line[0]).key()}
         losing: set = set()
+
+        def settled() -> None:
+            if bar is not None:
+                done = len(winning) + len(losing)
+                bar.set_description(f"SAT optimal first turns: {done}/{len(firsts)} settled")
+                bar.update(1)
+
+        settled()
         budget = Budget(max(0.0, explicit_seconds), None)
         if deadline is not None:
             budget.deadline = min(budget.deadline, deadline)
@@ -554,6 +563,7 @@ class SatSearch:
             except OutOfBudget:
                 break
             (winning if won else losing).add(key)
+            settled()
         self.count_explicit = len(winning) + len(losing) - 1  # the line's first is known
         if len(winning) + len(losing) == len(firsts):
             self.count_seconds += time.perf_counter() - t0
@@ -588,6 +598,7 @@ class SatSearch:
                 if after.key() in winning or after.key() in losing:
                     raise SatEncodingError("a blocked first turn came back in a SAT line")
                 winning.add(after.key())
+                settled()
                 block(after)
         finally:
             self.short_from = 1
@@ -949,7 +960,7 @@ def solve(
                     share = explicit_share * (time.perf_counter() - t0)
                     if explicit_share > 0:
                         share = max(1.0, share)
-                    first = search.count_first_turns(k, line, deadline, share)
+                    first = search.count_first_turns(k, line, deadline, share, bar)
                 return finish(Status.OPTIMAL, k, line, k, first=first)
     except monk.TooManyConfigurations as exc:
         return finish(Status.UNKNOWN, None, (), proved, str(exc))
