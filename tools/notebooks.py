@@ -12,7 +12,8 @@ saved: the Explorer's picture stays, as its SVG) and without the run's timings.
 
 A stored notebook is *current* (:func:`differences` finds nothing) when each code cell has
 the same outputs in the same order as a fresh run: the same kind (a stream and its name, a
-display, a result, an error), the same text (a stream's text, a display's ``text/plain``),
+display, a result, an error), the same text (a stream's text, its pieces joined, a display's
+``text/plain``),
 and the same image types (``image/png``, ``image/svg+xml``), whatever their bytes. A cell
 tagged ``volatile`` (its text depends on the machine, as a time, or on files a background
 run adds to, as the atlas) is compared by the kinds of its outputs and their image types
@@ -102,7 +103,10 @@ def summary(cell: nbformat.NotebookNode) -> list[tuple] | set[tuple]:
     for output in cell.outputs:
         kind = output.output_type
         if kind == "stream":
-            out.append((kind, output.name, None if volatile else output.text))
+            text = None if volatile else output.text
+            if out and out[-1][:2] == (kind, output.name):  # a stream may arrive in pieces
+                text = None if volatile else out.pop()[2] + text
+            out.append((kind, output.name, text))
         elif kind == "error":
             out.append((kind, output.ename, None if volatile else output.evalue))
         else:
