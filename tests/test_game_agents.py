@@ -253,3 +253,33 @@ def test_a_card_of_another_game_resumed_with_other_variants_keeps_the_earlier_ce
     assert [c["rules"] for c in both["cells"]] == ["target=8", "target=9"]
     assert both["cells"][0]["summary"] == first["cells"][0]["summary"]
     assert sum(w["value"] for w in both["cells"][1]["summary"]["wins"]) == pytest.approx(1.0)
+
+
+def test_partners_win_together_on_the_balance_card():
+    """In a game of teams every player with the top return wins: the card counts the first
+    player's win when its partner's side took the game."""
+    games = [
+        {
+            "winner": None,
+            "winners": ["north", "south"],
+            "capped": False,
+            "turns": 10,
+            "branching": 3.0,
+            "lead_change": 0.1,
+            "drama": None,
+            "decisiveness_moves": None,
+        },
+        {
+            "winner": "east",
+            "capped": False,
+            "turns": 12,  # a card written before "winners"
+            "branching": 3.0,
+            "lead_change": 0.1,
+            "drama": None,
+            "decisiveness_moves": None,
+        },
+    ]
+    sides = ("north", "east", "south", "west")
+    card = card_module.summarise_cell(games, 0, sides)
+    assert [w["value"] for w in card["wins"]] == [0.5, 0.5, 0.5, 0.0]
+    assert card["advantage_p1"]["value"] == 0.5

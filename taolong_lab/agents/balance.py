@@ -8,7 +8,8 @@ with a 95 % interval:
 
 ``advantage_p1``
     the first player's win rate (Ludii's AdvantageP1; white's in Tao Long), Wilson interval;
-    ``black_wins`` the second player's, ``wins`` each player's;
+    ``black_wins`` the second player's, ``wins`` each player's (in a game of teams, every
+    player with the top return wins: partners win together);
 ``balance``
     ``1 -`` (the highest player's win rate ``-`` the lowest's) (Ludii's Balance; in a game of
     two, ``1 - |white's win rate - black's|``), bootstrap interval;
@@ -80,7 +81,8 @@ def player_values(state: GameState) -> tuple[float, ...]:
 
 def game_metrics(record: GameRecord, capped: bool) -> dict:
     """The per-game figures of the card from a game's record (see the module docstring)."""
-    moves = [s for s in record.states()[:-1] if not s.is_chance()]
+    states = record.states()
+    moves = [s for s in states[:-1] if not s.is_chance()]
     values = [player_values(s) for s in moves]
     branching = [len(s.legal_actions()) for s in moves]
     changes, before = 0, None
@@ -92,6 +94,7 @@ def game_metrics(record: GameRecord, capped: bool) -> dict:
     figures = {
         "turns": len(moves),
         "winner": record.winner,
+        "winners": _top_sides(record.sides, states[-1]),
         "capped": capped,
         "branching": statistics.fmean(branching) if branching else 0.0,
         "lead_change": changes / len(moves) if moves else 0.0,
@@ -115,11 +118,30 @@ def _game_job(job) -> dict:
     return game_metrics(record, capped=record.reason == TURN_CAP)
 
 
+def _top_sides(sides: tuple[str, ...], end: GameState) -> list[str]:
+    """The sides with the top return of a finished game (partners share it), none for a draw
+    or a game cut at the cap."""
+    if not end.is_terminal():
+        return []
+    values = end.returns()
+    best = max(values)
+    if all(value == best for value in values):
+        return []
+    return [side for side, value in zip(sides, values, strict=True) if value == best]
+
+
+def _won(game: dict) -> list[str]:
+    """The winning sides of a game's figures (a card written before ``winners``: its winner)."""
+    if "winners" in game:
+        return game["winners"]
+    return [] if game["winner"] is None else [game["winner"]]
+
+
 def summarise_cell(games: list[dict], seed: int = 0, sides=("white", "black")) -> dict:
     """The card's figures for one cell from its games' figures; ``sides`` names the players
     in their order."""
     n = len(games)
-    won = [[1.0 if g["winner"] == side else 0.0 for g in games] for side in sides]
+    won = [[1.0 if side in _won(g) else 0.0 for g in games] for side in sides]
     capped = [1.0 if g["capped"] else 0.0 for g in games]
     lengths = sorted(g["turns"] for g in games)
     rng = random.Random(f"balance:{seed}")
