@@ -207,6 +207,14 @@ def test_balance_prints_the_card_and_resumes(capsys, monkeypatch, tmp_path):
         (["tournament", "greedy", "random", "--games", "0"], "--games: must be from 1 to"),
         (["tournament", "greedy", "random", "--out", "x.txt"], "must be a .json file"),
         (["tournament", "greedy", "random", "--scheduler", "a b"], "must be a Dask scheduler"),
+        (["tournament", "greedy", "random", "--tls-cert", "c.pem"], "--tls-cert: only with"),
+        (
+            [
+                *("balance", "--levels", "greedy", "--out", "c.json"),
+                *("--scheduler", "tls://127.0.0.1:8786", "--tls-ca-file", "no-ca.pem"),
+            ],
+            "--tls-ca-file 'no-ca.pem': no such file",
+        ),
         (["play", "--vs", "greedy", "--seed", "-1"], "--seed: must be from 0"),
         (["play", "--vs", "greedy", "--time", "nan"], "--time: 'nan' is not a number"),
         (["balance", "--levels", "greedy", "--out", "c.json", "--variant", "a=1"], "--variant"),

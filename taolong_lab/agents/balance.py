@@ -223,6 +223,7 @@ def balance_card(
     out=None,
     workers: int = 1,
     scheduler=None,
+    security=None,
     progress: bool = False,
 ) -> dict:
     """Play the card's games and return the card (and write it to ``out``).
@@ -245,8 +246,9 @@ def balance_card(
         The card's seed, the turn cap and the random opening plies of each game.
     out
         A JSON file: written atomically after each game; a rerun with the same settings resumes.
-    workers, scheduler
-        Parallel games (see :func:`taolong_lab.runner.ordered_map`).
+    workers, scheduler, security
+        Parallel games (see :func:`taolong_lab.runner.ordered_map`; ``security``: Dask's TLS
+        settings for a ``tls://`` scheduler).
     progress
         Show a progress bar.
 
@@ -307,7 +309,7 @@ def balance_card(
     keys = [key for key, _ in jobs]
     try:
         todo = [job for _, job in jobs]
-        runs = ordered_map(_game_job, todo, workers=workers, scheduler=scheduler)
+        runs = ordered_map(_game_job, todo, workers=workers, scheduler=scheduler, security=security)
         for key, (_, result) in zip(keys, runs, strict=False):
             if "error" in result:
                 raise AgentError(f"{key[0]} {key[1]}: {result['error']}")

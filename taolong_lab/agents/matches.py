@@ -254,6 +254,7 @@ def match(
     opening: int = 4,
     workers: int = 1,
     scheduler=None,
+    security=None,
     out=None,
     progress: bool = False,
 ) -> MatchResult:
@@ -272,8 +273,9 @@ def match(
         ``State`` or a ``GameState``; default: :func:`taolong_lab.new_game`).
     max_turns, opening
         The turn cap and the random opening plies (see :func:`play_game`).
-    workers, scheduler
-        Parallel games (see :func:`taolong_lab.runner.ordered_map`).
+    workers, scheduler, security
+        Parallel games (see :func:`taolong_lab.runner.ordered_map`; ``security``: Dask's TLS
+        settings for a ``tls://`` scheduler).
     out
         A ``.jsonl`` file for the records: written after each game, atomically; a rerun
         resumes from it.
@@ -311,7 +313,9 @@ def match(
         jobs.append((white, black, start, max_turns, opening, own_seed, pair_seed, ident))
     bar = _bar(games, len(done), progress)
     try:
-        for job, result in ordered_map(_play_job, jobs, workers=workers, scheduler=scheduler):
+        for job, result in ordered_map(
+            _play_job, jobs, workers=workers, scheduler=scheduler, security=security
+        ):
             if "error" in result and "format" not in result:
                 raise AgentError(f"{job[-1]}: {result['error']}")
             done[job[-1]] = GameRecord.from_json(result, known=start.game)

@@ -50,6 +50,7 @@ from .common import (
     puzzle_spec,
     wants_progress,
 )
+from .generate import _security, add_cluster_options
 
 SPEC_KEYS = {
     "random": ("seed",),
@@ -583,12 +584,7 @@ def _add_run_arguments(parser, games: int) -> None:
         default=1,
         help="processes at once (default: 1)",
     )
-    parser.add_argument(
-        "--scheduler",
-        metavar="tls://HOST:PORT",
-        help="run on this Dask distributed scheduler (a trusted cluster: its results are "
-        "unpickled here; TLS from Dask's config)",
-    )
+    add_cluster_options(parser)
     add_progress_option(parser)
 
 
@@ -632,7 +628,7 @@ def run_games(args, out) -> int:
 
 def _check_scheduler(args) -> None:
     try:
-        check_scheduler(args.scheduler)
+        check_scheduler(args.scheduler, _security(args))
     except RunnerError as exc:
         raise CommandError(str(exc)) from None
 
@@ -673,6 +669,7 @@ def run_tournament(args, out) -> int:
             opening=args.opening,
             workers=args.workers,
             scheduler=args.scheduler,
+            security=_security(args),
             progress=wants_progress(args),
         )
     except RunnerError as exc:
@@ -769,6 +766,7 @@ def run_balance(args, out) -> int:
             out=args.out,
             workers=args.workers,
             scheduler=args.scheduler,
+            security=_security(args),
             progress=wants_progress(args),
             **options,
         )
