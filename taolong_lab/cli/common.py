@@ -17,6 +17,7 @@ from ..files import InputFileError, check_readable
 from ..puzzles import Puzzle, PuzzleError, read_puzzles
 from ..puzzles.grade import TIERS
 from ..rules.data import shown
+from ..rules.options import parse_option_value
 
 TIER_NAMES = tuple(name for _, name in TIERS)
 
@@ -376,6 +377,29 @@ def of_tier(puzzles: list[Puzzle], tier: str | None) -> list[Puzzle]:
     return [p for p in puzzles if tier is None or p.tier == tier]
 
 
+def option_pairs(pairs, refuse) -> dict:
+    """The ``name=value`` words of ``--option`` as a dict (a ``-`` in a name read as ``_``,
+    each value by :func:`~taolong_lab.rules.options.parse_option_value`).
+
+    Parameters
+    ----------
+    pairs : iterable of str or None
+    refuse : callable
+        Given a word that does not read ``name=value``, the exception to raise.
+
+    Returns
+    -------
+    dict
+    """
+    options = {}
+    for pair in pairs or ():
+        name, eq, raw = pair.partition("=")
+        if not eq or not name.strip():
+            raise refuse(pair)
+        options[name.strip().replace("-", "_")] = parse_option_value(raw.strip())
+    return options
+
+
 def puzzle_header(puzzle: Puzzle) -> str:
     """The puzzle's id, title and goal, on two lines.
 
@@ -439,6 +463,7 @@ __all__ = [
     "number",
     "numbered_turns",
     "of_tier",
+    "option_pairs",
     "puzzle_header",
     "puzzle_spec",
     "puzzles_of",

@@ -38,7 +38,6 @@ from ..files import read_bounded, write_atomic
 from ..games import CHANCE, TAOLONG, GameState, TaoLongState, game, games
 from ..rules import EDITIONS, MODES
 from ..rules.data import decode_json, json_decoder, shown
-from ..rules.options import parse_option_value
 from ..runner import MAX_WORKERS, RunnerError, check_scheduler
 from .common import (
     EXIT_OK,
@@ -47,6 +46,7 @@ from .common import (
     add_progress_option,
     number,
     numbered_turns,
+    option_pairs,
     puzzle_spec,
     wants_progress,
 )
@@ -128,13 +128,9 @@ def agent_from_spec(spec: str, *, time: float | None = None, nodes: int | None =
 
 
 def _game_options(pairs) -> dict:
-    options = {}
-    for pair in pairs or ():
-        name, eq, raw = pair.partition("=")
-        if not eq or not name.strip():
-            raise CommandError(f"--option {shown(pair)}: must read name=value")
-        options[name.strip().replace("-", "_")] = parse_option_value(raw.strip())
-    return options
+    return option_pairs(
+        pairs, lambda pair: CommandError(f"--option {shown(pair)}: must read name=value")
+    )
 
 
 def _the_game(args):

@@ -22,7 +22,6 @@ from ..pictures import svg
 from ..puzzles import Puzzle
 from ..rules import EDITIONS, MODES, Rules, scenario_names
 from ..rules.data import load_toml, shown
-from ..rules.options import parse_option_value
 from .common import (
     EXIT_OK,
     MAX_SEED,
@@ -36,6 +35,7 @@ from .common import (
     number,
     numbered_turns,
     of_tier,
+    option_pairs,
     puzzle_header,
     puzzles_of,
     split_puzzle_spec,
@@ -121,13 +121,10 @@ def _add_output_arguments(parser: argparse.ArgumentParser) -> None:
 
 # ---- the position named on the command line ---------------------------------------------------
 def _options(pairs: Sequence[str]) -> dict:
-    options = {}
-    for pair in pairs:
-        name, eq, raw = pair.partition("=")
-        if not eq or not name.strip():
-            raise RulesError(f"--option {pair!r} must read name=value, e.g. bite_on_stay=false")
-        options[name.strip().replace("-", "_")] = parse_option_value(raw.strip())
-    return options
+    return option_pairs(
+        pairs,
+        lambda pair: RulesError(f"--option {pair!r} must read name=value, e.g. bite_on_stay=false"),
+    )
 
 
 def _first(puzzles: list[Puzzle]) -> Puzzle:
