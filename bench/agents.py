@@ -44,21 +44,20 @@ def strength(args, folder: Path) -> dict:
         "alphabeta": AlphaBetaAgent(time_limit=args.time),
         "mcts": MCTSAgent(time_limit=args.time),
     }
-    names = list(agents)
     results = []
-    for i, first in enumerate(names):
-        for second in names[i + 1 :]:
-            result = match(
-                agents[first],
-                agents[second],
-                games=args.games,
-                seed=args.seed,
-                out=folder / f"{first}-vs-{second}.jsonl",
-                progress=True,
-            )
-            results.append(result)
-            print(f"{first} vs {second}: {result}", flush=True)
-    named = [_named(r, f, s) for r, (f, s) in zip(results, _pairs(names), strict=True)]
+    pairs = _pairs(list(agents)) if not args.pairs else [p.split("-") for p in args.pairs]
+    for first, second in pairs:
+        result = match(
+            agents[first],
+            agents[second],
+            games=args.games,
+            seed=args.seed,
+            out=folder / f"{first}-vs-{second}.jsonl",
+            progress=True,
+        )
+        results.append(result)
+        print(f"{first} vs {second}: {result}", flush=True)
+    named = [_named(r, f, s) for r, (f, s) in zip(results, pairs, strict=True)]
     ladder = ratings(named, seed=args.seed)
     for rating in ladder:
         print(rating, flush=True)
@@ -145,6 +144,9 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--time", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--pairs", nargs="*", help="these pairings only, in this order (e.g. alphabeta-greedy)"
+    )
     parser.add_argument("--card-games", type=int, default=100)
     parser.add_argument("--card-nodes", type=int, default=2000)
     parser.add_argument("--speed-positions", type=int, default=16)

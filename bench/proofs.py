@@ -1,6 +1,7 @@
 """SAT proof logging: its overhead and the check time per challenge (docs/proofs.md).
 
-For each Grasshopper challenge of a set, ONE AT A TIME: SAT without a proof (``--no-baseline``
+For each challenge of a set (``bench``, ``rulebook``, or ``bundled``: every puzzle file under
+puzzles/ but the rulebook's), ONE AT A TIME: SAT without a proof (``--no-baseline``
 skips it), SAT with ``proof=FOLDER`` (the proof folder kept under ``--proofs``), then the
 independent check (:func:`taolong_lab.puzzles.proofs.check`: dratify on every DRAT proof, the
 engine on every refinement, the explicit search on every dead end). The results JSON is
@@ -13,6 +14,9 @@ interrupted run resumes where it stopped.
 
 ``--attach`` records each checked proof folder in its puzzle's ``certificate.proof``
 (relative to the puzzle file), every other field left as it is.
+
+    nice -n 19 .venv/bin/python bench/proofs.py --set bundled --no-baseline \
+        --proofs puzzles/proofs --out bench/results/proofs-bundled.json --attach
 
 ``--missing`` (``make proofs``) makes again every proof folder a certificate names that is not
 there (the large proofs are a release artefact, docs/proofs.md): each is written into
@@ -36,8 +40,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SETS = {
-    "bench": ROOT / "bench" / "solo-set.jsonl",
-    "rulebook": ROOT / "puzzles" / "rulebook-solo.jsonl",
+    "bench": [ROOT / "bench" / "solo-set.jsonl"],
+    "rulebook": [ROOT / "puzzles" / "rulebook-solo.jsonl"],
+    "bundled": sorted(
+        p for p in (ROOT / "puzzles").glob("*.jsonl") if p.name != "rulebook-solo.jsonl"
+    ),
 }
 
 
@@ -159,16 +166,17 @@ def _n(value) -> str:
     return "–" if value is None else f"{value:.1f}"
 
 
-def make_missing(path: Path, puzzles, time_limit) -> list[str]:
-    """Make every proof folder the certificates of ``puzzles`` (of the file ``path``) name and
-    that is not there; the problems of those that cannot be made or do not check."""
+def make_missing(files: dict, puzzles, time_limit) -> list[str]:
+    """Make every proof folder the certificates of ``puzzles`` name and that is not there
+    (``files[puzzle.id]``: the puzzle's file); the problems of those that cannot be made or do
+    not check."""
     from tqdm.auto import tqdm
 
     from taolong_lab.puzzles.proofs import check, named_folder
     from taolong_lab.solvers import solve
 
     problems = []
-    named = [(p, named_folder(p, path.parent)) for p in puzzles]
+    named = [(p, named_folder(p, files[p.id].parent)) for p in puzzles]
     todo = [(p, folder) for p, folder in named if folder is not None and not folder.exists()]
     for puzzle, folder in tqdm(todo, desc="proofs", unit="challenge"):
         partial = folder.with_name(folder.name + ".partial")
@@ -219,12 +227,13 @@ def main(argv=None) -> int:
     from taolong_lab.files import write_atomic
     from taolong_lab.puzzles.proofs import attach
 
-    path = SETS[args.set]
-    puzzles = [
-        p
-        for p in load_puzzles(path, check_solutions=False)
-        if p.rules.mode == "grasshopper" and (not args.only or p.id in args.only)
-    ]
+    files = {}  # puzzle id -> its file
+    puzzles = []
+    for path in SETS[args.set]:
+        for p in load_puzzles(path, check_solutions=False):
+            if p.optimum is not None and (not args.only or p.id in args.only):
+                files[p.id] = path
+                puzzles.append(p)
     # cheapest first, by the stored solve's seconds, so a short run settles the most
     puzzles.sort(key=lambda p: (p.certificate or {}).get("seconds", 0.0))
     if args.step is not None:  # one step of one challenge, in a child process
@@ -236,7 +245,7 @@ def main(argv=None) -> int:
             print(json.dumps(solve_one(puzzle, folder, args.time_limit)))
         return 0
     if args.missing:
-        problems = make_missing(path, puzzles, args.time_limit)
+        problems = make_missing(files, puzzles, args.time_limit)
         print("\n".join(problems) or "every named proof folder is there (each one made, checked)")
         return 1 if problems else 0
     if args.out is None:
@@ -265,7 +274,8 @@ def main(argv=None) -> int:
         write_atomic(args.out, (json.dumps(results, indent=1, sort_keys=True) + "\n").encode())
         print(puzzle.id, json.dumps(row), flush=True)
         if args.attach and not row["problems"]:
-            attach(path, puzzle.id, folder.resolve().relative_to(path.parent.resolve()).as_posix())
+            home = files[puzzle.id].parent.resolve()
+            attach(files[puzzle.id], puzzle.id, folder.resolve().relative_to(home).as_posix())
     if scratch is not None:
         scratch.cleanup()
     return 0

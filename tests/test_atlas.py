@@ -20,6 +20,8 @@ from taolong_lab.puzzles.atlas import (
     atlas_id,
     atlas_start,
     challenges,
+    cost_table,
+    costs,
     main_spaces,
     run,
     table,
@@ -71,6 +73,9 @@ def test_a_run_resumes_and_keeps_what_is_proved(tmp_path, monkeypatch):
     monkeypatch.setattr(atlas, "challenges", lambda scenario: iter(few))
     assert run(tmp_path, ["torus"], progress=False) == {"torus": {"proved": 2, "pending": 0}}
     first = (tmp_path / "torus.jsonl").read_bytes()
+    recorded = costs(tmp_path)
+    assert [r.id for r in recorded] == [ident for ident, _ in few]
+    assert all(r.cpu_seconds is not None and r.cpu_seconds >= 0 for r in recorded)
     calls = []
     monkeypatch.setattr(atlas, "prove", lambda job: calls.append(job) or {})
     assert run(tmp_path, ["torus"], progress=False)["torus"]["proved"] == 2
@@ -143,6 +148,26 @@ def test_the_table_counts_each_dragon_of_a_file(tmp_path):
     assert sum(int(part.split(": ")[1]) for part in spread.split(", ")) == len(mine)
 
 
+def test_the_costs_are_read_from_each_certificate():
+    """Positions per challenge: the explicit certificate's count of positions below the
+    optimum, the same number ``verify`` checks; the table has a row per scenario and dragon."""
+    rows = costs(FOLDER)
+    assert len(rows) == sum(len(load_puzzles(path)) for path in FILES)
+    by_id = {r.id: r for r in rows}
+    for path in FILES:
+        puzzle = load_puzzles(path)[0]
+        row = by_id[puzzle.id]
+        assert row.optimum == puzzle.optimum and row.scenario == path.stem
+        if row.solver == "explicit":
+            below = puzzle.certificate["no_win_within"]
+            assert row.positions == below[-1]["positions"] > 0
+    lines = cost_table(rows).splitlines()
+    groups = {(r.scenario, r.player) for r in rows}
+    assert len(lines) == 2 + len(groups)
+    proved = sum(int(line.split(" | ")[2]) for line in lines[2:])
+    assert proved == len(rows)
+
+
 # ---- the command line ---------------------------------------------------------------------------
 def test_the_command_proves_resumes_and_prints_the_table(tmp_path, monkeypatch, capsys):
     import taolong_lab.puzzles.atlas as atlas
@@ -155,6 +180,8 @@ def test_the_command_proves_resumes_and_prints_the_table(tmp_path, monkeypatch, 
     assert capsys.readouterr().out == "torus: 1 proved, 0 pending\n"
     assert main([*argv, "--summary"]) == 0
     assert capsys.readouterr().out == table(tmp_path)
+    assert main([*argv, "--costs"]) == 0
+    assert capsys.readouterr().out == cost_table(costs(tmp_path))
 
 
 @pytest.mark.parametrize(

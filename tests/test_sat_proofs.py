@@ -10,11 +10,13 @@ proofs of the bundled puzzles are all checked under ``slow``.
 
 from __future__ import annotations
 
+import datetime
 import gzip
 import hashlib
 import importlib.util
 import json
 import os
+import random
 import shutil
 import tracemalloc
 from pathlib import Path
@@ -414,6 +416,23 @@ STORED = [
     if (puzzle.certificate or {}).get("proof")
 ]
 SMALL_PROOF_LINES = 50_000  # make test checks the stored proofs up to this many DRAT lines
+# make test checks every small rulebook proof and this many of the other puzzles', drawn with
+# a seed that changes every day (TAOLONG_PROOF_SEED sets it); make test-full checks them all
+BUNDLED_SAMPLE = 12
+SEED = int(os.environ.get("TAOLONG_PROOF_SEED", datetime.date.today().toordinal()))
+SAMPLED = {
+    puzzle.id
+    for puzzle in random.Random(SEED).sample(
+        [p for path, p in STORED if path.name != "rulebook-solo.jsonl"],
+        min(BUNDLED_SAMPLE, sum(path.name != "rulebook-solo.jsonl" for path, _ in STORED)),
+    )
+}
+
+
+def _in_make_test(path: Path, puzzle) -> bool:
+    if _drat_lines(path, puzzle) > SMALL_PROOF_LINES:
+        return False
+    return path.name == "rulebook-solo.jsonl" or puzzle.id in SAMPLED
 
 
 def _drat_lines(path: Path, puzzle) -> int:
@@ -431,7 +450,7 @@ def _drat_lines(path: Path, puzzle) -> int:
             path,
             puzzle,
             id=puzzle.id,
-            marks=[pytest.mark.slow] if _drat_lines(path, puzzle) > SMALL_PROOF_LINES else [],
+            marks=[] if _in_make_test(path, puzzle) else [pytest.mark.slow],
         )
         for path, puzzle in STORED
     ],
@@ -533,7 +552,7 @@ def test_make_proofs_makes_the_folders_not_present_the_same(tmp_path, stored):
     (partial / "h9.drat.gz").write_bytes(b"left over")
     puzzles = load_puzzles(file)
     make_missing = bench_proofs().make_missing
-    assert make_missing(file, puzzles, None) == []
+    assert make_missing({PUZZLE.id: file}, puzzles, None) == []
     assert not partial.exists()
     assert proofs.check_stored(puzzles[0], tmp_path) == (proofs.CHECKED, [])
     made = sorted(p.name for p in folder.iterdir())
@@ -542,17 +561,47 @@ def test_make_proofs_makes_the_folders_not_present_the_same(tmp_path, stored):
         if name.endswith(".gz"):  # byte for byte; the manifest holds seconds
             assert (folder / name).read_bytes() == (stored / name).read_bytes(), name
     (folder / "kept").write_text("a folder that is there is left alone")
-    assert make_missing(file, puzzles, None) == []
+    assert make_missing({PUZZLE.id: file}, puzzles, None) == []
     assert (folder / "kept").is_file()
 
 
-@pytest.mark.parametrize("mode", ["monk", "master"])
-def test_a_proof_outside_grasshopper_is_refused_before_anything_is_written(tmp_path, mode):
-    from taolong_lab import solo_game
-    from taolong_lab.solvers import SolverError
+# ---- Monk and Master: the opponent's Focus replayed too -----------------------------------------
+FOCUS_PUZZLES = {
+    p.id: p
+    for name in ("field-intermediate.jsonl", "field-novice.jsonl")
+    for p in load_puzzles(ROOT / "puzzles" / name)
+    if p.id in ("field-intermediate-03", "field-novice-18")  # a Monk, a Master, each a Focus
+}
 
-    with pytest.raises(
-        SolverError, match=f"proof: SAT proofs are written in Grasshopper only, not {mode}"
-    ):
-        solve(solo_game("field", mode), proof=tmp_path / "p", progress=False)
-    assert list(tmp_path.iterdir()) == []
+
+@pytest.mark.parametrize("ident", sorted(FOCUS_PUZZLES))
+def test_a_monk_or_master_proof_checks_with_its_focus_refinements(tmp_path, ident):
+    puzzle = FOCUS_PUZZLES[ident]
+    assert puzzle.rules.mode in ("monk", "master")
+    folder = tmp_path / ident
+    solution = solve(puzzle, progress=False, count_first_turns=False, proof=folder)
+    assert solution.optimum == puzzle.optimum
+    assert proofs.check(puzzle, folder) == []
+    doc = manifest(folder)
+    i, ref = next((i, r) for i, r in enumerate(doc["refinements"]) if r["kind"] == "focus")
+    assert len(ref["group"]) == 1
+    ref["ends"].append(ref["position"])  # the Focus leaving the board as it was
+    save_manifest(folder, doc)
+    assert proofs.check(puzzle, folder) == [
+        f"manifest.json: refinements[{i}]: 1 of its boards are not the opponent's choices (the "
+        "policy allows fewer)"
+    ]
+
+
+def test_a_focus_refinement_of_two_spaces_is_refused(tmp_path):
+    puzzle = FOCUS_PUZZLES["field-novice-18"]
+    folder = tmp_path / puzzle.id
+    solve(puzzle, progress=False, count_first_turns=False, proof=folder)
+    doc = manifest(folder)
+    i, ref = next((i, r) for i, r in enumerate(doc["refinements"]) if r["kind"] == "focus")
+    ref["group"] = [ref["group"][0], (ref["group"][0] + 1) % 8]
+    save_manifest(folder, doc)
+    assert proofs.check(puzzle, folder) == [
+        f"manifest.json: refinements[{i}]: group and element must be Ba Gua space indices (a "
+        "focus: one space)"
+    ]

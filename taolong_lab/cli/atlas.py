@@ -5,7 +5,8 @@
 [--time-limit S] [--workers K] [--scheduler [tcp://|tls://]HOST:PORT [--tls-* F]]
 [--progress|--no-progress]``: proves the challenges not yet in ``DIR`` (default
 ``puzzles/atlas``); a rerun resumes. ``taolong atlas DIR --summary``: the table of optima,
-as the README shows it. Ctrl-C stops the run (exit status 130); the same command resumes it.
+as the README shows it; ``--costs``: the positions and CPU time each challenge took. Ctrl-C
+stops the run (exit status 130); the same command resumes it.
 """
 
 from __future__ import annotations
@@ -51,6 +52,11 @@ def add_command(subparsers) -> None:
     cmd.add_argument(
         "--summary", action="store_true", help="print the table of proved optima and stop"
     )
+    cmd.add_argument(
+        "--costs",
+        action="store_true",
+        help="print what the proved challenges cost (positions, CPU seconds) and stop",
+    )
     cmd.set_defaults(run=run)
 
 
@@ -77,6 +83,9 @@ def run(args, out) -> int:
     """
     if args.summary:
         print(atlas.table(args.folder), end="", file=out)
+        return EXIT_OK
+    if args.costs:
+        print(atlas.cost_table(atlas.costs(args.folder)), end="", file=out)
         return EXIT_OK
     names = _names("--scenario", args.scenario, list(scenario_names()))
     workers = None if args.workers is None else _int("--workers", args.workers, 1, MAX_WORKERS)

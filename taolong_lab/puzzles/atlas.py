@@ -23,7 +23,9 @@ import datetime
 import itertools
 import json
 import os
+import statistics
 import sys
+import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
@@ -97,8 +99,9 @@ def prove(job: dict) -> dict:
     from ..solvers import solve
 
     start = State.from_tln(job["start"])
+    cpu = time.process_time()
     solution = solve(start, method=job["method"], time_limit=job["time_limit"], progress=False)
-    return solution.to_json()
+    return {**solution.to_json(), "cpu_seconds": round(time.process_time() - cpu, 1)}
 
 
 def _puzzle(ident: str, start: State, result: dict) -> Puzzle:
@@ -115,6 +118,7 @@ def _puzzle(ident: str, start: State, result: dict) -> Puzzle:
             "generator": GENERATOR,
             "version": __version__,
             "date": datetime.date.today().isoformat(),
+            "cpu_seconds": result["cpu_seconds"],
         },
     )
 
@@ -312,6 +316,82 @@ def table(folder) -> str:
     return "\n".join(lines) + "\n"
 
 
+class Cost(NamedTuple):
+    """What proving one atlas challenge took (:func:`costs`)."""
+
+    id: str
+    scenario: str
+    player: str
+    optimum: int
+    solver: str  # "explicit" or "sat", the solver whose certificate is stored
+    positions: int | None  # explicit: positions expanded or deferred below the optimum
+    conflicts: int | None  # SAT: conflicts over every horizon
+    cpu_seconds: float | None  # the solve's CPU time, where the run recorded it
+
+
+def costs(folder) -> list[Cost]:
+    """What each proved challenge in ``folder`` cost, from its certificate and provenance.
+
+    Parameters
+    ----------
+    folder : path
+        The atlas folder (``puzzles/atlas``).
+
+    Returns
+    -------
+    list of Cost
+        In file order, scenario by scenario.
+    """
+    rows = []
+    for path in sorted(Path(folder).glob("*.jsonl")):
+        for p in read_puzzles(path, check_solutions=False)[0]:
+            cert = p.certificate or {}
+            below = cert.get("no_win_within") or []
+            cpu = (p.provenance or {}).get("cpu_seconds")
+            rows.append(
+                Cost(
+                    p.id,
+                    path.stem,
+                    p.player,
+                    p.optimum,
+                    str(cert.get("solver", "")).rsplit(".", 1)[-1],
+                    below[-1]["positions"] if below else None,
+                    cert.get("conflicts"),
+                    float(cpu) if isinstance(cpu, (int, float)) else None,
+                )
+            )
+    return rows
+
+
+def cost_table(rows: list[Cost]) -> str:
+    """:func:`costs` as a Markdown table, a row per scenario and dragon: the positions (or
+    conflicts) per challenge, median and largest, the CPU time recorded, and the costliest
+    challenge."""
+    lines = [
+        "| scenario | dragon | proved | positions: median / largest | CPU s recorded: "
+        "total / median / largest | costliest (by positions) |",
+        "|---|---|---:|---|---|---|",
+    ]
+    groups: dict = {}
+    for row in rows:
+        groups.setdefault((row.scenario, row.player), []).append(row)
+    for (scenario, player), group in groups.items():
+        work = sorted(r.positions for r in group if r.positions is not None)
+        cpu = sorted(r.cpu_seconds for r in group if r.cpu_seconds is not None)
+        costliest = max(group, key=lambda r: r.positions or 0)
+        positions = f"{statistics.median(work):,.0f} / {work[-1]:,}" if work else "–"
+        seconds = (
+            f"{sum(cpu):,.0f} / {statistics.median(cpu):,.1f} / {cpu[-1]:,.1f} ({len(cpu)})"
+            if cpu
+            else "–"
+        )
+        lines.append(
+            f"| {scenario} | {player} | {len(group)} | {positions} | {seconds} | "
+            f"{costliest.id} ({costliest.optimum} turns) |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def _count(n: int, thing: str) -> str:
     return f"{n} {thing}{'s' * (n != 1)}"
 
@@ -339,12 +419,15 @@ def _bar(enabled: bool, scenario: str, initial: int, total: int):
 __all__ = [
     "GENERATOR",
     "AtlasError",
+    "Cost",
     "Row",
     "arrangements",
     "atlas_file",
     "atlas_id",
     "atlas_start",
     "challenges",
+    "cost_table",
+    "costs",
     "main_spaces",
     "prove",
     "run",

@@ -554,8 +554,8 @@ def _refinement_problem(row: dict, start: State, field: str) -> str | None:
         if any(not turn.phases[0].penalty for turn, _ in pos.successors()):
             return None
         return f"{field}: every turn from this position takes the penalty"
-    if kind != "group":
-        return f"{field}.kind: {str(kind)[:40]!r} is not 'group' or 'penalty'"
+    if kind not in ("group", "focus"):
+        return f"{field}.kind: {str(kind)[:40]!r} is not 'group', 'focus' or 'penalty'"
     group, element = row.get("group"), row.get("element")
     after, ends = row.get("after"), row.get("ends")
     ring = len(start.bagua)
@@ -565,8 +565,9 @@ def _refinement_problem(row: dict, start: State, field: str) -> str | None:
         and all(_whole(g) and g < ring for g in group)
         and _whole(element, low=-1)
         and element < ring
+        and (kind == "group" or len(group) == 1)
     ):
-        return f"{field}: group and element must be Ba Gua space indices"
+        return f"{field}: group and element must be Ba Gua space indices (a focus: one space)"
     if after is not None:
         if not (
             isinstance(after, list)
@@ -574,7 +575,10 @@ def _refinement_problem(row: dict, start: State, field: str) -> str | None:
             and all(isinstance(s, str) and len(s) <= 16 and set(s) <= {"W", "B"} for s in after)
         ):
             return f"{field}.after: not {ring} stacks of 'W' and 'B'"
-        pos = State.compose(pos.tables, pos.board, tuple(after), pos.coin, pos.mover, pos.ply)
+        coin = row.get("after_coin", pos.coin)
+        if coin not in (0, 1) or isinstance(coin, bool):
+            return f"{field}.after_coin: {str(coin)[:40]} is not a flux coin (0 or 1)"
+        pos = State.compose(pos.tables, pos.board, tuple(after), coin, pos.mover, pos.ply)
     if not isinstance(ends, list) or len(ends) > 10_000:
         return f"{field}.ends: not a list of positions"
     claimed = {_position(e, start, f"{field}.ends[{j}]").board for j, e in enumerate(ends)}

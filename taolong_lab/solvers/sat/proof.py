@@ -107,25 +107,39 @@ class ProofLog:
         self.kinds[kind] += len(clauses)
         self.top = max(self.top, max(abs(x) for c in clauses for x in c))
 
+    def _stacks_and_coin(self, bagua) -> tuple[tuple, int]:
+        """The stacks and flux coin of ``bagua``: the stacks alone (the start's coin), or from
+        Monk on a configuration, the coin after the stacks (:func:`.monk.config_of`)."""
+        if len(bagua) == len(self.start.bagua) + 1:
+            return tuple(bagua[:-1]), bagua[-1]
+        return tuple(bagua), self.start.coin
+
     def position(self, walk, bagua) -> str:
-        """The position ``walk`` with ``bagua``, the start's coin and mover, in TLN."""
+        """The position ``walk`` with ``bagua`` (stacks, or stacks and coin), the start's
+        mover, in TLN."""
         s = self.start
-        return State.compose(s.tables, walk, tuple(bagua), s.coin, s.mover, s.ply).to_tln()
+        stacks, coin = self._stacks_and_coin(bagua)
+        return State.compose(s.tables, walk, stacks, coin, s.mover, s.ply).to_tln()
 
     def refinement(self, ref, bagua) -> None:
-        """The meaning of refinement ``ref`` (found with ``bagua`` on the spaces)."""
-        if ref[0] == "group":
-            _, walk, (group, element), after, allowed = ref
-            self.refinements.append(
-                {
-                    "kind": "group",
-                    "position": self.position(walk, bagua),
-                    "group": list(group),
-                    "element": element,
-                    "after": None if after is None else list(after),
-                    "ends": [self.position(w, bagua) for w in allowed],
-                }
-            )
+        """The meaning of refinement ``ref`` (found with ``bagua`` on the spaces): the
+        opponent's ``"group"``, or from Monk on its ``"focus"`` (a group of one)."""
+        if ref[0] in ("group", "focus"):
+            kind, walk, (group, element), after, allowed = ref
+            row = {
+                "kind": kind,
+                "position": self.position(walk, bagua),
+                "group": list(group),
+                "element": element,
+                "after": None,
+                "ends": [self.position(w, bagua) for w in allowed],
+            }
+            if after is not None:
+                stacks, coin = self._stacks_and_coin(after)
+                row["after"] = list(stacks)
+                if len(stacks) < len(after):  # a configuration: the coin after the sowing too
+                    row["after_coin"] = coin
+            self.refinements.append(row)
         else:
             _, walk, bagua = ref
             self.refinements.append({"kind": "penalty", "position": self.position(walk, bagua)})

@@ -880,11 +880,6 @@ def solve(
         )
 
     if proof is not None:
-        if start.rules.mode != "grasshopper":
-            raise SolverError(
-                f"proof: SAT proofs are written in Grasshopper only, not {start.rules.mode} "
-                "(the checker does not replay the Focus refinements yet)"
-            )
         log = ProofLog(proof, start, _proof_settings(start, params, solver_name))
     result = start.outcome()
     if result is not None:
