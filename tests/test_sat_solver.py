@@ -80,18 +80,23 @@ def assert_wins_in(state: State, line, k: int) -> None:
     assert state.outcome() is not None and state.outcome().winner == state.to_move
 
 
+# budgets in positions and conflicts, never seconds: the same on a loaded machine
+EXPLICIT_BUDGET = 500_000
+SAT_BUDGET = 5_000_000
+
+
 def agree(i: int, share: float | None = None):
     """``share``: the first-turn count's explicit share (0: SAT counts every first turn)."""
     state = challenge(i)
-    ex = explicit.solve(state, time_limit=120, progress=False)
+    ex = explicit.solve(state, max_states=EXPLICIT_BUDGET, progress=False)
     if ex.status != "optimal":
         pytest.skip(f"the explicit solver did not finish challenge {i} ({ex.status})")
     if share is None:
-        sat = solve(state, time_limit=120, progress=False)
+        sat = solve(state, conflict_budget=SAT_BUDGET, progress=False)
     else:
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(sat_solver, "COUNT_EXPLICIT_SHARE", share)
-            sat = solve(state, time_limit=120, progress=False)
+            sat = solve(state, conflict_budget=SAT_BUDGET, progress=False)
         if share == 0:  # the SAT loop ran and ended with an UNSAT answer
             assert sat.stats["first_turns_calls"] >= 1
     assert sat.status == "optimal", sat

@@ -782,8 +782,6 @@ def solve(
     proof : path or None
         A folder for the DRAT proof of each UNSAT horizon (:mod:`.proof`, checked by
         :func:`taolong_lab.puzzles.proofs.check`); None keeps no clause and writes nothing.
-        Grasshopper only: the checker does not replay the Focus refinements of the other
-        modes yet.
 
     Returns
     -------
@@ -793,7 +791,7 @@ def solve(
     Raises
     ------
     SolverError
-        Not a solo challenge, a bad budget, a proof asked for outside Grasshopper.
+        Not a solo challenge, or a bad budget.
     SatEncodingError
         The encoding and the engine disagree: a bug, never an answer.
     """
