@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from taolong_lab import State
 from taolong_lab.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent, match
-from taolong_lab.agents.balance import balance_card, table
+from taolong_lab.agents.balance import balance_card, summarise_cell, table
 from taolong_lab.agents.matches import ratings
 from taolong_lab.files import write_atomic
 
@@ -131,12 +131,49 @@ def card(args, folder: Path) -> dict:
         editions=["current"],
         seed=args.seed,
         out=folder / "balance-card.json",
+        workers=args.workers,
         progress=True,
     )
     rows = table(result)
     for row in rows:
         print(row, flush=True)
     return {"file": str(folder / "balance-card.json"), "rows": rows}
+
+
+def card_markdown(card: dict) -> str:
+    """The card as docs/agents.md shows it: the games of every cell pooled per level, then a
+    row per cell and level (white's win rate with its 95 % interval)."""
+    head = (
+        "| {first} | games | white wins (95 %) | at the turn cap | turns mean / median "
+        "| branching | lead change | drama | decisiveness moves |\n"
+        "|---|---:|---|---:|---|---:|---:|---:|---:|\n"
+    )
+    pooled = {}
+    for cell in card["cells"]:
+        pooled.setdefault(cell["level"], []).extend(cell["games"])
+    out = head.format(first="level")
+    for level, games in pooled.items():
+        out += _row(level, summarise_cell(games, card["settings"]["seed"]))
+    out += "\n" + head.format(first="scenario / mode · level")
+    for cell in card["cells"]:
+        label = cell["rules"].split("/current")[0]
+        out += _row(f"{label} · {cell['level']}", cell["summary"])
+    return out
+
+
+def _row(name: str, s: dict) -> str:
+    low, high = s["advantage_p1"]["interval"]
+
+    def num(x, fmt="{:.2f}"):
+        return "–" if x is None else fmt.format(x)
+
+    return (
+        f"| {name} | {s['games']} | {s['advantage_p1']['value']:.0%} ({low:.0%}–{high:.0%}) "
+        f"| {s['capped']['value']:.0%} | {s['length']['mean']['value']:.0f} / "
+        f"{s['length']['q50']:.0f} | {num(s['branching']['value'], '{:.1f}')} "
+        f"| {num(s['lead_change']['value'])} | {num(s['drama']['value'])} "
+        f"| {num(s['decisiveness_moves']['value'])} |\n"
+    )
 
 
 def main(argv=None) -> int:
@@ -150,11 +187,18 @@ def main(argv=None) -> int:
     parser.add_argument("--card-games", type=int, default=100)
     parser.add_argument("--card-nodes", type=int, default=2000)
     parser.add_argument("--speed-positions", type=int, default=16)
+    parser.add_argument("--workers", type=int, default=1, help="processes for the card's games")
     parser.add_argument("--only", default="strength,speed,card")
     parser.add_argument("--out", default=str(HERE / "results" / "agents.json"))
+    parser.add_argument(
+        "--markdown", action="store_true", help="print the stored card as Markdown and stop"
+    )
     args = parser.parse_args(argv)
     out = Path(args.out)
     folder = out.with_suffix("")
+    if args.markdown:
+        print(card_markdown(json.loads((folder / "balance-card.json").read_text())), end="")
+        return 0
     folder.mkdir(parents=True, exist_ok=True)
     report = {"settings": vars(args)}
     sections = {

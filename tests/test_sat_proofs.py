@@ -593,6 +593,24 @@ def test_a_monk_or_master_proof_checks_with_its_focus_refinements(tmp_path, iden
     ]
 
 
+def test_a_tautology_handed_to_the_solver_is_left_out_of_the_cnf(tmp_path):
+    """gorge-novice-14's encoding hands its solver a clause ``-x x``: DIMACS readers drop it,
+    so the CNF must not hold it (else its header counts one clause too many)."""
+    from taolong_lab.solvers.sat.proof import ProofLog
+
+    (puzzle,) = [
+        p
+        for p in load_puzzles(ROOT / "puzzles" / "gorge-novice.jsonl")
+        if p.id == "gorge-novice-14"
+    ]
+    folder = tmp_path / puzzle.id
+    solve(puzzle, progress=False, count_first_turns=False, proof=folder)
+    assert proofs.check(puzzle, folder) == []
+    log = ProofLog(tmp_path / "log", puzzle.start, {})
+    log.record("layer", "two clauses", [[3, -3, 4], [5, 6]])
+    assert log.clauses == [[5, 6]] and log.kinds["layer"] == 1
+
+
 def test_a_focus_refinement_of_two_spaces_is_refused(tmp_path):
     puzzle = FOCUS_PUZZLES["field-novice-18"]
     folder = tmp_path / puzzle.id

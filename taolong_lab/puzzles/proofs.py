@@ -49,10 +49,10 @@ from ..solvers.explicit import OutOfBudget, win_within
 from ..solvers.sat.proof import FORMAT, MANIFEST, VERSION, cnf_header, cnf_name, drat_name, sha256
 from .format import MAX_TURNS
 
-MAX_PACKED_BYTES = 256 * 2**20
-"""The largest compressed CNF or DRAT file read (256 MiB)."""
-MAX_TEXT_BYTES = 1024 * 2**20
-"""The most a CNF or DRAT file may unpack to (1 GiB): a bigger one is refused as it unpacks."""
+MAX_PACKED_BYTES = 1024 * 2**20
+"""The largest compressed CNF or DRAT file read (1 GiB)."""
+MAX_TEXT_BYTES = 4096 * 2**20
+"""The most a CNF or DRAT file may unpack to (4 GiB): a bigger one is refused as it unpacks."""
 MAX_MEANINGS = 200_000
 """The most refinements, and the most dead ends, a manifest may list."""
 DEAD_END_BUDGET = 200_000

@@ -99,7 +99,10 @@ class ProofLog:
 
     # ---- what the search gives its solver -----------------------------------------------------
     def record(self, kind: str, label: str, clauses: list) -> None:
-        """Keep ``clauses`` (as handed to the solver), of ``kind`` (one of :data:`KINDS`)."""
+        """Keep ``clauses`` (as handed to the solver), of ``kind`` (one of :data:`KINDS`),
+        but a tautology (``x`` and ``-x`` in one clause): true in every assignment, it changes
+        no model, and DIMACS readers drop it."""
+        clauses = [c for c in clauses if not _tautology(c)]
         if not clauses:
             return
         self.labels.append((len(self.clauses), label))
@@ -230,6 +233,11 @@ class ProofLog:
         }
         text = json.dumps(doc, ensure_ascii=False, allow_nan=False, indent=1) + "\n"
         write_atomic(self.folder / MANIFEST, text.encode("utf-8"))
+
+
+def _tautology(clause) -> bool:
+    literals = set(clause)
+    return any(-x in literals for x in literals)
 
 
 __all__ = [
