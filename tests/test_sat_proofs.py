@@ -420,12 +420,13 @@ SMALL_PROOF_LINES = 50_000  # make test checks the stored proofs up to this many
 # a seed that changes every day (TAOLONG_PROOF_SEED sets it); make test-full checks them all
 BUNDLED_SAMPLE = 12
 SEED = int(os.environ.get("TAOLONG_PROOF_SEED", datetime.date.today().toordinal()))
+_BUNDLED_HERE = [
+    p
+    for path, p in STORED
+    if path.name != "rulebook-solo.jsonl" and proofs.named_folder(p, path.parent).exists()
+]
 SAMPLED = {
-    puzzle.id
-    for puzzle in random.Random(SEED).sample(
-        [p for path, p in STORED if path.name != "rulebook-solo.jsonl"],
-        min(BUNDLED_SAMPLE, sum(path.name != "rulebook-solo.jsonl" for path, _ in STORED)),
-    )
+    p.id for p in random.Random(SEED).sample(_BUNDLED_HERE, min(BUNDLED_SAMPLE, len(_BUNDLED_HERE)))
 }
 
 
@@ -460,6 +461,24 @@ def test_every_stored_proof_checks(path, puzzle):
     if status == proofs.NOT_PRESENT:
         pytest.skip(f"{puzzle.certificate['proof']}: {status}")
     assert (status, problems) == (proofs.CHECKED, [])
+
+
+NO_PROOF_YET = {"maze-expert-04"}  # SAT has not finished it yet (docs/proofs.md)
+
+
+def test_every_bundled_puzzle_names_its_proof():
+    """The bundled puzzles' optima are the explicit solver's; each also names the folder of
+    SAT's checked proof of the same claim (docs/proofs.md, "Stored proofs")."""
+    for path in sorted((ROOT / "puzzles").glob("*-*.jsonl")):
+        for puzzle in load_puzzles(path, check_solutions=False):
+            folder = proofs.named_folder(puzzle, path.parent)
+            if puzzle.id in NO_PROOF_YET:
+                assert folder is None, f"{puzzle.id} has its proof now: drop it from NO_PROOF_YET"
+                continue
+            assert folder is not None, puzzle.id
+            assert folder.name == puzzle.id
+            if folder.exists():
+                assert (folder / "manifest.json").is_file(), puzzle.id
 
 
 def test_the_rulebook_names_its_proofs():

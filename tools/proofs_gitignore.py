@@ -1,6 +1,7 @@
 """Keep the large proof folders out of git: rewrite ``puzzles/proofs/.gitignore`` so that it
-lists every folder there of more than ``--limit`` bytes (packed files), and keeps the folders
-it already lists that are not here (a release artefact not unpacked).
+lists every folder there of more than ``--limit`` bytes (packed files) that git does not
+track already, and keeps the folders it already lists that are not here (a release artefact
+not unpacked).
 
     .venv/bin/python tools/proofs_gitignore.py           # after `bench/proofs.py --attach`
 
@@ -11,6 +12,7 @@ artefact (docs/proofs.md, "Stored proofs").
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 from pathlib import Path
 
@@ -27,12 +29,25 @@ def folder_bytes(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
 
 
+def tracked(folder: Path) -> set[str]:
+    """The proof folders git tracks: they stay in the repository whatever their size."""
+    done = subprocess.run(
+        ["git", "ls-files", "--", str(folder)], capture_output=True, text=True, cwd=ROOT
+    )
+    return {
+        Path(line).relative_to(folder.relative_to(ROOT)).parts[0] for line in done.stdout.split()
+    }
+
+
 def large(folder: Path, limit: int, listed: set[str]) -> list[str]:
-    """The folder names to leave out of git: those here over ``limit`` bytes, and those
-    ``listed`` before that are not here."""
+    """The folder names to leave out of git: those here over ``limit`` bytes that git does
+    not track, and those ``listed`` before that are not here."""
     names = set()
+    kept = tracked(folder)
     for sub in folder.iterdir():
-        if sub.is_dir() and not sub.name.endswith(".partial") and folder_bytes(sub) > limit:
+        if sub.name in kept or not sub.is_dir() or sub.name.endswith(".partial"):
+            continue
+        if folder_bytes(sub) > limit:
             names.add(sub.name)
     names |= {name for name in listed if not (folder / name).is_dir()}
     return sorted(names)
