@@ -630,6 +630,45 @@ def test_a_tautology_handed_to_the_solver_is_left_out_of_the_cnf(tmp_path):
     assert log.clauses == [[5, 6]] and log.kinds["layer"] == 1
 
 
+def test_a_master_proof_under_the_next_turn_lookahead_checks(tmp_path):
+    """Its refinements name the Ba Gua and the flux coin after each sowing (``after``,
+    ``after_coin``), which the opponent's second priority reads."""
+    from taolong_lab import solo_game
+
+    start = solo_game(
+        "field",
+        "master",
+        player="white",
+        segments={"black": 1},
+        water={"black": 2},
+        bagua="random",
+        seed=1,
+        solo_lookahead="next-turn",
+    )
+    folder = tmp_path / "master"
+    found = solve(start, progress=False, count_first_turns=False, proof=folder)
+    assert found.status == "optimal"
+    rows = manifest(folder)["refinements"]
+    assert any("after_coin" in row and len(row["after"]) == 8 for row in rows)
+    assert proofs.check_folder(folder) == []
+
+
+def test_a_refinement_after_a_bad_flux_coin_is_refused(tmp_path):
+    """Under the next-turn lookahead a Master refinement names the Ba Gua and the flux coin
+    after the sowing; a coin that is not 0 or 1 names the field."""
+    puzzle = FOCUS_PUZZLES["field-novice-18"]
+    folder = tmp_path / puzzle.id
+    solve(puzzle, progress=False, count_first_turns=False, proof=folder)
+    doc = manifest(folder)
+    ref = doc["refinements"][0]
+    ref["after"] = ["W"] * 8
+    ref["after_coin"] = 7
+    save_manifest(folder, doc)
+    assert proofs.check(puzzle, folder) == [
+        "manifest.json: refinements[0].after_coin: 7 is not a flux coin (0 or 1)"
+    ]
+
+
 def test_a_focus_refinement_of_two_spaces_is_refused(tmp_path):
     puzzle = FOCUS_PUZZLES["field-novice-18"]
     folder = tmp_path / puzzle.id
