@@ -169,7 +169,7 @@ def _row(name: str, s: dict) -> str:
 
     return (
         f"| {name} | {s['games']} | {s['advantage_p1']['value']:.0%} ({low:.0%}–{high:.0%}) "
-        f"| {s['capped']['value']:.0%} | {s['length']['mean']['value']:.0f} / "
+        f"| {s['capped']['value']:.1%} | {s['length']['mean']['value']:.0f} / "
         f"{s['length']['q50']:.0f} | {num(s['branching']['value'], '{:.1f}')} "
         f"| {num(s['lead_change']['value'])} | {num(s['drama']['value'])} "
         f"| {num(s['decisiveness_moves']['value'])} |\n"
