@@ -41,6 +41,21 @@ def test_auto_hands_over_to_sat_past_the_explicit_budget(challenges, monkeypatch
     assert s.optimal_first_turns == by_explicit.optimal_first_turns is not None
 
 
+@pytest.mark.parametrize("budget", [None, 1])  # the explicit solver answers; SAT does
+def test_auto_can_skip_the_first_turn_count(challenges, monkeypatch, budget):
+    """The atlas stores no first-turn count, so it asks ``auto`` for none: the same optimum,
+    the same certificate's solver, no count (and no recount)."""
+    puzzle = challenges["field-b1w1-win3"]
+    if budget is not None:
+        monkeypatch.setattr(solvers, "AUTO_EXPLICIT_STATES", budget)
+    s = solve(puzzle, method="auto", progress=False, count_first_turns=False)
+    assert s.status == "optimal" and s.optimum == puzzle.optimum == 3
+    assert s.optimal_first_turns is None
+    assert "recounted_first_turns" not in s.stats["auto"]
+    want = "sat" if budget else "explicit"
+    assert s.stats["auto"]["answered_by"] == want
+
+
 def _unknown(proved: int, start: State, method: str):
     """A budget-stopped answer of ``method`` with a real certificate, claiming ``proved``."""
     run = explicit.solve if method == "explicit" else sat_package.solve

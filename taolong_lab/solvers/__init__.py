@@ -91,22 +91,28 @@ def solve(puzzle_or_state, method: str = "explicit", **options) -> Solution:
     return run(puzzle_or_state, **options)
 
 
-def _solve_auto(puzzle_or_state, time_limit=None, progress=True, **options) -> Solution:
+def _solve_auto(
+    puzzle_or_state, time_limit=None, progress=True, count_first_turns=True, **options
+) -> Solution:
     import time
     from dataclasses import replace
 
-    from .explicit import _start_of, count_first_turns
+    from .explicit import _start_of
+    from .explicit import count_first_turns as count_optimal_first_turns
     from .explicit import solve as explicit
 
     start = _start_of(puzzle_or_state)
     if options:
-        raise SolverError(f"method='auto' takes time_limit and progress only, not {options}")
+        raise SolverError(
+            f"method='auto' takes time_limit, progress and count_first_turns only, not {options}"
+        )
     t0 = time.perf_counter()
     first = explicit(
         puzzle_or_state,
         time_limit=time_limit,
         max_states=auto_explicit_states(start),
         progress=progress,
+        count_first_turns=count_first_turns,
     )
     record = {
         "explicit_status": first.status.value,
@@ -117,14 +123,21 @@ def _solve_auto(puzzle_or_state, time_limit=None, progress=True, **options) -> S
     }
     left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
     time_left = left is None or left > 0
-    if first.status == Status.OPTIMAL and first.optimal_first_turns is None and time_left:
+    recount = count_first_turns and first.optimal_first_turns is None and time_left
+    if first.status == Status.OPTIMAL and recount:
         # the count ran out of positions, not of time: count again, bounded by time only
-        count = count_first_turns(start, first.optimum, time_limit=left, progress=progress)
+        count = count_optimal_first_turns(start, first.optimum, time_limit=left, progress=progress)
         first = replace(first, optimal_first_turns=count)
         record["recounted_first_turns"] = True
     if first.status != Status.UNKNOWN or not time_left:
         return _with_stats(first, auto=record)
-    second = solve(puzzle_or_state, method="sat", time_limit=left, progress=progress)
+    second = solve(
+        puzzle_or_state,
+        method="sat",
+        time_limit=left,
+        progress=progress,
+        count_first_turns=count_first_turns,
+    )
     if second.status == Status.UNKNOWN and second.proved_no_win_below < first.proved_no_win_below:
         return _with_stats(first, auto=record)  # the explicit run proved more
     return _with_stats(second, auto={**record, "answered_by": "sat"})
