@@ -1,4 +1,4 @@
-"""What the solo atlas cost (docs/performance.md, "The atlas").
+"""What the solo atlas cost (docs/performance.md, "The solo atlas").
 
 Without ``--sample`` it prints, from the stored atlas alone, a row per scenario and dragon:
 the positions per challenge (the explicit certificate's count below the optimum), the CPU
