@@ -33,11 +33,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def sample(rows: list[atlas.Cost], n: int, seed: int) -> list[atlas.Cost]:
     """``n`` challenges of each scenario and dragon, drawn with ``seed``."""
-    groups: dict = {}
-    for row in rows:
-        groups.setdefault((row.scenario, row.player), []).append(row)
     rng = random.Random(seed)
-    return [r for group in groups.values() for r in rng.sample(group, min(n, len(group)))]
+    groups = atlas.by_group(rows).values()
+    return [r for group in groups for r in rng.sample(group, min(n, len(group)))]
 
 
 def measure(folder: Path, ident: str, scenario: str) -> dict:
@@ -62,10 +60,7 @@ def estimate(rows: list[atlas.Cost], timed: dict) -> list[str]:
         "|---|---|---:|---|---:|---:|",
     ]
     total = 0.0
-    groups: dict = {}
-    for row in rows:
-        groups.setdefault((row.scenario, row.player), []).append(row)
-    for (scenario, player), group in groups.items():
+    for (scenario, player), group in atlas.by_group(rows).items():
         mine = [timed[r.id] for r in group if r.id in timed]
         seconds = sum(m["cpu_seconds"] for m in mine)
         positions = sum(m["positions"] or 0 for m in mine)

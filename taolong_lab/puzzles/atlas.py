@@ -366,6 +366,14 @@ def costs(folder) -> list[Cost]:
     return rows
 
 
+def by_group(rows: list[Cost]) -> dict:
+    """``rows`` by scenario and dragon: ``{(scenario, player): [Cost, ...]}``, in order."""
+    groups: dict = {}
+    for row in rows:
+        groups.setdefault((row.scenario, row.player), []).append(row)
+    return groups
+
+
 def cost_table(rows: list[Cost]) -> str:
     """:func:`costs` as a Markdown table, a row per scenario and dragon: the positions (or
     conflicts) per challenge, median and largest, the CPU time recorded, and the costliest
@@ -375,10 +383,7 @@ def cost_table(rows: list[Cost]) -> str:
         "total / median / largest | costliest (by positions) |",
         "|---|---|---:|---|---|---|",
     ]
-    groups: dict = {}
-    for row in rows:
-        groups.setdefault((row.scenario, row.player), []).append(row)
-    for (scenario, player), group in groups.items():
+    for (scenario, player), group in by_group(rows).items():
         work = sorted(r.positions for r in group if r.positions is not None)
         cpu = sorted(r.cpu_seconds for r in group if r.cpu_seconds is not None)
         costliest = max(group, key=lambda r: r.positions or 0)
@@ -428,6 +433,7 @@ __all__ = [
     "atlas_file",
     "atlas_id",
     "atlas_start",
+    "by_group",
     "challenges",
     "cost_table",
     "costs",

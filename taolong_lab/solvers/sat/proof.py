@@ -37,6 +37,7 @@ from ...engine import State
 from ...files import write_atomic
 from ...version import __version__
 from ..common import SolverError
+from .monk import split
 
 FORMAT = "taolong-sat-proof"
 VERSION = 1
@@ -114,7 +115,7 @@ class ProofLog:
         """The stacks and flux coin of ``bagua``: the stacks alone (the start's coin), or from
         Monk on a configuration, the coin after the stacks (:func:`.monk.config_of`)."""
         if len(bagua) == len(self.start.bagua) + 1:
-            return tuple(bagua[:-1]), bagua[-1]
+            return split(bagua)
         return tuple(bagua), self.start.coin
 
     def position(self, walk, bagua) -> str:
