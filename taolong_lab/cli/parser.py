@@ -8,8 +8,8 @@ import sys
 from collections.abc import Sequence
 
 from ..errors import TaoLongError
-from ..version import __version__
 from ..solvers import kernel
+from ..version import __version__
 from . import atlas, doctor, games, generate, graph, position, puzzles, solve, verify
 from .common import EXIT_ERROR, EXIT_OK, PROG, Parser, cli_spelling
 
