@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -88,17 +89,24 @@ def source_copy(variant: str, where: Path) -> Path:
     return src
 
 
-def build(python: Path, variant: str, where: Path, isolated: bool) -> tuple[float, Path]:
-    """Seconds of wall time for a clean wheel build of ``variant``, and the wheel."""
+def build(python: Path, variant: str, where: Path, isolated: bool) -> tuple[float, float, Path]:
+    """Seconds of wall time and of CPU time (every process of it) for a clean wheel build of
+    ``variant``, and the wheel."""
     src = source_copy(variant, where / "src")
     wheels = where / "wheels" / variant
     shutil.rmtree(wheels, ignore_errors=True)
     flags = [] if isolated else ["--no-build-isolation"]
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), children_cpu()
     sh([python, "-m", "pip", "wheel", "-q", "--no-deps", *flags, "-w", wheels, src])
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, children_cpu() - cpu
     (wheel,) = wheels.glob("*.whl")
-    return seconds, wheel
+    return seconds, cpu, wheel
+
+
+def children_cpu() -> float:
+    """CPU seconds of this process's children that have ended, all added up."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def extra_requires(python: Path, variant: str, where: Path, bare: bool) -> list[str]:
@@ -146,14 +154,16 @@ def build_all(python: Path, where: Path, builds: int) -> dict:
     """Per variant: build seconds (plain and isolated), sizes, and extra requirements."""
     out = {}
     for variant in VARIANTS:
-        plain, isolated = [], []
+        plain, plain_cpu, isolated = [], [], []
         for _ in range(builds):
-            seconds, wheel = build(python, variant, where, isolated=False)
+            seconds, cpu, wheel = build(python, variant, where, isolated=False)
             plain.append(seconds)
+            plain_cpu.append(cpu)
             isolated.append(build(python, variant, where, isolated=True)[0])
         sh([python, "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", wheel])
         out[variant] = {
             "build": plain,
+            "build_cpu": plain_cpu,
             "build_isolated": isolated,
             **wheel_sizes(wheel),
             "extra_requires": extra_requires(python, variant, where, bare=False),
@@ -205,9 +215,10 @@ def speed_table(report: dict) -> list[str]:
 def cost_table(report: dict) -> list[str]:
     built = report["build"]
     lines = [
-        "| variant | clean build, s (min / median) | same, pip-isolated | .so KB | wheel KB | "
-        "run-time dependencies | compiler at install | cmake + ninja at install |",
-        "|---|---|---|---|---|---|---|---|",
+        "| variant | clean build, wall s (min / median) | CPU s | pip-isolated, wall s | "
+        ".so KB | wheel KB | run-time dependencies | compiler at install | "
+        "cmake + ninja at install |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for name in VARIANTS:
         b = built[name]
@@ -216,7 +227,8 @@ def cost_table(report: dict) -> list[str]:
         cmake = cmake_cell(b["extra_requires"], b["extra_requires_bare"])
         if "runtime_deps" in b:
             deps += f" ({b['runtime_deps'] / 2**20:.0f} MB installed)"
-        row = [LABELS[name], mm(b["build"]), mm(b["build_isolated"]), so]
+        cpu = mm(b["build_cpu"]) if "build_cpu" in b else "—"
+        row = [LABELS[name], mm(b["build"]), cpu, mm(b["build_isolated"]), so]
         row += [f"{b['wheel'] / 1024:.0f}", deps, compiler, cmake]
         lines.append("| " + " | ".join(row) + " |")
     return lines
