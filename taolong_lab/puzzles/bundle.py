@@ -95,18 +95,7 @@ TIERS: tuple[Tier, ...] = (
     Tier("novice", 18, _MODES, 10.0, 20_000, 4000, 81_000),
     Tier("intermediate", 18, _MODES, 20.0, 50_000, 4000, 82_000),
     Tier("advanced", 4, _MODES, 90.0, 400_000, 400, 83_000),
-    Tier(
-        "expert",
-        4,
-        ("grasshopper",),
-        900.0,
-        3_000_000,
-        8,
-        84_000,
-        scenarios=("gorge", "maze"),
-        sources=("line",),
-        longest=9,
-    ),
+    Tier("expert", 8, ("grasshopper",), 900.0, 5_000_000, 600, 84_000, longest=12),
 )
 RECIPE = {tier.name: tier for tier in TIERS}
 
