@@ -27,6 +27,7 @@ MAX_COUNT = 10**12  # --max-states, --conflicts: far past what memory or time al
 MAX_SECONDS = 10**7  # --time-limit: about 115 days
 MAX_SEED = 2**63 - 1  # --seed
 MAX_IDS_SHOWN = 20  # an unknown id lists at most this many of the file's ids
+MAX_ENTRY = 1000  # an interactive entry longer than this is refused unread past it
 
 
 class CommandError(TaoLongError):
@@ -440,11 +441,44 @@ def numbered_turns(state: State) -> list[str]:
     ]
 
 
+def read_entry(inp, out, prompt: str, echo: bool) -> str | None:
+    """One entry of an interactive command, stripped and bounded.
+
+    Parameters
+    ----------
+    inp, out : text files
+        Where the entry is read and the prompt written.
+    prompt : str
+        Printed before the entry.
+    echo : bool
+        Print the entry back (piped input).
+
+    Returns
+    -------
+    str or None
+        The entry (empty when longer than :data:`MAX_ENTRY` characters); None at the end of
+        the input.
+    """
+    print(prompt, end="", file=out, flush=True)
+    line = inp.readline(MAX_ENTRY + 1)
+    if not line:
+        print(file=out)
+        return None
+    entry = line.strip()
+    too_long = len(line) > MAX_ENTRY and not line.endswith("\n")
+    while line and not line.endswith("\n"):
+        line = inp.readline(MAX_ENTRY + 1)
+    if echo:
+        print(entry[:20] + "..." if too_long else entry, file=out)
+    return "" if too_long else entry
+
+
 __all__ = [
     "EXIT_ERROR",
     "EXIT_OK",
     "EXIT_UNKNOWN",
     "MAX_COUNT",
+    "MAX_ENTRY",
     "MAX_IDS_SHOWN",
     "MAX_SECONDS",
     "MAX_SEED",
@@ -467,6 +501,7 @@ __all__ = [
     "puzzle_header",
     "puzzle_spec",
     "puzzles_of",
+    "read_entry",
     "split_puzzle_spec",
     "wants_progress",
 ]

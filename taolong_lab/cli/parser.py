@@ -9,7 +9,18 @@ from collections.abc import Sequence
 
 from ..errors import TaoLongError
 from ..version import __version__
-from . import atlas, games, generate, graph, position, puzzles, solve, verify
+from . import (
+    atlas,
+    balance,
+    games,
+    generate,
+    graph,
+    position,
+    puzzles,
+    solve,
+    tournament,
+    verify,
+)
 from .common import EXIT_ERROR, EXIT_OK, PROG, Parser, cli_spelling
 
 
@@ -31,8 +42,7 @@ def build_parser() -> Parser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     commands.required = True
     position.add_commands(commands)
-    games.add_commands(commands)
-    for command in (puzzles, solve, verify, graph, generate, atlas):
+    for command in (games, tournament, balance, puzzles, solve, verify, graph, generate, atlas):
         command.add_command(commands)
     return parser
 
