@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..agents import balance_card
 from ..agents.balance import table
+from ..agents.registry import agent_from_spec
 from ..files import write_atomic
 from ..games import TAOLONG
 from ..rules import EDITIONS, MODES
@@ -16,7 +17,6 @@ from ..runner import RunnerError
 from .common import EXIT_OK, CommandError, wants_progress
 from .game_options import (
     add_run_arguments,
-    agent_from_spec,
     check_scheduler,
     game_options,
     the_game,

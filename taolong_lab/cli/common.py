@@ -432,12 +432,32 @@ def numbered_turns(state: State) -> list[str]:
     list of str
         Empty when there is no legal turn.
     """
-    turns = state.legal_turns()
-    texts = [str(turn) for turn in turns]
-    number_width, turn_width = len(str(len(turns))), max(map(len, texts), default=0)
+    return numbered(state.legal_turns(), state.describe_turn)
+
+
+def numbered(actions: list, describe) -> list[str]:
+    """Actions one line each: the number, the notation and ``describe(action)``, the action
+    in words ("" for none).
+
+    Parameters
+    ----------
+    actions : list
+        The actions, in their order.
+    describe : callable
+        ``action -> str``.
+
+    Returns
+    -------
+    list of str
+
+    >>> numbered(["a", "bb"], lambda action: "")
+    ['1. a', '2. bb']
+    """
+    texts = [str(action) for action in actions]
+    number_width, text_width = len(str(len(actions))), max(map(len, texts), default=0)
     return [
-        f"{number:>{number_width}}. {text:<{turn_width}}  {state.describe_turn(turn)}".rstrip()
-        for number, (turn, text) in enumerate(zip(turns, texts, strict=True), start=1)
+        f"{number:>{number_width}}. {text:<{text_width}}  {describe(action)}".rstrip()
+        for number, (action, text) in enumerate(zip(actions, texts, strict=True), start=1)
     ]
 
 
@@ -495,6 +515,7 @@ __all__ = [
     "named_puzzle",
     "names_a_puzzle_file",
     "number",
+    "numbered",
     "numbered_turns",
     "of_tier",
     "option_pairs",

@@ -17,19 +17,20 @@ from pathlib import Path
 
 from ..agents import append_record
 from ..agents.base import MAX_NODES
+from ..agents.registry import agent_from_spec
 from ..errors import TaoLongError
 from ..explorer.game_play import GamePlay
-from ..games import CHANCE, TAOLONG, GameState, TaoLongState
+from ..games import CHANCE, TAOLONG, GameState
 from ..rules.data import shown
 from .common import (
     EXIT_OK,
     MAX_SECONDS,
     CommandError,
     number,
-    numbered_turns,
+    numbered,
     read_entry,
 )
-from .game_options import agent_from_spec, game_options, the_game
+from .game_options import agents_help, game_options, the_game
 from .replay import Replay, record_of
 
 HUMAN = "human"
@@ -56,7 +57,7 @@ def add_play_arguments(play: argparse.ArgumentParser) -> None:
     vs.add_argument(
         "--vs",
         metavar="AGENT|human",
-        help="the other side: random, greedy, alphabeta, mcts (NAME:key=value,...) or human",
+        help=f"the other side: {agents_help()} (NAME:key=value,...) or human",
     )
     vs.add_argument(
         "--time",
@@ -265,12 +266,7 @@ class GameSession:
 
     def list_actions(self) -> None:
         state = self.play.state
-        if isinstance(state, TaoLongState):
-            lines = numbered_turns(state.state)
-        else:
-            actions = state.legal_actions()
-            width = len(str(len(actions)))
-            lines = [f"{i:>{width}}. {a}" for i, a in enumerate(actions, 1)]
+        lines = numbered(state.legal_actions(), state.describe_action)
         self.say(*(lines or ["No legal actions."]))
 
     def save(self) -> None:

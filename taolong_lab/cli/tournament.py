@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..agents import tournament
 from ..agents.matches import MAX_TURNS
+from ..agents.registry import agent_from_spec
 from ..errors import TaoLongError
 from ..files import read_bounded, write_atomic
 from ..rules.data import decode_json, json_decoder, shown
@@ -16,7 +17,6 @@ from ..runner import RunnerError
 from .common import EXIT_OK, CommandError, number, wants_progress
 from .game_options import (
     add_run_arguments,
-    agent_from_spec,
     check_scheduler,
     game_options,
     the_game,
