@@ -21,6 +21,7 @@
     taolong games [NAME]                 the registered games (or one game's options)
     taolong tournament SPEC SPEC ... --games N          a round robin of agents, rated
     taolong balance --levels SPEC ... --games N --out FILE.json   a game's balance card
+    taolong doctor                       what this install runs on (the compiled kernel or not)
     taolong --version
 
 A puzzle is ``FILE[:ID]`` for every command (``--puzzle FILE[:ID]`` is the same). The long
@@ -34,7 +35,7 @@ The modules: ``parser`` (the parser and :func:`main`), ``common`` (what the comm
 ``play FILE``), ``play_game`` (``play --vs/--game``), ``replay`` (``play --replay``),
 ``game_options`` (what the game commands share: the game, its options, agent specs),
 ``games``, ``tournament``, ``balance``, ``puzzles``, ``solve``, ``verify``, ``graph``,
-``generate`` and ``atlas``: one module a command.
+``generate``, ``atlas`` and ``doctor``: one module a command.
 """
 
 from .parser import build_parser, main

@@ -8,10 +8,12 @@ import sys
 from collections.abc import Sequence
 
 from ..errors import TaoLongError
+from ..solvers import kernel
 from ..version import __version__
 from . import (
     atlas,
     balance,
+    doctor,
     games,
     generate,
     graph,
@@ -38,11 +40,26 @@ def build_parser() -> Parser:
         description="Tao Long positions and turns from the command line.",
         epilog="Turn notation and TLN: docs/notation.md.",
     )
-    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"{PROG} {__version__} (solo search: {kernel.status().split(':')[0]})",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     commands.required = True
     position.add_commands(commands)
-    for command in (games, tournament, balance, puzzles, solve, verify, graph, generate, atlas):
+    for command in (
+        games,
+        tournament,
+        balance,
+        puzzles,
+        solve,
+        verify,
+        graph,
+        generate,
+        atlas,
+        doctor,
+    ):
         command.add_command(commands)
     return parser
 
