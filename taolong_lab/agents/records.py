@@ -107,7 +107,7 @@ class GameRecord:
         played = Trajectory(start, actions)
         end = played.end
         won, how = end.result() if end.is_terminal() else (None, reason or "unfinished")
-        return cls(
+        record = cls(
             start,
             tuple(played.notation()),
             won,
@@ -117,9 +117,20 @@ class GameRecord:
             seed,
             id,
         )
+        return record._with_replay(played)
+
+    def _with_replay(self, played: Trajectory) -> GameRecord:
+        """This record, its replay known to be ``played`` (its start and its actions)."""
+        self.__dict__["_replayed"] = played
+        return self
 
     def trajectory(self) -> Trajectory:
-        """The game replayed as a :class:`~taolong_lab.games.Trajectory`."""
+        """The game replayed as a :class:`~taolong_lab.games.Trajectory` (once: a record is
+        immutable, and so is the trajectory)."""
+        return self._replayed
+
+    @functools.cached_property
+    def _replayed(self) -> Trajectory:
         return Trajectory(self.start, self.turns)
 
     def states(self) -> list[GameState]:
@@ -218,7 +229,7 @@ def read_record(doc, known: Game | None = None) -> tuple[GameRecord | None, list
         doc.get("seed"),
         doc.get("id"),
     )
-    return record, []
+    return record._with_replay(played), []
 
 
 def _upgraded(doc: dict) -> dict:
