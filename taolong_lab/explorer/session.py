@@ -38,7 +38,8 @@ from ..errors import IllegalTurnError, TaoLongError
 from ..files import read_bounded
 from ..pictures import svg
 from ..puzzles import Puzzle, load_puzzles
-from ..puzzles.bundle import PUZZLES
+from ..puzzles.bundle import BundleError
+from ..puzzles.bundle import folder as bundle_folder
 from ..puzzles.format import MAX_TURNS
 from ..rules import Rules
 from ..rules.data import game_data, shown
@@ -58,7 +59,7 @@ def bundled_puzzles(directory: str | Path | None = None) -> dict[str, tuple[Path
     Parameters
     ----------
     directory : str, Path or None
-        The folder (default: the repository's ``puzzles/``; an installed wheel has none).
+        The folder (default: the bundled puzzles, :func:`taolong_lab.puzzles.bundle.folder`).
         Files that cannot be read are left out.
 
     Returns
@@ -66,8 +67,11 @@ def bundled_puzzles(directory: str | Path | None = None) -> dict[str, tuple[Path
     dict
         ``{"file.jsonl:id": (path, id, title)}`` in file then line order.
     """
-    folder = Path(directory) if directory is not None else PUZZLES
     found: dict[str, tuple[Path, str, str]] = {}
+    try:
+        folder = Path(directory) if directory is not None else bundle_folder()
+    except BundleError:
+        return found
     if not folder.is_dir():
         return found
     for path in sorted(folder.glob("*.json*")):
@@ -148,7 +152,7 @@ class ExplorerSession:
     reveal : bool
         Chosen One: draw the Board of Human.
     puzzles : str, Path or None
-        The folder :attr:`catalogue` lists (default: the repository's ``puzzles/``).
+        The folder :attr:`catalogue` lists (default: the bundled puzzles).
     hint_time, solve_time : float
         The solvers' time limits in seconds (:data:`HINT_SECONDS`, :data:`SOLVE_SECONDS`).
     method : str
