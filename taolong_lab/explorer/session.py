@@ -485,7 +485,7 @@ class ExplorerSession:
             return f"the game is over ({state.outcome()})"
         return None
 
-    def _run_solver(self, time_limit: float) -> tuple[Solution, float]:
+    def _run_solver(self, time_limit: float, progress=False) -> tuple[Solution, float]:
         reason = self.solver_reason()
         if reason is not None:
             if not self.position.rules.solo:
@@ -498,7 +498,7 @@ class ExplorerSession:
         started = time.perf_counter()
         try:
             solution = solve(
-                self.position, method=self.method, time_limit=time_limit, progress=False
+                self.position, method=self.method, time_limit=time_limit, progress=progress
             )
         except TaoLongError as exc:
             self.fail(f"{self.method} solver: {exc}")
@@ -605,9 +605,15 @@ class ExplorerSession:
         self._no_win(solution, how)
         return None
 
-    def solve(self) -> Solution:
+    def solve(self, progress=False) -> Solution:
         """Solve from the position shown within :attr:`solve_time` and put the winning line
         after it, to step through.
+
+        Parameters
+        ----------
+        progress : bool or callable
+            As :func:`~taolong_lab.solvers.solve` takes it: a callable is told how the
+            search goes (a web page's progress bar).
 
         Returns
         -------
@@ -619,7 +625,7 @@ class ExplorerSession:
         ExplorerError
             As :meth:`hint`.
         """
-        solution, seconds = self._run_solver(self.solve_time)
+        solution, seconds = self._run_solver(self.solve_time, progress)
         how = self.certificate_words(solution, seconds)
         if solution.status != Status.OPTIMAL:
             self._no_win(solution, how)

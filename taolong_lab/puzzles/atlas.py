@@ -87,6 +87,60 @@ def atlas_id(scenario: str, player: str, stacks: tuple[str, ...]) -> str:
     return f"{scenario}-{player}-{'.'.join(stacks)}"
 
 
+def lookup(
+    scenario: str, player: str, stacks: str | tuple[str, ...], folder=None
+) -> tuple[State, Puzzle | None]:
+    """The atlas's entry for one shuffled start, as ``taolong atlas`` stores it.
+
+    Parameters
+    ----------
+    scenario : str
+    player : str
+        ``"white"`` or ``"black"``.
+    stacks : str or tuple of str
+        The main spaces' stacks in ring order (Heaven, Fire, Earth, Water), each base first:
+        ``("WW", "BW", "BB", "WB")`` or ``"WW.BW.BB.WB"``.
+    folder : path or None
+        The atlas folder (default: the bundled atlas).
+
+    Returns
+    -------
+    tuple
+        The start, and its puzzle (optimum, line, certificate), None when not proved yet.
+
+    Raises
+    ------
+    AtlasError
+        An unknown scenario or player, or stacks that are not a shuffled Ba Gua.
+
+    >>> start, found = lookup("field", "white", "WW.BW.BB.WB")
+    >>> start == solo_game_standard(), found.optimum
+    (True, 7)
+    """
+    if scenario not in scenario_names():
+        raise AtlasError(f"unknown scenario {scenario!r}: one of {', '.join(scenario_names())}")
+    if player not in COLOURS:
+        raise AtlasError(f"the player is white or black, not {player!r}")
+    if isinstance(stacks, str):
+        stacks = tuple(stacks.split("."))
+    stacks = tuple(str(s).upper() for s in stacks)
+    if stacks not in arrangements():
+        raise AtlasError(
+            f"{'.'.join(stacks)!r} is not a shuffled Ba Gua: four stacks of two stones (W or B), "
+            "four of each colour, e.g. WW.BW.BB.WB"
+        )
+    if folder is None:
+        from .bundle import atlas_folder
+
+        folder = atlas_folder()
+    path, ident = atlas_file(folder, scenario), atlas_id(scenario, player, stacks)
+    start = atlas_start(scenario, player, stacks)
+    if not Path(path).is_file():
+        return start, None
+    puzzles, _problems = read_puzzles(path, check_solutions=False)
+    return start, next((p for p in puzzles if p.id == ident), None)
+
+
 def challenges(scenario: str) -> Iterator[tuple[str, State]]:
     """``(id, start)`` of the scenario's 140 challenges, white's first."""
     for player in COLOURS:
@@ -437,6 +491,7 @@ __all__ = [
     "challenges",
     "cost_table",
     "costs",
+    "lookup",
     "main_spaces",
     "prove",
     "run",

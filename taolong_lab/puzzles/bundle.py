@@ -119,18 +119,54 @@ def sets() -> dict[str, Path]:
 
 
 @functools.cache
-def _ids(path: Path) -> tuple[str, ...]:
-    """The ids of a bundled file, read without checking the puzzles."""
+def _entries(path: Path) -> tuple[tuple[str, str, int | None], ...]:
+    """The id, title and optimum of each puzzle of a bundled file, read without checking the
+    puzzles (a line that does not read is left out)."""
     found = []
     for line in read_bounded(path).decode("utf-8").splitlines():
-        if line.strip()[:1] == "{":
-            try:
-                ident = json.loads(line).get("id")
-            except (ValueError, AttributeError, RecursionError):
-                continue
-            if isinstance(ident, str):
-                found.append(ident)
+        if line.strip()[:1] != "{":
+            continue
+        try:
+            doc = json.loads(line)
+        except (ValueError, RecursionError):
+            continue
+        ident, title, optimum = doc.get("id"), doc.get("title"), doc.get("optimum")
+        if isinstance(ident, str):
+            optimum = optimum if type(optimum) is int else None
+            found.append((ident, title if isinstance(title, str) else "", optimum))
     return tuple(found)
+
+
+def _ids(path: Path) -> tuple[str, ...]:
+    return tuple(ident for ident, _title, _optimum in _entries(path))
+
+
+def entries(name: str) -> list[dict]:
+    """The puzzles of one bundled set as a listing: id, title and optimum (None when not
+    proved), in file order, read without checking the puzzles.
+
+    Parameters
+    ----------
+    name : str
+        A set of :func:`sets`.
+
+    Returns
+    -------
+    list of dict
+
+    Raises
+    ------
+    BundleError
+        No such set.
+
+    >>> entries("rulebook")[0]["id"], entries("rulebook")[0]["optimum"]
+    ('cave-white', 7)
+    """
+    ids(name)  # the set exists
+    return [
+        {"id": ident, "title": title, "optimum": optimum}
+        for ident, title, optimum in _entries(sets()[name])
+    ]
 
 
 def ids(name: str) -> tuple[str, ...]:
@@ -186,6 +222,7 @@ __all__ = [
     "RULEBOOK",
     "BundleError",
     "atlas_folder",
+    "entries",
     "folder",
     "ids",
     "locate",
