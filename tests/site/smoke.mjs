@@ -34,6 +34,12 @@ seconds = time.perf_counter() - t0
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     raced = solve(puzzle, method="race", progress=False)
+from taolong_lab.solvers import SolverError
+try:
+    solve(puzzle, checkpoint="search.ckpt", progress=False)
+    refused = "not refused"
+except SolverError as exc:
+    refused = str(exc)
 page = Page()
 view = json.loads(dispatch(page, "open_puzzle", json.dumps(["rulebook", "torus-white"])))
 clicked = json.loads(dispatch(page, "click", json.dumps(["space-He"])))
@@ -49,6 +55,7 @@ json.dumps({
     "solve_seconds": seconds,
     "race": raced.stats["race"],
     "race_warnings": [str(w.message) for w in caught],
+    "checkpoint": refused,
     "page_title": view["title"],
     "page_next": clicked["next"],
     "svg": view["svg"][:4],

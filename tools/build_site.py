@@ -1,6 +1,6 @@
 """Build the lab's static web page (``make site``): a folder any static host serves.
 
-    python tools/site.py [OUT]      build into OUT (default: build/site)
+    python tools/build_site.py [OUT]      build into OUT (default: build/site)
 
 What goes in:
 
@@ -134,7 +134,7 @@ def build(out: Path = OUT) -> Path:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python tools/site.py", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python tools/build_site.py", description=__doc__)
     parser.add_argument("out", nargs="?", type=Path, default=OUT)
     args = parser.parse_args(argv)
     try:
