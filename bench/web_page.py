@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -57,25 +56,6 @@ def native(ident: str, pure: bool, repeat: int) -> float:
     return min(best)
 
 
-def serve(site: Path) -> tuple[subprocess.Popen, str]:
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "-b", "127.0.0.1", "-d", str(site)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    for _ in range(100):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            time.sleep(0.1)
-    return server, f"http://127.0.0.1:{port}/"
-
-
 def in_chromium(url: str, loads: int, ids: list[str], repeat: int) -> dict:
     """Time to ready over ``loads`` fresh pages, then each challenge's solve in the page, each
     followed at once by the same solve natively (pure Python, then the compiled kernel), so
@@ -83,7 +63,7 @@ def in_chromium(url: str, loads: int, ids: list[str], repeat: int) -> dict:
     from playwright.sync_api import sync_playwright
 
     args = ["--no-sandbox"] if os.geteuid() == 0 else []
-    found = {"ready": [], "worker": [], "solve": {}}
+    found = {"ready": [], "worker": [], "stages": [], "warm": [], "solve": {}}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
         for _ in range(loads):
@@ -94,6 +74,11 @@ def in_chromium(url: str, loads: int, ids: list[str], repeat: int) -> dict:
             page.wait_for_selector('#loading[data-ready="1"]', timeout=600_000)
             found["ready"].append(time.perf_counter() - t0)
             found["worker"].append(float(page.get_attribute("#loading", "data-seconds")))
+            found["stages"].append(json.loads(page.get_attribute("#loading", "data-stages")))
+            t0 = time.perf_counter()
+            page.reload()  # a second visit: the browser's cache warm
+            page.wait_for_selector('#loading[data-ready="1"]', timeout=600_000)
+            found["warm"].append(time.perf_counter() - t0)
             context.close()
         page = browser.new_page()
         page.goto(url)
@@ -129,13 +114,17 @@ def main(argv=None) -> int:
         from build_site import build  # tools/build_site.py
 
         site = build(Path(tempfile.mkdtemp(prefix="taolong-site-")) / "site")
-    server, url = serve(site)
-    try:
+    from build_site import served  # tools/build_site.py
+
+    with served(site) as url:
         found = in_chromium(url, args.loads, args.ids, args.repeat)
-    finally:
-        server.terminate()
-        server.wait()
     ready, worker = found["ready"], found["worker"]
+    stages = {k: statistics.median(s[k] for s in found["stages"]) for k in found["stages"][0]}
+    print(
+        "the worker's stages (median seconds from its start, each stage's end): "
+        + ", ".join(f"{k} {v:.2f}" for k, v in stages.items())
+    )
+    print(f"a second visit (cache warm): median {statistics.median(found['warm']):.2f} s")
     print(
         f"ready in chromium, {len(ready)} loads: median {statistics.median(ready):.2f} s, "
         f"best {min(ready):.2f} s (the worker's own count: median "

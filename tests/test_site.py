@@ -15,10 +15,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -88,26 +85,8 @@ def test_the_lab_runs_in_pyodide_under_node(site):
 # ---- the page in chromium -----------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def served(site):
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "-b", "127.0.0.1", "-d", str(site)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    with load("build_site").served(site) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

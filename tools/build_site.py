@@ -18,12 +18,15 @@ build/site`` serves it (``make site-serve``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.metadata
 import json
 import shutil
+import socket
 import subprocess
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -131,6 +134,40 @@ def build(out: Path = OUT) -> Path:
     for source in sorted((SITE / "src").iterdir()):
         shutil.copy2(source, out / source.name)
     return out
+
+
+@contextlib.contextmanager
+def served(folder: Path) -> Iterator[str]:
+    """Serve ``folder`` on a free port of 127.0.0.1 for the block (the tests and the bench).
+
+    Parameters
+    ----------
+    folder : Path
+
+    Yields
+    ------
+    str
+        The address, ``http://127.0.0.1:PORT/``.
+    """
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "-b", "127.0.0.1", "-d", str(folder)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(100):  # up to 10 s for the server to listen
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

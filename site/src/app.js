@@ -63,6 +63,7 @@ function ready(data) {
   loading.textContent = `Ready in ${data.seconds.toFixed(1)} s: taolong_lab ${data.version} on Python ${data.python} (Pyodide ${data.pyodide}), the pure-Python search; nothing leaves your browser.`;
   loading.dataset.ready = "1";
   loading.dataset.seconds = data.seconds.toFixed(2);
+  loading.dataset.stages = JSON.stringify(data.stages); // bench/web_page.py reads them
   const optimum = (p) => (p.optimum == null ? "not proved" : `optimum ${p.optimum}`);
   options($("rulebook"), catalogue.rulebook, (p) => `${p.id} (${optimum(p)})`, (p) => p.id);
   options($("set-scenario"), Object.keys(catalogue.sets));

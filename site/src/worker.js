@@ -5,7 +5,12 @@
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 
 const started = performance.now();
+const stages = {}; // seconds from the worker's start to the end of each stage
 let dispatch = null;
+
+function stage(name) {
+  stages[name] = (performance.now() - started) / 1000;
+}
 
 function status(text) {
   postMessage({ status: text, seconds: (performance.now() - started) / 1000 });
@@ -26,11 +31,13 @@ async function boot() {
   status("loading Python");
   const wheels = fetchWheels(); // while Python loads
   const pyodide = await loadPyodide({ indexURL: new URL("./pyodide/", import.meta.url).href });
+  stage("python");
   status("installing the lab");
   const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
   for (const bytes of await wheels) {
     pyodide.unpackArchive(bytes, "wheel", { extractDir: sitePackages });
   }
+  stage("wheels");
   status("starting the lab");
   // the page runs the pure-Python search (no compiled kernel here), and says so
   dispatch = pyodide.runPython(`
@@ -41,6 +48,7 @@ from taolong_lab.version import __version__
 _page = Page()
 lambda name, args, report=None: dispatch(_page, name, args, report)
 `);
+  stage("lab");
   const version = pyodide.runPython("__version__");
   const catalogue = JSON.parse(dispatch("catalogue", "[]"));
   const view = JSON.parse(dispatch("view", "[]"));
@@ -52,6 +60,7 @@ lambda name, args, report=None: dispatch(_page, name, args, report)
     pyodide: pyodide.version,
     catalogue,
     view,
+    stages,
   });
 }
 

@@ -59,7 +59,7 @@ class Page:
         The explicit solver's time limits, in seconds.
     """
 
-    def __init__(self, *, size: int = 520, hint_time: float = 20.0, solve_time: float = 120.0):
+    def __init__(self, *, size: int = 520, hint_time: float = 20.0, solve_time: float = 600.0):
         self.session = ExplorerSession(
             None, size=size, hint_time=hint_time, solve_time=solve_time, method="explicit"
         )
