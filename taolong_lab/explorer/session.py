@@ -38,7 +38,6 @@ from ..errors import IllegalTurnError, TaoLongError
 from ..files import read_bounded
 from ..pictures import svg
 from ..puzzles import Puzzle, load_puzzles
-from ..puzzles.bundle import BundleError
 from ..puzzles.bundle import folder as bundle_folder
 from ..puzzles.format import MAX_TURNS
 from ..rules import Rules
@@ -68,10 +67,7 @@ def bundled_puzzles(directory: str | Path | None = None) -> dict[str, tuple[Path
         ``{"file.jsonl:id": (path, id, title)}`` in file then line order.
     """
     found: dict[str, tuple[Path, str, str]] = {}
-    try:
-        folder = Path(directory) if directory is not None else bundle_folder()
-    except BundleError:
-        return found
+    folder = Path(directory) if directory is not None else bundle_folder()
     if not folder.is_dir():
         return found
     for path in sorted(folder.glob("*.json*")):

@@ -34,7 +34,7 @@ _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,80}")  # a set's name or a puzz
 
 
 class BundleError(TaoLongError):
-    """The bundled puzzle files cannot be found (an install without them)."""
+    """No bundled set of that name."""
 
 
 def folder() -> Path:
@@ -43,20 +43,14 @@ def folder() -> Path:
     Returns
     -------
     Path
-        The repository's ``puzzles/`` in a git checkout, else the package's ``_puzzles``.
-
-    Raises
-    ------
-    BundleError
-        Neither is a folder on disk (an install without its puzzles, or a zipped one).
+        The repository's ``puzzles/`` in a git checkout, else the package's ``_puzzles``
+        (missing from an install without its puzzles: :func:`sets` is then empty, and a read
+        of a file names it).
     """
     checkout = Path(__file__).resolve().parents[2]
     if (checkout / "pyproject.toml").is_file() and (checkout / "puzzles").is_dir():
         return checkout / "puzzles"
-    shipped = importlib.resources.files("taolong_lab").joinpath("_puzzles")
-    if isinstance(shipped, Path) and shipped.is_dir():
-        return shipped
-    raise BundleError(f"the bundled puzzles are missing from this install ({shipped})")
+    return Path(str(importlib.resources.files("taolong_lab").joinpath("_puzzles")))
 
 
 def rulebook_file() -> Path:
@@ -108,10 +102,7 @@ def sets() -> dict[str, Path]:
     dict
         ``{name: path}``; empty when the files are missing.
     """
-    try:
-        root = folder()
-    except BundleError:
-        return {}
+    root = folder()
     files = [root / "rulebook-solo.jsonl"]
     files += sorted(p for p in root.glob("*.jsonl") if p.name != "rulebook-solo.jsonl")
     files += sorted((root / ATLAS).glob("*.jsonl"))
