@@ -340,8 +340,14 @@ class WinWithin {
   public:
     WinWithin(Game& game, Budget& budget) : game_(game), budget_(budget), failed_(game.packer.stride) {}
     int64_t expanded = 0, generated = 0;
+    std::vector<int> line;  // the moves of the last win found, from its start
 
-    bool operator()(const Position& p, int r) { return search(p, r); }
+    bool operator()(const Position& p, int r) {
+        line.clear();
+        bool won = search(p, r);
+        std::reverse(line.begin(), line.end());
+        return won;
+    }
 
   private:
     bool search(const Position& p, int r) {
@@ -365,9 +371,12 @@ class WinWithin {
         }
         std::vector<Position> succ;
         game_.successors(p, succ);
-        for (const Position& q : succ) {
+        for (size_t move = 0; move < succ.size(); ++move) {
             ++generated;
-            if (search(q, r - 1)) return true;
+            if (search(succ[move], r - 1)) {
+                line.push_back((int)move);  // built from the end, reversed once at the top
+                return true;
+            }
         }
         remember(k.data(), at, r);
         return false;

@@ -32,7 +32,7 @@ from typing import Any
 from ..engine import start_state
 from ..errors import TaoLongError
 from ..puzzles import bundle, load_puzzles
-from ..puzzles.atlas import arrangements, lookup
+from ..puzzles.atlas import arrangements, atlas_id, atlas_start, lookup, parse_stacks
 from ..puzzles.grade import TIERS
 from ..rules import COLOURS, MODES, Rules, scenario_names
 from .agent_panel import AgentPanel
@@ -65,6 +65,7 @@ class Page:
         )
         self.panel = AgentPanel(self.session, nodes=2000)
         self.kind = "position"  # "puzzle", "atlas" or "game"
+        self.title = ""  # the title of a start that is no puzzle (an atlas start not proved)
 
     # ---- what can be opened ----------------------------------------------------------------
     def catalogue(self) -> dict:
@@ -118,8 +119,9 @@ class Page:
         return self._act(load)
 
     def open_atlas(self, scenario: str, player: str, stacks: str) -> dict:
-        """Load a start of the solo atlas by its Ba Gua (``WW.BW.BB.WB``: Heaven, Fire, Earth
-        and Water), with its proved optimum when the atlas has it.
+        """Load a start of the solo atlas by its Ba Gua, as a player writes it
+        (``WW.BW.BB.WB``: Heaven, Fire, Earth and Water, or a TLN Ba Gua field), with its
+        proved optimum and rank when the atlas has it (:func:`~taolong_lab.puzzles.atlas.lookup`).
 
         Parameters
         ----------
@@ -133,15 +135,21 @@ class Page:
 
         def load() -> None:
             try:
-                start, puzzle = lookup(scenario, player, stacks)
+                found = parse_stacks(stacks)
+                start = atlas_start(scenario, player, found)
             except TaoLongError as exc:
                 self.session.fail(str(exc))
-            if puzzle is None:
+            try:
+                entry = lookup(bundle.atlas_folder(), scenario, player, found)
+            except TaoLongError:
                 self._open(start, "atlas")
-                self.session.say(f"the atlas has not proved this start yet ({stacks})")
-            else:
-                self._open(puzzle, "atlas")
-                self.session.say(f"the atlas: the optimum is {puzzle.optimum} turns", "ok")
+                self.title = atlas_id(scenario, player, found)
+                self.session.say(f"the atlas has not proved this start yet ({'.'.join(found)})")
+                return
+            self._open(entry.puzzle, "atlas")
+            self.session.say(
+                f"the atlas: the optimum is {entry.puzzle.optimum} turns, {entry.rank()}", "ok"
+            )
 
         return self._act(load)
 
@@ -180,7 +188,7 @@ class Page:
     def _open(self, item, kind: str) -> None:
         self.panel.computer = None
         self.session.load(item)
-        self.kind = kind
+        self.kind, self.title = kind, ""
 
     # ---- playing ---------------------------------------------------------------------------
     def click(self, target: str) -> dict:
@@ -244,7 +252,7 @@ class Page:
         return {
             "kind": self.kind,
             "svg": session.picture(),
-            "title": puzzle.id if puzzle else "",
+            "title": puzzle.id if puzzle else self.title,
             "subtitle": puzzle.title if puzzle else _describe(state),
             "optimum": puzzle.optimum if puzzle else None,
             "solo": state.rules.solo,

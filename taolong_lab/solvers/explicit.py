@@ -151,6 +151,11 @@ class _Search:
     def open_count(self) -> int:
         return sum(len(bucket) for bucket in self.buckets.values())
 
+    @property
+    def stored(self) -> int:
+        """Positions in the table (every position generated and kept)."""
+        return len(self.info)
+
     def closed_counts(self) -> dict[int, int]:
         """How many positions were first closed (expanded or deferred) at each ``f``."""
         return dict(Counter(self.closed.values()))
@@ -482,6 +487,7 @@ def solve(
             "count_seconds": round(count_s, 3),
             "generated": search.generated,
             "deferred": search.deferred,
+            "stored": search.stored,
             "seconds": round(seconds, 3),
             "cpu_seconds": round(budget.cpu_seconds(), 3),
             "positions_per_second": round(budget.expanded / seconds, 1) if seconds > 0 else 0.0,
@@ -770,6 +776,8 @@ def win_line_within(
     (4, True)
     """
     failed = {} if failed is None else failed
+    if kernel.usable(state):
+        return _kernel_win_line(state, turns, budget, failed)
 
     def search(state: State, r: int) -> list | None:
         h = lower_bound(state, params)
@@ -799,6 +807,23 @@ def win_line_within(
 
     line = search(state, turns)
     return None if line is None else line[::-1]
+
+
+def _kernel_win_line(state: State, turns: int, budget, failed) -> list | None:
+    """:func:`win_line_within` in the kernel, its line replayed in the engine."""
+    found, moves = kernel.win_moves(state, turns, budget, failed)
+    if found == "spent":
+        raise OutOfBudget
+    if moves is None:
+        return None
+    line, at = [], state
+    for move in moves:
+        turn = at.legal_turns()[move]
+        line.append(turn)
+        at = at.play(turn)
+    if lower_bound(at) != 0:
+        raise kernel.KernelMismatchError("the kernel's winning line does not win in the engine")
+    return line
 
 
 def count_first_turns(

@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import time
@@ -52,9 +53,25 @@ class KernelMissingWarning(UserWarning):
     """The compiled kernel is not built: the solvers run their pure-Python path."""
 
 
+_pure_depth = 0  # pure() blocks entered and not left
+
+
 def available() -> bool:
-    """Whether the compiled kernel is built and not turned off by ``TAOLONG_PURE=1``."""
-    return _kernel is not None and os.environ.get(PURE_ENV) != "1"
+    """Whether the compiled kernel is built and not turned off (``TAOLONG_PURE=1``, or inside
+    :func:`pure`)."""
+    return _kernel is not None and os.environ.get(PURE_ENV) != "1" and not _pure_depth
+
+
+@contextlib.contextmanager
+def pure():
+    """Run the block on the pure-Python path: for the checkers, whose verdicts rest on the
+    Python engine alone."""
+    global _pure_depth
+    _pure_depth += 1
+    try:
+        yield
+    finally:
+        _pure_depth -= 1
 
 
 def status() -> str:
@@ -236,6 +253,36 @@ def successors(state: State) -> list[State]:
     return [unpack(data, state, rocks, state.ply + 1) for data in found]
 
 
+# ---- the bounded depth-first search ---------------------------------------------------------
+_PROVER = ("kernel prover",)  # where a win_within memo keeps its kernel prover
+
+
+def win_moves(state: State, turns: int, budget, failed: dict | None):
+    """:func:`.explicit.win_line_within` in the kernel: ``("won", moves)``, ``("none", None)``
+    or ``("spent", None)`` when ``budget`` ran out. ``failed``, a memo shared between calls,
+    keeps the kernel's own memo (its prover), which remembers what it proved."""
+    rocks = tuple(cell for cell, _ in state.board.rocks)
+    kernel_game = game(state)
+    prover = None if failed is None else failed.get(_PROVER)
+    if prover is None or prover[0] is not kernel_game:
+        prover = (kernel_game, kernel_game.prover())
+        if failed is not None:
+            failed[_PROVER] = prover
+    left = -1
+    if budget is not None and budget.max_states is not None:
+        left = max(0, budget.max_states - budget.expanded)
+    seconds = -1.0 if budget is None else _seconds_left(budget)
+    moves, expanded, generated = prover[1].win_within(pack(state, rocks), turns, left, seconds)
+    if budget is not None:
+        budget.expanded += expanded
+        budget.generated += generated
+    if moves is False:
+        if budget is not None:
+            budget.spent()
+        return "spent", None
+    return ("none", None) if moves is None else ("won", moves)
+
+
 # ---- the explicit solver's search ----------------------------------------------------------
 RUNNING, FOUND, EXHAUSTED, SPENT = range(4)
 
@@ -268,6 +315,8 @@ class KernelSearch:
     def __getattr__(self, name: str):
         if name in ("expanded", "generated", "deferred", "proved", "bytes"):
             return self._stats[name]
+        if name == "stored":
+            return self._stats["positions"]
         raise AttributeError(name)
 
     @property
@@ -357,9 +406,11 @@ __all__ = [
     "available",
     "game",
     "pack",
+    "pure",
     "status",
     "successors",
     "unpack",
     "unsupported",
     "usable",
+    "win_moves",
 ]
