@@ -102,7 +102,7 @@ def test_off_the_stored_line_the_hint_and_solve_run_the_explicit_solver():
     assert reports and reports[-1]["stage"] == "optimal first turns"
 
 
-def test_an_atlas_start_is_looked_up_by_its_ba_gua():
+def test_an_atlas_start_is_looked_up_by_its_ba_gua(tmp_path, monkeypatch):
     page = Page()
     view = page.open_atlas("field", "white", "WW.BW.BB.WB")
     assert (view["title"], view["optimum"], view["kind"]) == ("field-white-WW.BW.BB.WB", 7, "atlas")
@@ -110,6 +110,7 @@ def test_an_atlas_start_is_looked_up_by_its_ba_gua():
     assert said.startswith("the atlas: the optimum is 7 turns, the ") and "hardest of 70" in said
     view = page.open_atlas("field", "white", "WW/-/BW/-/BB/-/WB/-")  # a TLN Ba Gua field
     assert view["title"] == "field-white-WW.BW.BB.WB"
+    monkeypatch.setattr(bundle, "atlas_folder", lambda: tmp_path)  # an atlas with nothing proved
     view = page.open_atlas("wall", "black", "WW.BW.BB.WB")
     assert view["optimum"] is None and "not proved this start yet" in view["messages"][-1]["text"]
     assert view["solo"] and view["next"] == "space" and view["title"] == "wall-black-WW.BW.BB.WB"
