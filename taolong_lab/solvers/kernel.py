@@ -83,7 +83,7 @@ def status() -> str:
     str
     """
     if _kernel is None:
-        return "pure Python: the compiled kernel is not built (no C++ compiler at install, or a pure build)"
+        return "pure Python: the compiled kernel is not built (no C++ compiler, or a pure build)"
     if os.environ.get(PURE_ENV) == "1":
         return f"pure Python: the compiled kernel is turned off by {PURE_ENV}=1"
     return f"compiled kernel {_kernel.VERSION} (C++): {COVERS}"
