@@ -30,7 +30,7 @@ from taolong_lab.puzzles.atlas import arrangements, atlas_start
 from taolong_lab.rules import scenario_names
 from taolong_lab.solvers import kernel
 from taolong_lab.solvers.bounds import INF, bound_params, lower_bound, may_win_now, may_win_within
-from taolong_lab.solvers.explicit import solve
+from taolong_lab.solvers.explicit import solve, win_line_within
 
 pytestmark = pytest.mark.skipif(not kernel.available(), reason=kernel.status())
 
@@ -156,6 +156,25 @@ def test_random_positions_agree(state):
 @given(solo_positions())
 def test_random_positions_agree_long(state):
     check_position(state)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
+)
+@given(solo_positions(), st.integers(1, 3))
+def test_win_within_agrees(state, turns):
+    """The bounded depth-first search (the generator's and SAT's) answers alike, and the
+    kernel's winning line wins in the engine."""
+    params = bound_params(state)
+    with kernel.pure():
+        assert not kernel.available()
+        want = win_line_within(state, turns, params)
+    got = win_line_within(state, turns, params)
+    assert (got is None) == (want is None), state.to_tln()
+    if got is not None:
+        assert len(got) <= turns
+        end = Line(state, [str(t) for t in got]).end if got else state
+        assert end.outcome() is not None and end.outcome().winner == state.to_move
 
 
 def test_pack_round_trip_keeps_portals_and_rocks():

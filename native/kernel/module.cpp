@@ -185,8 +185,15 @@ struct SearchObject {
     int64_t count_expanded;
 };
 
+struct ProverObject {
+    PyObject_HEAD GameObject* owner;
+    Budget* budget;
+    WinWithin* win;
+};
+
 extern PyTypeObject GameType;
 extern PyTypeObject SearchType;
+extern PyTypeObject ProverType;
 
 int check_signals() { return PyErr_CheckSignals(); }
 
@@ -313,7 +320,20 @@ PyObject* game_search(GameObject* self, PyObject* args) {
     return (PyObject*)s;
 }
 
+PyObject* game_prover(GameObject* self, PyObject*) {
+    ProverObject* p = PyObject_New(ProverObject, &ProverType);
+    if (!p) return nullptr;
+    p->budget = new Budget();
+    p->budget->check_signals = check_signals;
+    p->win = new WinWithin(*self->game, *p->budget);
+    Py_INCREF(self);
+    p->owner = self;
+    return (PyObject*)p;
+}
+
 PyMethodDef game_methods[] = {
+    {"prover", (PyCFunction)game_prover, METH_NOARGS,
+     "A depth-first prover of wins within some turns, remembering what it proved."},
     {"successors", (PyCFunction)game_successors, METH_O, "Every successor, in the engine's turn order."},
     {"lower_bound", (PyCFunction)game_lower_bound, METH_O, "bounds.lower_bound; -1 for infinity."},
     {"may_win_within", (PyCFunction)game_may_win_within, METH_VARARGS,
@@ -436,7 +456,57 @@ PyMethodDef search_methods[] = {
     {nullptr, nullptr, 0, nullptr},
 };
 
+// ---- the Prover type ----------------------------------------------------------------------
+void prover_dealloc(ProverObject* self) {
+    delete self->win;
+    delete self->budget;
+    Py_XDECREF(self->owner);
+    PyObject_Free(self);
+}
+
+PyObject* prover_win_within(ProverObject* self, PyObject* args) {
+    PyObject* pos;
+    int turns;
+    long long max_states;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "SiLd", &pos, &turns, &max_states, &seconds)) return nullptr;
+    Position p;
+    if (!position_arg(self->owner, pos, p)) return nullptr;
+    Budget& budget = *self->budget;
+    budget.max_states = max_states;
+    budget.expanded = 0;
+    budget.deadline = seconds < 0 ? -1 : Budget::now() + seconds;
+    int64_t generated = self->win->generated;
+    return guarded([&]() -> PyObject* {
+        PyObject* line;
+        try {
+            if (!(*self->win)(p, turns)) {
+                line = Py_None;
+                Py_INCREF(line);
+            } else {
+                line = PyList_New((Py_ssize_t)self->win->line.size());
+                if (!line) return (PyObject*)nullptr;
+                for (size_t k = 0; k < self->win->line.size(); ++k)
+                    PyList_SET_ITEM(line, (Py_ssize_t)k, PyLong_FromLong(self->win->line[k]));
+            }
+        } catch (const OutOfBudget&) {
+            return Py_BuildValue("(OLL)", Py_False, (long long)budget.expanded,
+                                 (long long)(self->win->generated - generated));
+        }
+        return Py_BuildValue("(NLL)", line, (long long)budget.expanded,
+                             (long long)(self->win->generated - generated));
+    });
+}
+
+PyMethodDef prover_methods[] = {
+    {"win_within", (PyCFunction)prover_win_within, METH_VARARGS,
+     "win_within(position, turns, max_states or -1, seconds left or -1) -> (moves of a win or "
+     "None, or False when the budget ran out; expanded; generated)."},
+    {nullptr, nullptr, 0, nullptr},
+};
+
 PyTypeObject GameType = {PyVarObject_HEAD_INIT(nullptr, 0)};
+PyTypeObject ProverType = {PyVarObject_HEAD_INIT(nullptr, 0)};
 PyTypeObject SearchType = {PyVarObject_HEAD_INIT(nullptr, 0)};
 
 PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernel",
@@ -459,7 +529,14 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     SearchType.tp_doc = "An A* search of the kernel.";
     SearchType.tp_dealloc = (destructor)search_dealloc;
     SearchType.tp_methods = search_methods;
-    if (PyType_Ready(&GameType) < 0 || PyType_Ready(&SearchType) < 0) return nullptr;
+    ProverType.tp_name = "taolong_lab.solvers._kernel.Prover";
+    ProverType.tp_basicsize = sizeof(ProverObject);
+    ProverType.tp_flags = Py_TPFLAGS_DEFAULT;
+    ProverType.tp_doc = "The explicit solver's bounded depth-first search, with its memory.";
+    ProverType.tp_dealloc = (destructor)prover_dealloc;
+    ProverType.tp_methods = prover_methods;
+    if (PyType_Ready(&GameType) < 0 || PyType_Ready(&SearchType) < 0 || PyType_Ready(&ProverType) < 0)
+        return nullptr;
     PyObject* m = PyModule_Create(&module);
     if (!m) return nullptr;
     Py_INCREF(&GameType);

@@ -9,16 +9,25 @@
     taolong show FILE[:ID]               a puzzle's start (default: the file's first puzzle)
     taolong play FILE[:ID]               play a solo challenge turn by turn in the terminal
     taolong play FILE --random [--tier T] [--seed N]   one of the file's, picked at random
-    taolong puzzles FILE... [--tier T] [--scenario S]  the puzzles of files, one row each
+    taolong puzzles [FILE...] [--tier T] [--scenario S]  the puzzles of files (default: the
+                                         bundled sets), one row each
     taolong scenarios                    the scenario files
     taolong solve FILE[:ID]              the fewest turns to win a solo challenge, proved
     taolong verify FILE... [--full]      replay (and re-prove) every stored solution
     taolong graph FILE[:ID] --depth D --out G.graphml   the state graph
     taolong generate --count N --out FILE.jsonl         proved, graded solo puzzles
+    taolong atlas [DIR] [--scenario S]   the proved optimum of every shuffled solo start
+    taolong play --vs SPEC|human [--game NAME] [--option k=v]   a game against an agent
+    taolong play --replay FILE[:N]       step through a game's record
+    taolong games [NAME]                 the registered games (or one game's options)
+    taolong tournament SPEC SPEC ... --games N          a round robin of agents, rated
+    taolong balance --levels SPEC ... --games N --out FILE.json   a game's balance card
     taolong doctor                       what this install runs on (the compiled kernel or not)
     taolong --version
 
-A puzzle is ``FILE[:ID]`` for every command (``--puzzle FILE[:ID]`` is the same). The long
+A puzzle is ``FILE[:ID]`` for every command (``--puzzle FILE[:ID]`` is the same), or a
+bundled one named without a path: ``SET:ID`` (``rulebook:torus-white``), or its id alone where
+it is unique (``taolong puzzles`` lists the sets). The long
 commands show a progress bar on stderr when it is a terminal (``--progress``/``--no-progress``
 force it). Every bad input prints ``taolong: error: <message>`` on stderr and exits with
 status 2; a message from the library is put in the command line's spelling
@@ -26,7 +35,10 @@ status 2; a message from the library is put in the command line's spelling
 
 The modules: ``parser`` (the parser and :func:`main`), ``common`` (what the commands share),
 ``position`` (show, turns, play, scenarios), ``session`` (the interactive session of
-``play``), ``puzzles``, ``solve``, ``verify``, ``graph``, ``generate``, ``atlas`` and ``doctor``.
+``play FILE``), ``play_game`` (``play --vs/--game``), ``replay`` (``play --replay``),
+``game_options`` (what the game commands share: the game, its options, agent specs),
+``games``, ``tournament``, ``balance``, ``puzzles``, ``solve``, ``verify``, ``graph``,
+``generate``, ``atlas`` and ``doctor``: one module a command.
 """
 
 from .parser import build_parser, main

@@ -14,7 +14,7 @@ from pathlib import Path
 from ..engine import State
 from ..errors import TaoLongError
 from ..files import InputFileError, check_readable
-from ..puzzles import Puzzle, PuzzleError, read_puzzles
+from ..puzzles import Puzzle, PuzzleError, bundle, read_puzzles
 from ..puzzles.grade import TIERS
 from ..rules.data import shown
 from ..rules.options import parse_option_value
@@ -27,6 +27,7 @@ MAX_COUNT = 10**12  # --max-states, --conflicts: far past what memory or time al
 MAX_SECONDS = 10**7  # --time-limit: about 115 days
 MAX_SEED = 2**63 - 1  # --seed
 MAX_IDS_SHOWN = 20  # an unknown id lists at most this many of the file's ids
+MAX_ENTRY = 1000  # an interactive entry longer than this is refused unread past it
 
 
 class CommandError(TaoLongError):
@@ -102,7 +103,9 @@ def _finite(text: str) -> float | None:
 
 
 def puzzle_spec(spec: str) -> tuple[Path, str | None]:
-    """The file and the id of ``FILE[:ID]``.
+    """The file and the id of ``FILE[:ID]``, or of a bundled puzzle named without a path
+    (``SET:ID``, ``SET``, or an id that one bundled set alone holds:
+    :func:`~taolong_lab.puzzles.bundle.locate`) when no such file exists.
 
     A file whose name holds a ':' is taken whole. The file is checked before anything reads it
     (:func:`~taolong_lab.files.check_readable`).
@@ -110,7 +113,7 @@ def puzzle_spec(spec: str) -> tuple[Path, str | None]:
     Parameters
     ----------
     spec : str
-        ``FILE`` or ``FILE:ID``.
+        ``FILE``, ``FILE:ID``, ``SET:ID``, ``SET`` or ``ID``.
 
     Returns
     -------
@@ -120,9 +123,14 @@ def puzzle_spec(spec: str) -> tuple[Path, str | None]:
     Raises
     ------
     InputFileError
-        A missing file, a directory, a device or a file over the size limit.
+        A missing file that names no bundled puzzle either, a directory, a device or a file
+        over the size limit.
     """
     file, ident = split_puzzle_spec(spec)
+    if not os.path.exists(file):
+        found = bundle.locate(spec)
+        if found is not None:
+            file, ident = found
     check_readable(file)
     return Path(file), ident
 
@@ -151,7 +159,7 @@ def split_puzzle_spec(spec: str) -> tuple[str, str | None]:
 
 def names_a_puzzle_file(word: str) -> bool:
     """Whether ``word`` reads as ``FILE[:ID]`` rather than a turn: its file has a ``.jsonl`` or
-    ``.json`` name, or exists.
+    ``.json`` name, or exists, or it names a bundled puzzle (``SET:ID``, ``SET`` or ``ID``).
 
     Parameters
     ----------
@@ -163,11 +171,15 @@ def names_a_puzzle_file(word: str) -> bool:
 
     >>> names_a_puzzle_file("puzzles/field-novice.jsonl:field-novice-01")
     True
+    >>> names_a_puzzle_file("rulebook:torus-white"), names_a_puzzle_file("torus-white")
+    (True, True)
     >>> names_a_puzzle_file("Wa>He a3,a4")
     False
     """
     file = split_puzzle_spec(word)[0]
-    return file.lower().endswith((".jsonl", ".json")) or os.path.exists(file)
+    if file.lower().endswith((".jsonl", ".json")) or os.path.exists(file):
+        return True
+    return bundle.locate(word) is not None
 
 
 def add_puzzle_argument(parser, what: str) -> None:
@@ -431,13 +443,65 @@ def numbered_turns(state: State) -> list[str]:
     list of str
         Empty when there is no legal turn.
     """
-    turns = state.legal_turns()
-    texts = [str(turn) for turn in turns]
-    number_width, turn_width = len(str(len(turns))), max(map(len, texts), default=0)
+    return numbered(state.legal_turns(), state.describe_turn)
+
+
+def numbered(actions: list, describe) -> list[str]:
+    """Actions one line each: the number, the notation and ``describe(action)``, the action
+    in words ("" for none).
+
+    Parameters
+    ----------
+    actions : list
+        The actions, in their order.
+    describe : callable
+        ``action -> str``.
+
+    Returns
+    -------
+    list of str
+
+    >>> numbered(["a", "bb"], lambda action: "")
+    ['1. a', '2. bb']
+    """
+    texts = [str(action) for action in actions]
+    number_width, text_width = len(str(len(actions))), max(map(len, texts), default=0)
     return [
-        f"{number:>{number_width}}. {text:<{turn_width}}  {state.describe_turn(turn)}".rstrip()
-        for number, (turn, text) in enumerate(zip(turns, texts, strict=True), start=1)
+        f"{number:>{number_width}}. {text:<{text_width}}  {describe(action)}".rstrip()
+        for number, (action, text) in enumerate(zip(actions, texts, strict=True), start=1)
     ]
+
+
+def read_entry(inp, out, prompt: str, echo: bool) -> str | None:
+    """One entry of an interactive command, stripped and bounded.
+
+    Parameters
+    ----------
+    inp, out : text files
+        Where the entry is read and the prompt written.
+    prompt : str
+        Printed before the entry.
+    echo : bool
+        Print the entry back (piped input).
+
+    Returns
+    -------
+    str or None
+        The entry (empty when longer than :data:`MAX_ENTRY` characters); None at the end of
+        the input.
+    """
+    print(prompt, end="", file=out, flush=True)
+    line = inp.readline(MAX_ENTRY + 1)
+    if not line:
+        print(file=out)
+        return None
+    entry = line.strip()
+    too_long = len(line) > MAX_ENTRY and not line.endswith("\n")
+    while line and not line.endswith("\n"):
+        line = inp.readline(MAX_ENTRY + 1)
+    if echo:
+        print(entry[:20] + "..." if too_long else entry, file=out)
+    return "" if too_long else entry
 
 
 __all__ = [
@@ -445,6 +509,7 @@ __all__ = [
     "EXIT_OK",
     "EXIT_UNKNOWN",
     "MAX_COUNT",
+    "MAX_ENTRY",
     "MAX_IDS_SHOWN",
     "MAX_SECONDS",
     "MAX_SEED",
@@ -461,12 +526,14 @@ __all__ = [
     "named_puzzle",
     "names_a_puzzle_file",
     "number",
+    "numbered",
     "numbered_turns",
     "of_tier",
     "option_pairs",
     "puzzle_header",
     "puzzle_spec",
     "puzzles_of",
+    "read_entry",
     "split_puzzle_spec",
     "wants_progress",
 ]

@@ -68,6 +68,7 @@ from .common import (
     SolverError,
     paused_gc,
     peak_memory_mb,
+    progress_bar,
     reset_peak_memory,
     solo_start,
 )
@@ -149,6 +150,11 @@ class _Search:
 
     def open_count(self) -> int:
         return sum(len(bucket) for bucket in self.buckets.values())
+
+    @property
+    def stored(self) -> int:
+        """Positions in the table (every position generated and kept)."""
+        return len(self.info)
 
     def closed_counts(self) -> dict[int, int]:
         """How many positions were first closed (expanded or deferred) at each ``f``."""
@@ -396,7 +402,7 @@ def solve(
     method: str = "explicit",
     time_limit: float | None = None,
     max_states: int | None = None,
-    progress: bool = True,
+    progress=True,
     checkpoint=None,
     checkpoint_every: float = 60.0,
     count_first_turns: bool = True,
@@ -430,8 +436,9 @@ def solve(
         Seconds of wall clock, at most.
     max_states : int or None
         Positions expanded, at most.
-    progress : bool
-        Show a progress bar (tqdm).
+    progress : bool or callable
+        Show a progress bar (tqdm), or report to this function
+        (:class:`~.common.ProgressCallback`).
     checkpoint : str or Path or None
         The checkpoint file.
     checkpoint_every : float
@@ -480,6 +487,7 @@ def solve(
             "count_seconds": round(count_s, 3),
             "generated": search.generated,
             "deferred": search.deferred,
+            "stored": search.stored,
             "seconds": round(seconds, 3),
             "cpu_seconds": round(budget.cpu_seconds(), 3),
             "positions_per_second": round(budget.expanded / seconds, 1) if seconds > 0 else 0.0,
@@ -768,6 +776,8 @@ def win_line_within(
     (4, True)
     """
     failed = {} if failed is None else failed
+    if kernel.usable(state):
+        return _kernel_win_line(state, turns, budget, failed)
 
     def search(state: State, r: int) -> list | None:
         h = lower_bound(state, params)
@@ -797,6 +807,23 @@ def win_line_within(
 
     line = search(state, turns)
     return None if line is None else line[::-1]
+
+
+def _kernel_win_line(state: State, turns: int, budget, failed) -> list | None:
+    """:func:`win_line_within` in the kernel, its line replayed in the engine."""
+    found, moves = kernel.win_moves(state, turns, budget, failed)
+    if found == "spent":
+        raise OutOfBudget
+    if moves is None:
+        return None
+    line, at = [], state
+    for move in moves:
+        turn = at.legal_turns()[move]
+        line.append(turn)
+        at = at.play(turn)
+    if lower_bound(at) != 0:
+        raise kernel.KernelMismatchError("the kernel's winning line does not win in the engine")
+    return line
 
 
 def count_first_turns(
@@ -869,14 +896,8 @@ def _count_first_turns(start: State, optimum: int, params, budget, bar=None) -> 
     return wins
 
 
-def _progress(enabled: bool):
-    if not enabled:
-        return None
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:  # pragma: no cover - tqdm is a dependency, but progress is optional
-        return None
-    return tqdm(desc="positions", unit="pos", leave=False)
+def _progress(enabled):
+    return progress_bar(enabled, desc="positions", unit="pos", leave=False)
 
 
 # ---- replay --------------------------------------------------------------------------------

@@ -18,8 +18,10 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
+import sys
 import time
 import warnings
 from array import array
@@ -52,9 +54,25 @@ class KernelMissingWarning(UserWarning):
     """The compiled kernel is not built: the solvers run their pure-Python path."""
 
 
+_pure_depth = 0  # pure() blocks entered and not left
+
+
 def available() -> bool:
-    """Whether the compiled kernel is built and not turned off by ``TAOLONG_PURE=1``."""
-    return _kernel is not None and os.environ.get(PURE_ENV) != "1"
+    """Whether the compiled kernel is built and not turned off (``TAOLONG_PURE=1``, or inside
+    :func:`pure`)."""
+    return _kernel is not None and os.environ.get(PURE_ENV) != "1" and not _pure_depth
+
+
+@contextlib.contextmanager
+def pure():
+    """Run the block on the pure-Python path: for the checkers, whose verdicts rest on the
+    Python engine alone."""
+    global _pure_depth
+    _pure_depth += 1
+    try:
+        yield
+    finally:
+        _pure_depth -= 1
 
 
 def status() -> str:
@@ -65,7 +83,7 @@ def status() -> str:
     str
     """
     if _kernel is None:
-        return "pure Python: the compiled kernel is not built (no C++ compiler at install)"
+        return "pure Python: the compiled kernel is not built (no C++ compiler, or a pure build)"
     if os.environ.get(PURE_ENV) == "1":
         return f"pure Python: the compiled kernel is turned off by {PURE_ENV}=1"
     return f"compiled kernel {_kernel.VERSION} (C++): {COVERS}"
@@ -102,7 +120,7 @@ def unsupported(state: State) -> str | None:
 def usable(state: State) -> bool:
     """Whether the explicit solver runs this challenge in the kernel (and says once, in a
     warning, when only the build is missing)."""
-    if _kernel is None and os.environ.get(PURE_ENV) != "1":
+    if _kernel is None and os.environ.get(PURE_ENV) != "1" and sys.platform != "emscripten":
         _warn_missing()
     return available() and unsupported(state) is None
 
@@ -236,6 +254,36 @@ def successors(state: State) -> list[State]:
     return [unpack(data, state, rocks, state.ply + 1) for data in found]
 
 
+# ---- the bounded depth-first search ---------------------------------------------------------
+_PROVER = ("kernel prover",)  # where a win_within memo keeps its kernel prover
+
+
+def win_moves(state: State, turns: int, budget, failed: dict | None):
+    """:func:`.explicit.win_line_within` in the kernel: ``("won", moves)``, ``("none", None)``
+    or ``("spent", None)`` when ``budget`` ran out. ``failed``, a memo shared between calls,
+    keeps the kernel's own memo (its prover), which remembers what it proved."""
+    rocks = tuple(cell for cell, _ in state.board.rocks)
+    kernel_game = game(state)
+    prover = None if failed is None else failed.get(_PROVER)
+    if prover is None or prover[0] is not kernel_game:
+        prover = (kernel_game, kernel_game.prover())
+        if failed is not None:
+            failed[_PROVER] = prover
+    left = -1
+    if budget is not None and budget.max_states is not None:
+        left = max(0, budget.max_states - budget.expanded)
+    seconds = -1.0 if budget is None else _seconds_left(budget)
+    moves, expanded, generated = prover[1].win_within(pack(state, rocks), turns, left, seconds)
+    if budget is not None:
+        budget.expanded += expanded
+        budget.generated += generated
+    if moves is False:
+        if budget is not None:
+            budget.spent()
+        return "spent", None
+    return ("none", None) if moves is None else ("won", moves)
+
+
 # ---- the explicit solver's search ----------------------------------------------------------
 RUNNING, FOUND, EXHAUSTED, SPENT = range(4)
 
@@ -268,6 +316,8 @@ class KernelSearch:
     def __getattr__(self, name: str):
         if name in ("expanded", "generated", "deferred", "proved", "bytes"):
             return self._stats[name]
+        if name == "stored":
+            return self._stats["positions"]
         raise AttributeError(name)
 
     @property
@@ -357,9 +407,11 @@ __all__ = [
     "available",
     "game",
     "pack",
+    "pure",
     "status",
     "successors",
     "unpack",
     "unsupported",
     "usable",
+    "win_moves",
 ]
