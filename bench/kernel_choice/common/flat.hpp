@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <string>  // solo.hpp uses std::string without including it
 
 #include "solo.hpp"
 
