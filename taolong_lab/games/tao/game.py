@@ -41,10 +41,18 @@ OPTIONS = (
     GameOption(
         "first_turn", False, "variant: no portal opens in a player's first turn", (False, True)
     ),
-    GameOption("one_coin", False, "variant: no coin on the move after a coin", (False, True)),
+    GameOption(
+        "one_coin",
+        False,
+        "variant: after a coin, no move that would open a portal in the same turn",
+        (False, True),
+    ),
     GameOption("one_across", False, "variant: one move a turn on the other area", (False, True)),
     GameOption(
-        "no_mirror", False, "variant: no swapping back the other's last swap", (False, True)
+        "no_mirror",
+        False,
+        "variant: no swapping back the two cards of the other's last swap (action 3 or 6)",
+        (False, True),
     ),
     GameOption(
         "reveal",
@@ -279,16 +287,33 @@ class TaoState(GameState):
             ]
         if self.option("no_mirror") and self.mirror:
             moves = [m for m in moves if not self._mirrors(m)]
+        if self.option("one_coin") and self.took:
+            moves = [m for m in moves if not self._would_open(m)] or moves
         return moves
 
     def _mirrors(self, move: str) -> bool:
-        """Whether ``move`` swaps back the two cards of the other player's last swap."""
+        """Whether ``move`` exchanges back the two cards of the other player's last swap, by
+        action 3 (``cross``) or 6 (``special``), whichever action made the swap."""
+        word, *numbers = move.split()
+        if word not in ("cross", "special"):
+            return False
         action, mine, yours = self.mirror.split(":")
         where = [int(n) for n in action.split("_")[1:]]
-        return move == action.replace("_", " ") and (
+        slots = [int(n) for n in numbers]
+        return (slots[0], slots[-1]) == (where[0], where[-1]) and (
             self.areas[self.mover][where[0]] == mine
             and self.areas[1 - self.mover][where[-1]] == yours
         )
+
+    def _would_open(self, move: str) -> bool:
+        """Whether ``move`` would open a portal, as far as the mover can see: a draw or a deal
+        brings the top card of its deck, and when the mover cannot see that card it cannot
+        know (False; should it open one, it opens nothing, :meth:`_with_pending`)."""
+        if move.split()[0] in ("draw", "deal"):
+            _card, known = self.decks[self.mover][0]
+            if not known >> self.mover & 1:
+                return False
+        return bool(self._replace(took=False)._move(move).pending)
 
     # ---- apply ---------------------------------------------------------------------------
     def apply(self, action) -> TaoState:
