@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from ..games import GameState
 from .base import (
+    DEFAULT_SAMPLES,
     AgentError,
     Budget,
     check_budget,
@@ -297,7 +298,7 @@ class AlphaBetaAgent:
         seed: int = 0,
         weights: Weights | None = None,
         quiescence: bool = True,
-        samples: int = 8,
+        samples: int = DEFAULT_SAMPLES,
     ):
         check_budget(nodes, time_limit)
         if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
@@ -351,7 +352,9 @@ class AlphaBetaAgent:
 
     def __repr__(self) -> str:
         budget = f"nodes={self.nodes}" if self.time_limit is None else f"time={self.time_limit}"
-        return f"AlphaBetaAgent({budget}, seed={self.seed})"
+        depth = "" if self.depth == MAX_DEPTH else f", depth={self.depth}"
+        samples = "" if self.samples == DEFAULT_SAMPLES else f", samples={self.samples}"
+        return f"AlphaBetaAgent({budget}{depth}{samples}, seed={self.seed})"
 
 
 __all__ = ["QUIESCENCE_PLIES", "AlphaBetaAgent", "Search"]

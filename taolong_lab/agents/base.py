@@ -32,6 +32,7 @@ from .scoring import Evaluation, TaoLongEvaluation, evaluation_for
 MAX_NODES = 100_000_000
 MAX_TIME = 24 * 3600.0
 MAX_SEED = 2**63
+DEFAULT_SAMPLES = 8  # positions drawn from what a player sees (hidden information)
 
 
 class AgentError(TaoLongError):
@@ -220,7 +221,9 @@ class GreedyAgent:
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0, weights: Weights | None = None, samples: int = 8):
+    def __init__(
+        self, seed: int = 0, weights: Weights | None = None, samples: int = DEFAULT_SAMPLES
+    ):
         self.seed = check_seed(seed)
         self.weights = weights
         self.samples = check_samples(samples)
@@ -252,10 +255,12 @@ class GreedyAgent:
         return best[0] if len(best) == 1 else rng.choice(best)
 
     def __repr__(self) -> str:
-        return f"GreedyAgent(seed={self.seed})"
+        samples = "" if self.samples == DEFAULT_SAMPLES else f"samples={self.samples}, "
+        return f"GreedyAgent({samples}seed={self.seed})"
 
 
 __all__ = [
+    "DEFAULT_SAMPLES",
     "Agent",
     "AgentError",
     "Budget",

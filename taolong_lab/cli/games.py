@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -63,15 +64,43 @@ MAX_ENTRY = 1000
 TOURNAMENT_FORMAT = "taolong-tournament"
 
 PLAY_HELP = """\
-Enter the number of an action from the list, or the action in notation.
+Enter the number of {a} from the list, or the {word} in notation{example}.
 Commands:
-  list   the legal actions
+  list   the legal {word}s
   board  the position
-  undo   take back your last action (and the replies to it)
+  undo   take back your last {word} (and the replies to it)
   help   this text
   quit   leave (so does the end of the input, or Ctrl-C)"""
+GROUP_OVER = 12  # more legal actions than this are listed grouped by kind, several a line
+LINE_WIDTH = 78
+AGENT_HELP = (
+    "the other side: random, greedy, alphabeta, mcts or human; an agent takes "
+    "NAME:key=value,... with the keys "
+    + "; ".join(f"{n}: {', '.join(k)}" for n, k in SPEC_KEYS.items())
+)
 
 REPLAY_HELP = "Enter: next; p: previous; a number: go to that action; q: quit."
+COMMANDS = "list, board, undo, help, quit"
+TOURNAMENT_LEGEND = (
+    "score: the first agent's points a game (a win 1, a draw 1/2) with its 95 % Wilson "
+    "interval, never of zero width, even for a sweep; a rating's interval holds the "
+    "bootstrap's and the Elo of the Wilson interval of the agent's score."
+)
+CARD_COLUMNS = (
+    ("P1 wins", "the first player's win rate, 95 % Wilson interval (never of zero width)"),
+    ("wins by seat", "each player's win rate, in seat order (the rest: draws and capped games)"),
+    ("capped", "games stopped at the decision cap, not finished: draws that say nothing"),
+    (
+        "balance",
+        "1 - (the highest seat's win rate - the lowest's) over the games that ended: 1 even, "
+        "0 one seat wins all; 'of N' when capped games are left out, '-' when all were",
+    ),
+    ("turns, median", "decisions a game, mean and median"),
+    ("branching", "legal actions a position, on average"),
+    ("lead ch.", "the share of turns after which another player leads by the evaluation"),
+    ("drama", "how far the winner's evaluation trails the leader's, on average (0: it led)"),
+    ("decisive", "the share of the game played before the winner pulls clear for good"),
+)
 
 
 # ---- agent specs -----------------------------------------------------------------------------
@@ -174,7 +203,7 @@ def add_play_arguments(play: argparse.ArgumentParser) -> None:
     vs.add_argument(
         "--vs",
         metavar="AGENT|human",
-        help="the other side: random, greedy, alphabeta, mcts (NAME:key=value,...) or human",
+        help=AGENT_HELP,
     )
     vs.add_argument(
         "--time",
@@ -291,6 +320,23 @@ class GameSession:
     def __init__(self, play: GamePlay, inp, out, *, record: str | None = None):
         self.play, self.inp, self.out, self.record = play, inp, out, record
         self.echo = not (hasattr(inp, "isatty") and inp.isatty())
+        self.taolong = isinstance(play.start, TaoLongState)
+        self.word = "turn" if self.taolong else "action"  # a Tao Long action is a whole turn
+        self.hidden_chance = 0  # chance outcomes not told yet (a game with hidden cards)
+
+    def help_text(self) -> str:
+        a = "a turn" if self.taolong else "an action"
+        example = " (e.g. 'Wa>He a3,a4')" if self.taolong else ""
+        return PLAY_HELP.format(a=a, word=self.word, example=example)
+
+    def count(self, n: int) -> str:
+        """``n`` turns or actions, in words."""
+        return f"{n} {self.word}{'s' * (n != 1)}"
+
+    def again(self) -> str:
+        """What to say after an entry that is not understood."""
+        a = "a turn" if self.taolong else "an action"
+        return f"Enter a number from the list, {a}, or 'help'."
 
     def say(self, *lines: str) -> None:
         for line in lines:
@@ -306,7 +352,8 @@ class GameSession:
         self.say(
             f"{play.start.game.title}: {'; '.join(sides)}.", "Enter 'help' for the commands.", ""
         )
-        self.show()
+        if not (play.state.is_chance() and play.hidden()):  # a hidden deal: shown once dealt
+            self.show()
         try:
             while True:
                 self.answer()
@@ -314,11 +361,11 @@ class GameSession:
                     break
                 entry = _read_entry(self.inp, self.out, self.prompt(), self.echo)
                 if entry is None or entry.lower() in ("quit", "exit", "q"):
-                    self.say(f"You left after {len(play.actions)} actions.")
+                    self.say(f"You left after {self.count(len(play.actions))}.")
                     break
                 self.handle(entry)
         except KeyboardInterrupt:
-            self.say("", f"You left after {len(play.actions)} actions.")
+            self.say("", f"You left after {self.count(len(play.actions))}.")
         if play.over():
             self.say(f"Game over: {play.result()}.")
         self.save()
@@ -326,29 +373,43 @@ class GameSession:
 
     def prompt(self) -> str:
         mover = self.play.state.current_player()
-        return f"{len(self.play.actions) + 1} {self.play.player_name(mover)}> "
+        return f"{self.word} {len(self.play.actions) + 1} {self.play.player_name(mover)}> "
 
     def answer(self) -> None:
-        """Let chance and the agents play until a person is to move."""
+        """Let chance and the agents play until a person is to move; the hidden chance
+        outcomes (cards dealt face down) are told as one line, by their count."""
         for mover, action in self.play.advance():
             who = self.play.player_name(mover)
             text = self.play.action_text(mover, action)
+            if mover == CHANCE and self.play.hidden():
+                self.hidden_chance += 1
+                continue
+            self.tell_hidden()
             if mover == CHANCE:
                 self.say(f"{len(self.play.actions)}. chance: {text}")
             else:
                 self.say(
                     f"{len(self.play.actions)}. {who} ({self.play.players()[mover]}) plays {text}"
                 )
-            if mover != CHANCE or not self.play.hidden():
-                self.say("")
-                self.show()
+            self.say("")
+            self.show()
+        if self.tell_hidden():
+            self.say("")
+            self.show()
+
+    def tell_hidden(self) -> bool:
+        """Say how many hidden chance outcomes came since the last line; whether any did."""
+        count, self.hidden_chance = self.hidden_chance, 0
+        if count:
+            self.say(f"chance: {count} hidden draw{'s' * (count != 1)} (cards dealt face down)")
+        return bool(count)
 
     def handle(self, entry: str) -> None:
         command = entry.lower()
         if not entry:
             return
         if command in ("help", "?", "h"):
-            self.say(PLAY_HELP)
+            self.say(self.help_text())
         elif command in ("list", "l"):
             self.list_actions()
         elif command in ("board", "b"):
@@ -359,14 +420,17 @@ class GameSession:
             except TaoLongError as exc:
                 self.say(f"{exc}.")
                 return
-            self.say(f"Took back {gone} action{'s' * (gone != 1)}.", "")
+            self.say(f"Took back {self.count(gone)}.", "")
             self.show()
         else:
             mover = self.play.state.current_player()
+            if self.taolong and entry.isalpha():  # a word: a command mistyped, not a turn
+                self.say(f"{entry!r} is not a command: {COMMANDS}.", self.again())
+                return
             try:
                 action = self.play.play(entry)
             except TaoLongError as exc:
-                self.say(str(exc), "Enter a number from the list, an action, or 'help'.")
+                self.say(str(exc), self.again())
                 return
             self.say(f"{len(self.play.actions)}. {self.play.player_name(mover)} {action}", "")
             self.show()
@@ -381,10 +445,8 @@ class GameSession:
         if isinstance(state, TaoLongState):
             lines = numbered_turns(state.state)
         else:
-            actions = state.legal_actions()
-            width = len(str(len(actions)))
-            lines = [f"{i:>{width}}. {a}" for i, a in enumerate(actions, 1)]
-        self.say(*(lines or ["No legal actions."]))
+            lines = numbered_actions([str(a) for a in state.legal_actions()])
+        self.say(*(lines or [f"No legal {self.word}s."]))
 
     def save(self) -> None:
         if self.record is None or not self.play.actions:
@@ -394,6 +456,40 @@ class GameSession:
         except OSError as exc:
             raise CommandError(f"--record {self.record}: {exc.strerror or exc}") from None
         self.say(f"The game's record is appended to {self.record}.")
+
+
+def numbered_actions(actions: list[str]) -> list[str]:
+    """The actions numbered from 1, one a line; more than :data:`GROUP_OVER` are grouped by
+    their kind (the first word, or the square a pawn leaves), several a line.
+
+    >>> numbered_actions(["pass", "stop"])
+    ['1. pass', '2. stop']
+    >>> swaps = [f"swap 1 {i}" for i in range(2, 9)]
+    >>> for line in numbered_actions(swaps + [f"draw {i}" for i in range(1, 7)]):
+    ...     print(line)
+    swap:  1. swap 1 2    2. swap 1 3    3. swap 1 4    4. swap 1 5
+           5. swap 1 6    6. swap 1 7    7. swap 1 8
+    draw:  8. draw 1    9. draw 2   10. draw 3   11. draw 4   12. draw 5
+          13. draw 6
+    """
+    width = len(str(len(actions)))
+    items = [f"{i:>{width}}. {a}" for i, a in enumerate(actions, 1)]
+    if len(actions) <= GROUP_OVER:
+        return items
+    groups: dict[str, list[str]] = {}
+    for item, action in zip(items, actions, strict=True):
+        groups.setdefault(re.split(r"[ -]", action, maxsplit=1)[0], []).append(item)
+    label = max(len(kind) for kind in groups) + 2
+    lines = []
+    for kind, members in groups.items():
+        line = f"{kind + ':':<{label}}"
+        for member in members:
+            if len(line) + len(member) + 3 > LINE_WIDTH and line.strip() != kind + ":":
+                lines.append(line.rstrip())
+                line = " " * label
+            line += member + "   "
+        lines.append(line.rstrip())
+    return lines
 
 
 # ---- replay ------------------------------------------------------------------------------------
@@ -493,7 +589,10 @@ def add_commands(subparsers) -> None:
     listed.set_defaults(run=run_games)
 
     ladder = subparsers.add_parser(
-        "tournament", help="a round robin of agents, with ratings (95 %% intervals)"
+        "tournament",
+        help="a round robin of agents, with ratings (95 %% intervals)",
+        description="A round robin of agents, sides alternating, then Bradley-Terry ratings. "
+        + TOURNAMENT_LEGEND.replace("%", "%%"),
     )
     ladder.add_argument(
         "agents",
@@ -516,7 +615,13 @@ def add_commands(subparsers) -> None:
     )
     ladder.set_defaults(run=run_tournament)
 
-    card = subparsers.add_parser("balance", help="the balance report card of a game")
+    card = subparsers.add_parser(
+        "balance",
+        help="the balance report card of a game",
+        description="The balance report card: each agent level plays itself in every cell of "
+        "the game (a variant: a scenario, a player count, a version). The columns: "
+        + " ".join(f"{name}: {what}." for name, what in CARD_COLUMNS).replace("%", "%%"),
+    )
     card.add_argument(
         "--levels",
         nargs="+",
@@ -570,8 +675,9 @@ def _add_run_arguments(parser, games: int) -> None:
         "--max-turns",
         metavar="N",
         type=number(int, 1, MAX_TURNS),
-        default=300,
-        help="the turn cap: a game still going is a draw",
+        default=None,
+        help="the cap, in decisions (chance does not count): a game still going there is a "
+        "draw, 'capped' (default: the game's own, 'taolong games NAME' shows it)",
     )
     parser.add_argument(
         "--workers",
@@ -593,6 +699,9 @@ def run_games(args, out) -> int:
         except TaoLongError as exc:
             raise CommandError(f"games: {exc}") from None
         print(f"{chosen.name}: {chosen.title}", file=out)
+        print(
+            f"  the agents' games stop at {chosen.decision_cap} decisions (--max-turns)", file=out
+        )
         for option in chosen.options:
             values = (
                 ", ".join(map(str, option.choices))
@@ -637,6 +746,7 @@ def run_tournament(args, out) -> int:
     agents = {spec: agent_from_spec(spec) for spec in args.agents}
     played = _the_game(args)
     start = played.new(**_game_options(args.option))
+    args.max_turns = args.max_turns or played.decision_cap
     settings = {
         "game": played.name,
         "start": start.to_string(),
@@ -654,6 +764,7 @@ def run_tournament(args, out) -> int:
         _check_settings(args.out, settings)
         _write_json(args.out, {"format": TOURNAMENT_FORMAT, "settings": settings, "done": False})
         out_dir.mkdir(exist_ok=True)
+    before = _games_played(out_dir)
     try:
         results, rated = tournament(
             agents,
@@ -670,11 +781,16 @@ def run_tournament(args, out) -> int:
         )
     except RunnerError as exc:
         raise CommandError(str(exc)) from None
+    if before:
+        print(
+            f"resumed: {before} of the games were played by an earlier run ({out_dir}/)", file=out
+        )
     for result in results:
         print(result, file=out)
     print("\nratings (Bradley-Terry, Elo scale, 95 % intervals):", file=out)
     for rating in rated:
         print(f"  {rating}", file=out)
+    print(f"\n{TOURNAMENT_LEGEND}", file=out)
     if args.out is not None:
         doc = {
             "format": TOURNAMENT_FORMAT,
@@ -699,6 +815,16 @@ def run_tournament(args, out) -> int:
         _write_json(args.out, doc)
         print(f"{args.out}: written", file=out)
     return EXIT_OK
+
+
+def _games_played(folder: Path | None) -> int:
+    """How many games the records in ``folder`` (a tournament's) already hold."""
+    if folder is None or not folder.is_dir():
+        return 0
+    try:
+        return sum(len(load_records(path)) for path in sorted(folder.glob("*.jsonl")))
+    except RecordError:
+        return 0  # the match refuses the file itself, naming the line
 
 
 def _check_settings(path: str, settings: dict) -> None:
@@ -752,6 +878,7 @@ def run_balance(args, out) -> int:
             options["variants"] = [
                 _game_options([p for p in v.split(",") if p.strip()]) for v in args.variant
             ]
+    before = _card_games(args.out)
     try:
         card = balance_card(
             levels,
@@ -768,6 +895,10 @@ def run_balance(args, out) -> int:
         )
     except RunnerError as exc:
         raise CommandError(str(exc)) from None
+    if before:
+        print(
+            f"resumed: {before} of the games were played by an earlier run ({args.out})", file=out
+        )
     print_card(card, played, out)
     if args.plot is not None:
         _plot(card, args.plot)
@@ -775,12 +906,22 @@ def run_balance(args, out) -> int:
     return EXIT_OK
 
 
+def _card_games(path: str) -> int:
+    """How many games the balance card in ``path`` already holds (0 if none reads)."""
+    try:
+        held = decode_json(json_decoder(), read_bounded(path).decode("utf-8"))
+        return sum(len(cell["games"]) for cell in held["cells"])
+    except (OSError, TaoLongError, ValueError, UnicodeDecodeError, KeyError, TypeError):
+        return 0
+
+
 def _percent(rate) -> str:
     return "-" if rate is None else f"{rate:.0%}"
 
 
 def print_card(card: dict, played, out) -> None:
-    """The card as a table: one row a cell and level."""
+    """The card as a table, one row a cell and level, then a line a column saying what it
+    is (:data:`CARD_COLUMNS`)."""
     first = "white" if played is TAOLONG else "P1"
     rows = [
         (
@@ -788,8 +929,9 @@ def print_card(card: dict, played, out) -> None:
             "level",
             "games",
             f"{first} wins (95 %)",
-            "balance",
+            "wins by seat",
             "capped",
+            "balance",
             "turns",
             "median",
             "branching",
@@ -803,14 +945,20 @@ def print_card(card: dict, played, out) -> None:
         wins = _percent(row["white wins"])
         if interval:
             wins += f" ({interval[0]:.0%}-{interval[1]:.0%})"
+        seats = "/".join("-" if w is None else f"{w:.0%}" for w in row["wins"]) or "-"
+        capped = _percent(row["capped"])
+        balance = _number(row["balance"], 2)
+        if row["ended"] < row["games"]:  # a capped game tells nothing of the balance
+            balance = f"{balance} of {row['ended']}" if row["ended"] else "- (all capped)"
         rows.append(
             (
                 row["rules"],
                 row["level"],
                 str(row["games"]),
                 wins,
-                _number(row["balance"], 2),
-                _percent(row["capped"]),
+                seats,
+                capped,
+                balance,
                 _number(row["length mean"], 1),
                 _number(row["length median"], 1),
                 _number(row["branching"], 1),
@@ -822,6 +970,9 @@ def print_card(card: dict, played, out) -> None:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
         print("  ".join(f"{c:<{w}}" for c, w in zip(r, widths, strict=True)).rstrip(), file=out)
+    print(file=out)
+    for name, what in CARD_COLUMNS:
+        print(f"{name.replace('P1', first)}: {what}", file=out)
 
 
 def _number(value, digits: int) -> str:

@@ -85,6 +85,7 @@ class TaoGame(Game):
     chance = True
     hidden = True
     heuristic_scale = 1.0
+    decision_cap = 400  # two moves a turn and some openings, up to its own 120-turn limit
 
     def start(self, settings: dict) -> TaoState:
         if settings["open_hands"] and settings["version"] != "yang":
@@ -625,6 +626,10 @@ class TaoState(GameState):
 
     def text(self) -> str:
         return state_text(self)
+
+    def text_for(self, player: int) -> str:
+        """The text picture as ``player`` sees it: the cards it cannot see written ``??``."""
+        return state_text(self, player)
 
     def svg(self) -> str:
         return state_svg(self)
