@@ -105,7 +105,7 @@ def test_a_bad_entry_raises_with_the_reason_and_changes_nothing():
     play = GamePlay(new_game(), seats=[None, GreedyAgent()])
     with pytest.raises(ExplorerError, match="there is no turn 7: enter 1 to 6"):
         play.play("7")
-    with pytest.raises(ExplorerError, match="there is no action 0"):
+    with pytest.raises(ExplorerError, match="there is no turn 0"):
         play.play("0")
     with pytest.raises(ExplorerError, match="sowing Wa lands on Heaven, not Fire"):
         play.play("Wa>Fi a3")
