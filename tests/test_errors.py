@@ -455,7 +455,7 @@ NOTATION_CASES = [
     # (text, words the message must contain)
     ("", ["empty"]),
     ("   ", ["empty"]),
-    ("He", ["'He'", "<space>"]),
+    ("He", ["'He'", "the space sown"]),
     ("Zz>Fi a3x", ["'Zz'", "Ba Gua space"]),
     ("He>Zz a3x", ["'Zz'", "Ba Gua space"]),
     ("He>Fi zz", ["'zz'", "cell name"]),

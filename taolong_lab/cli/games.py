@@ -37,7 +37,7 @@ from ..errors import TaoLongError
 from ..explorer.game_play import AGENTS, GamePlay
 from ..files import read_bounded, write_atomic
 from ..games import CHANCE, TAOLONG, GameState, TaoLongState, game, games
-from ..rules import EDITIONS, MODES
+from ..rules import EDITIONS, MODES, scenario_names
 from ..rules.data import decode_json, json_decoder, shown
 from ..runner import MAX_WORKERS, RunnerError, check_scheduler
 from .common import (
@@ -630,7 +630,12 @@ def add_commands(subparsers) -> None:
         help="agent specs, each playing itself, e.g. greedy alphabeta:nodes=2000",
     )
     _add_run_arguments(card, games=10)
-    card.add_argument("--scenario", nargs="+", metavar="S", help="Tao Long: the scenarios")
+    card.add_argument(
+        "--scenario",
+        nargs="+",
+        metavar="S",
+        help=f"Tao Long: the scenarios, of {', '.join(scenario_names())} (default: all)",
+    )
     card.add_argument("--mode", nargs="+", metavar="M", help=f"Tao Long: {', '.join(MODES)}")
     card.add_argument("--edition", nargs="+", metavar="E", help=f"Tao Long: {', '.join(EDITIONS)}")
     card.add_argument(
