@@ -314,7 +314,7 @@ class TaoState(GameState):
             _card, known = self.decks[self.mover][0]
             if not known >> self.mover & 1:
                 return False
-        return bool(self._replace(took=False)._move(move).pending)
+        return bool(self._move(move, judging=True).pending)
 
     # ---- apply ---------------------------------------------------------------------------
     def apply(self, action) -> TaoState:
@@ -335,9 +335,10 @@ class TaoState(GameState):
             return moved._open(portals[0])._end_move()
         return moved if portals else moved._end_move()
 
-    def _move(self, action: str) -> TaoState:
+    def _move(self, action: str, judging: bool = False) -> TaoState:
         """The position after the move ``action`` (no portal opened yet); ``pending`` holds
-        how a portal could open ('door' or 'five') when one can."""
+        how a portal could open ('door' or 'five') when one can (``judging``: whether it
+        would, the variant ``one_coin`` aside)."""
         word, *numbers = action.split()
         a, b = (int(n) for n in (*numbers, numbers[0])[:2])
         me, you = self.mover, 1 - self.mover
@@ -373,10 +374,12 @@ class TaoState(GameState):
             across=self.across or crossed,
             last=swapped,
             pending="",
-        )._with_pending()
+        )._with_pending(judging)
 
-    def _with_pending(self) -> TaoState:
-        if (self.option("first_turn") and self.turn < 2) or (self.option("one_coin") and self.took):
+    def _with_pending(self, judging: bool = False) -> TaoState:
+        if self.option("first_turn") and self.turn < 2:
+            return self
+        if self.option("one_coin") and self.took and not judging:
             return self
         if self._door_portals():
             return self._replace(pending="door")
