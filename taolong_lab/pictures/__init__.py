@@ -34,7 +34,14 @@ from .picture import svg
 from .text import board_text
 from .trace import TurnTrace, destinations, preview_sowing, trace
 
-_LAZY = {"figure", "film_strip", "animate", "draw", "frames"}  # from .figures (matplotlib)
+_LAZY = {
+    "figure",
+    "film_strip",
+    "animate",
+    "draw",
+    "frames",
+    "atlas_figure",
+}  # from .figures (matplotlib)
 
 
 def __getattr__(name: str):
@@ -59,6 +66,7 @@ __all__ = [
     "TurnTrace",
     "WriterUnavailable",
     "animate",
+    "atlas_figure",
     "board_text",
     "destinations",
     "draw",
