@@ -384,7 +384,8 @@ def _resume(out, settings: dict) -> dict | None:
 
 
 def table(card: dict) -> list[dict]:
-    """One flat row per cell and level, for a table or a DataFrame."""
+    """One flat row per cell and level, for a table or a DataFrame. The first player's win
+    rate is ``"P1 wins"`` (also ``"white wins"``, Tao Long's name for it)."""
     rows = []
     for cell in card["cells"]:
         s = cell["summary"]
@@ -393,8 +394,10 @@ def table(card: dict) -> list[dict]:
                 "rules": cell["rules"],
                 "level": cell["level"],
                 "games": s["games"],
-                "white wins": s["advantage_p1"]["value"],
+                "white wins": s["advantage_p1"]["value"],  # the first player's, in any game
                 "white 95%": s["advantage_p1"]["interval"],
+                "P1 wins": s["advantage_p1"]["value"],
+                "P1 95%": s["advantage_p1"]["interval"],
                 "wins": [w["value"] for w in s.get("wins", [])],
                 "ended": s.get("ended", s["games"]),
                 "balance": s["balance"]["value"],

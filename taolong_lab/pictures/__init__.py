@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from .errors import PictureError, WriterUnavailable
 from .overlay import Destinations, Highlight, Overlay, SowingPreview, TurnOverlay
-from .picture import svg
+from .picture import gallery, svg
 from .text import board_text
 from .trace import TurnTrace, destinations, preview_sowing, trace
 
@@ -73,6 +73,7 @@ __all__ = [
     "figure",
     "film_strip",
     "frames",
+    "gallery",
     "preview_sowing",
     "svg",
     "trace",
