@@ -10,7 +10,7 @@ LAB_SETTINGS = $(VENV)/share/jupyter/lab/settings
 
 # Reinstall when the packaging config or the version string changes
 # (the installed metadata carries the version read from taolong_lab/version.py).
-INSTALL_DEPS = pyproject.toml taolong_lab/version.py
+INSTALL_DEPS = pyproject.toml setup.py taolong_lab/version.py $(wildcard native/*/*.cpp native/*/*.hpp)
 
 .DEFAULT_GOAL := help
 
@@ -42,9 +42,10 @@ setup: $(DEV_STAMP)
 $(DEV_STAMP): $(INSTALL_DEPS)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip
-	@# hatchling's force-include of data/ fails if the directory is missing
-	@# (git does not keep empty directories).
 	mkdir -p data
+	@# a hatchling-era install leaves an empty site-packages/taolong_lab, which would shadow
+	@# the editable package
+	rmdir $(VENV)/lib/python3*/site-packages/taolong_lab 2>/dev/null || true
 	$(PIP) install -e '.[dev]'
 	@# JupyterLab without its news and update toasts (they cover the notebook)
 	mkdir -p $(LAB_SETTINGS)

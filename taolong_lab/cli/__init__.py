@@ -15,6 +15,7 @@
     taolong verify FILE... [--full]      replay (and re-prove) every stored solution
     taolong graph FILE[:ID] --depth D --out G.graphml   the state graph
     taolong generate --count N --out FILE.jsonl         proved, graded solo puzzles
+    taolong doctor                       what this install runs on (the compiled kernel or not)
     taolong --version
 
 A puzzle is ``FILE[:ID]`` for every command (``--puzzle FILE[:ID]`` is the same). The long
@@ -25,7 +26,7 @@ status 2; a message from the library is put in the command line's spelling
 
 The modules: ``parser`` (the parser and :func:`main`), ``common`` (what the commands share),
 ``position`` (show, turns, play, scenarios), ``session`` (the interactive session of
-``play``), ``puzzles``, ``solve``, ``verify``, ``graph`` and ``generate``.
+``play``), ``puzzles``, ``solve``, ``verify``, ``graph``, ``generate``, ``atlas`` and ``doctor``.
 """
 
 from .parser import build_parser, main
