@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import shutil
 from pathlib import Path
 
 from taolong_lab import State
@@ -61,14 +60,19 @@ def test_atlas_refuses_a_missing_or_empty_folder_and_a_bare_run(capsys, monkeypa
 
 
 def test_atlas_summary_and_costs_say_what_they_leave_out(capsys, monkeypatch, tmp_path):
-    shutil.copyfile(ATLAS / "cave.jsonl", tmp_path / "cave.jsonl")
+    from taolong_lab.puzzles.atlas import atlas_id, main_spaces
+    from taolong_lab.rules import game_data
+
+    standard = atlas_id("cave", "white", tuple(game_data().setup_stacks[i] for i in main_spaces()))
+    lines = (ATLAS / "cave.jsonl").read_text().splitlines()
+    white = [line for line in lines if '"player": "white"' in line and standard not in line]
+    (tmp_path / "cave.jsonl").write_text("\n".join(white[:5]) + "\n")  # no standard start
     code, out, _ = run(capsys, monkeypatch, ["atlas", str(tmp_path), "--summary", "--costs"])
     assert code == 0
     summary, costs = out.split("\n\n| scenario")
-    assert "| cave | white | " in summary
     cave = next(line for line in summary.splitlines() if line.startswith("| cave | white"))
-    if "(the rulebook set's proof)" in cave:  # the atlas has not proved the standard start
-        assert cave.split(" | ")[-1].startswith("7 (the rulebook set's proof)")
+    assert cave.split(" | ")[2] == "5/70"
+    assert cave.split(" | ")[-1].startswith("7 (the rulebook set's proof), ")
     assert "not proved yet" not in cave
     assert "Not in the atlas yet (no start proved): cave black, field white" in summary
     assert "CPU s recorded" in costs and '"–": no run of that group did' in costs
