@@ -43,10 +43,10 @@ $(DEV_STAMP): $(INSTALL_DEPS)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip
 	mkdir -p data
-	@# a hatchling-era install leaves an empty site-packages/taolong_lab, which would shadow
-	@# the editable package
-	rmdir $(VENV)/lib/python3*/site-packages/taolong_lab 2>/dev/null || true
 	$(PIP) install -e '.[dev]'
+	@# replacing a hatchling-era install leaves an empty site-packages/taolong_lab, which
+	@# would shadow the editable package
+	rmdir $(VENV)/lib/python3*/site-packages/taolong_lab 2>/dev/null || true
 	@# JupyterLab without its news and update toasts (they cover the notebook)
 	mkdir -p $(LAB_SETTINGS)
 	printf '%s\n' '{"@jupyterlab/apputils-extension:notification":' \

@@ -138,7 +138,7 @@ def test_a_bad_record_file_is_one_line(capsys, monkeypatch, tmp_path):
     code, out, err = run(capsys, monkeypatch, ["play", "--replay", str(bad)])
     assert out == ""
     assert code == 2 and err.count("\n") == 1
-    assert f"--replay: {bad}:1: " in err and "(and 6 more problems)" in err
+    assert f"--replay: {bad}:1: " in err and "(and 7 more problems)" in err
 
 
 def test_games_lists_the_registry(capsys, monkeypatch):

@@ -358,6 +358,13 @@ def test_the_game_is_registered_and_its_actions_read_back():
         start.apply("f8-f5")  # a stop half way is no move
 
 
+def test_only_partners_write_their_claims_and_a_string_without_them_reads_with_none():
+    assert "claims=" not in LONG_TAU.new().to_string()  # two players: the string as it was
+    four = LONG_TAU.new(players=4)
+    assert " claims=- " in four.to_string()
+    assert LONG_TAU.from_string(four.to_string().replace(" claims=-", "")) == four
+
+
 @pytest.mark.parametrize(
     ("text", "field"),
     [
@@ -369,7 +376,7 @@ def test_the_game_is_registered_and_its_actions_read_back():
         (LONG_TAU.new().to_string().replace("ply=0", "ply=x"), "ply"),
         (LONG_TAU.new().to_string().replace("pending=-", "pending=7"), "pending"),
         (LONG_TAU.new().to_string().replace("to=0", "to=5"), "to: player"),
-        (LONG_TAU.new().to_string().replace("claims=-", "claims=d12@1"), "only partners"),
+        (LONG_TAU.new().to_string().replace("pending=-", "pending=- claims=d12@1"), "partners"),
         (LONG_TAU.new(players=4).to_string().replace("claims=-", "claims=d12@9"), "claims"),
         (LONG_TAU.new(players=4).to_string().replace("claims=-", "claims=z9@1"), "claims"),
         (LONG_TAU.new(players=4).to_string().replace("claims=-", "claims=d12@3"), "not an enemy"),

@@ -43,7 +43,7 @@ class Bounds {
 
   private:
     Solo& solo;
-    std::unordered_map<std::string, int> most_cache_;
+    std::unordered_map<uint64_t, int> most_cache_;
     std::vector<Plan> buf_;
 
     // solvers.bounds.turn_damage_bound
@@ -64,9 +64,13 @@ class Bounds {
     // solvers.bounds._most_damage: the most damage any ``turns`` sowings can deal.
     int most(const Bagua& b, int fire, int turns) {
         if (turns == 0) return 0;
-        std::string key((const char*)&b, sizeof(Bagua));
-        key.push_back((char)fire);
-        key.push_back((char)turns);
+        uint64_t key = (uint64_t)turns << 4 | (uint64_t)fire;  // the stacks, the meter, the turns
+        int at = 8;
+        for (int s = 0; s < RING; ++s) {
+            key |= (uint64_t)b.len[s] << at;
+            key |= (uint64_t)b.stones[s] << (at + 4);
+            at += 4 + b.len[s];
+        }
         auto it = most_cache_.find(key);
         if (it != most_cache_.end()) return it->second;
         int best = 0;
@@ -79,7 +83,7 @@ class Bounds {
             best = std::max(best, hit + most(after, fire_after, turns - 1));
         }
         if (most_cache_.size() > (1u << 18)) most_cache_.clear();
-        most_cache_.emplace(std::move(key), best);
+        most_cache_.emplace(key, best);
         return best;
     }
 };

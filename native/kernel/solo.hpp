@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <string>
 #include <unordered_map>
 
 #include "rules.hpp"
@@ -94,8 +95,6 @@ inline void group_executions(const Env& env, const Walk& w, int colour, const in
     }
 }
 
-struct Solo;
-
 struct Option {
     int space, element;
     int kind;  // 0 EXEC, 1 PENALTY, 2 ENDED
@@ -125,9 +124,8 @@ inline bool same_position(const Env& env, const Position& a, const Position& b) 
     return a.coin == b.coin && same_bagua(a.bagua, b.bagua) && same_walk(env, a.walk, b.walk);
 }
 
-// Caches of what the policy asks again and again, emptied when full.
+// What the next-turn lookahead asks again and again, emptied when full.
 struct Caches {
-    std::vector<uint8_t> key;
     std::unordered_map<std::string, int> next_low;
     void clear_if_full() {
         if (next_low.size() > (1u << 18)) next_low.clear();
@@ -155,7 +153,6 @@ class Solo {
     int potential(const Walk& start, const Walk& w, int opp, int pending, const Bagua& after,
                   int lookahead);
     int next_turn_low(Walk w, const Bagua& b, int player);
-    std::vector<Plan> buf_, buf2_;
     Caches cache_;
     std::string cache_key(const Walk& w, const Bagua& b) const;
 };

@@ -10,7 +10,19 @@ from collections.abc import Sequence
 from ..errors import TaoLongError
 from ..solvers import kernel
 from ..version import __version__
-from . import atlas, doctor, games, generate, graph, position, puzzles, solve, verify
+from . import (
+    atlas,
+    balance,
+    doctor,
+    games,
+    generate,
+    graph,
+    position,
+    puzzles,
+    solve,
+    tournament,
+    verify,
+)
 from .common import EXIT_ERROR, EXIT_OK, PROG, Parser, cli_spelling
 
 
@@ -36,8 +48,18 @@ def build_parser() -> Parser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     commands.required = True
     position.add_commands(commands)
-    games.add_commands(commands)
-    for command in (puzzles, solve, verify, graph, generate, atlas, doctor):
+    for command in (
+        games,
+        tournament,
+        balance,
+        puzzles,
+        solve,
+        verify,
+        graph,
+        generate,
+        atlas,
+        doctor,
+    ):
         command.add_command(commands)
     return parser
 

@@ -178,6 +178,8 @@ class LongTauGame(Game):
         if not isinstance(text, str) or len(text) > MAX_TEXT:
             raise GameError(f"a Long Tau position is a string of at most {MAX_TEXT} characters")
         fields = text.split()
+        if len(fields) == len(FIELDS) + 1 and fields[-2].startswith("pending="):
+            fields.insert(-1, "claims=-")  # no claims field: none (only partners write it)
         if len(fields) != len(FIELDS) + 2 or fields[0] != self.name:
             keys = " ".join(f"{k}=..." for k in (*FIELDS, "board"))
             raise GameError(f"a Long Tau position reads 'long-tau {keys}', not {text[:60]!r}")
@@ -284,7 +286,7 @@ class LongTauGame(Game):
         """The two-player game and the four-player one (partners, as the rulebook has it)."""
         return [{"players": 2}, {"players": 4}]
 
-    def heuristic(self, state: LongTauState) -> tuple[float, ...]:
+    def heuristic(self, state: LongTauState, weights=None) -> tuple[float, ...]:
         """Each player's pawns after the removals due, less the strongest enemy's, plus a
         pawn for holding the chair's squares (a quarter each)."""
         after = state.board_after_removals()
@@ -472,10 +474,11 @@ class LongTauState(GameState):
         pending = "-" if self.pending < 0 else str(self.pending + 1)
         names = s.board.name
         claims = ",".join(f"{names(square)}@{player + 1}" for square, player in self.claims)
+        claims = f" claims={claims or '-'}" if s.partners else ""  # only partners keep claims
         return (
             f"long-tau players={s.players} four={s.four} chair={s.chair} "
             f"farthest={s.farthest} sides={s.sides} lines={s.lines} limit={s.limit} ply={self.ply} "
-            f"to={self.to} pending={pending} claims={claims or '-'} board={board}"
+            f"to={self.to} pending={pending}{claims} board={board}"
         )
 
     def player_names(self) -> tuple[str, ...]:
