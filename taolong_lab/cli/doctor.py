@@ -1,12 +1,13 @@
 """``taolong doctor``: what this install of the lab runs on, a line each: the version, Python,
-the solo search (the compiled kernel or the pure-Python path, and what the kernel covers)
-and the optional parts (JupyterLab, the Dask runner)."""
+the solo search (the compiled kernel or the pure-Python path, and what the kernel covers),
+the bundled puzzles and the optional parts (JupyterLab, the Dask runner)."""
 
 from __future__ import annotations
 
 import importlib.util
 import platform
 
+from ..puzzles import bundle
 from ..solvers import kernel
 from ..version import __version__
 from .common import EXIT_OK, PROG
@@ -40,11 +41,19 @@ def lines() -> list[str]:
         f"{PROG} {__version__}",
         f"python: {platform.python_implementation()} {platform.python_version()}",
         f"solo search: {kernel.status()}",
+        f"bundled puzzles: {_bundled()}",
     ]
     for module, what in OPTIONAL:
         there = importlib.util.find_spec(module) is not None
         found.append(f"{module}: {'installed' if there else 'not installed'}: {what}")
     return found
+
+
+def _bundled() -> str:
+    found = bundle.sets()
+    if not found:
+        return "missing from this install"
+    return f"{len(found)} sets in {bundle.folder()} (taolong puzzles lists them)"
 
 
 def run(args, out) -> int:

@@ -239,13 +239,15 @@ def _certificate_lines(solution: Solution) -> list[str]:
     elif isinstance(cert, SatCertificate):
         horizons = ", ".join(str(k) for k in cert.unsat_horizons) or "-"
         lines.append(f"no win within (turns, each an UNSAT answer): {horizons}")
+    peak = stats.get("peak_memory_mb")
+    memory = "peak memory unknown here" if peak is None else f"peak memory {peak} MB"
     if "expanded" in stats:
         lines.append(
             f"{stats['expanded']} positions expanded in {stats['seconds']} s "
-            f"({stats['positions_per_second']}/s), peak memory {stats['peak_memory_mb']} MB"
+            f"({stats['positions_per_second']}/s), {memory}"
         )
     else:
-        lines.append(f"{stats.get('seconds')} s, peak memory {stats.get('peak_memory_mb')} MB")
+        lines.append(f"{stats.get('seconds')} s, {memory}")
     return lines
 
 

@@ -38,7 +38,7 @@ from ..errors import IllegalTurnError, TaoLongError
 from ..files import read_bounded
 from ..pictures import svg
 from ..puzzles import Puzzle, load_puzzles
-from ..puzzles.bundle import PUZZLES
+from ..puzzles.bundle import folder as bundle_folder
 from ..puzzles.format import MAX_TURNS
 from ..rules import Rules
 from ..rules.data import game_data, shown
@@ -58,7 +58,7 @@ def bundled_puzzles(directory: str | Path | None = None) -> dict[str, tuple[Path
     Parameters
     ----------
     directory : str, Path or None
-        The folder (default: the repository's ``puzzles/``; an installed wheel has none).
+        The folder (default: the bundled puzzles, :func:`taolong_lab.puzzles.bundle.folder`).
         Files that cannot be read are left out.
 
     Returns
@@ -66,8 +66,8 @@ def bundled_puzzles(directory: str | Path | None = None) -> dict[str, tuple[Path
     dict
         ``{"file.jsonl:id": (path, id, title)}`` in file then line order.
     """
-    folder = Path(directory) if directory is not None else PUZZLES
     found: dict[str, tuple[Path, str, str]] = {}
+    folder = Path(directory) if directory is not None else bundle_folder()
     if not folder.is_dir():
         return found
     for path in sorted(folder.glob("*.json*")):
@@ -148,7 +148,7 @@ class ExplorerSession:
     reveal : bool
         Chosen One: draw the Board of Human.
     puzzles : str, Path or None
-        The folder :attr:`catalogue` lists (default: the repository's ``puzzles/``).
+        The folder :attr:`catalogue` lists (default: the bundled puzzles).
     hint_time, solve_time : float
         The solvers' time limits in seconds (:data:`HINT_SECONDS`, :data:`SOLVE_SECONDS`).
     method : str
@@ -481,7 +481,7 @@ class ExplorerSession:
             return f"the game is over ({state.outcome()})"
         return None
 
-    def _run_solver(self, time_limit: float) -> tuple[Solution, float]:
+    def _run_solver(self, time_limit: float, progress=False) -> tuple[Solution, float]:
         reason = self.solver_reason()
         if reason is not None:
             if not self.position.rules.solo:
@@ -494,7 +494,7 @@ class ExplorerSession:
         started = time.perf_counter()
         try:
             solution = solve(
-                self.position, method=self.method, time_limit=time_limit, progress=False
+                self.position, method=self.method, time_limit=time_limit, progress=progress
             )
         except TaoLongError as exc:
             self.fail(f"{self.method} solver: {exc}")
@@ -601,9 +601,15 @@ class ExplorerSession:
         self._no_win(solution, how)
         return None
 
-    def solve(self) -> Solution:
+    def solve(self, progress=False) -> Solution:
         """Solve from the position shown within :attr:`solve_time` and put the winning line
         after it, to step through.
+
+        Parameters
+        ----------
+        progress : bool or callable
+            As :func:`~taolong_lab.solvers.solve` takes it: a callable is told how the
+            search goes (a web page's progress bar).
 
         Returns
         -------
@@ -615,7 +621,7 @@ class ExplorerSession:
         ExplorerError
             As :meth:`hint`.
         """
-        solution, seconds = self._run_solver(self.solve_time)
+        solution, seconds = self._run_solver(self.solve_time, progress)
         how = self.certificate_words(solution, seconds)
         if solution.status != Status.OPTIMAL:
             self._no_win(solution, how)
