@@ -24,7 +24,7 @@ help:
 	@echo "  make test-full  ruff check + format check + pytest, all tests incl. slow"
 	@echo "  make test-browser  only the real-browser tests (JupyterLab and the web page in chromium)"
 	@echo "  make fuzz       a long random fuzz campaign of the readers (FUZZ_EXAMPLES a test)"
-	@echo "  make lab        start JupyterLab in notebooks/ (the dev set holds JupyterLab)"
+	@echo "  make lab        trust the notebooks, start JupyterLab in notebooks/ (the dev set holds it)"
 	@echo "  make notebooks  execute every notebook in place, outputs stored (tools/notebooks.py)"
 	@echo "  make site       build the web page into $(SITE_DIR) (npm's pinned Pyodide + the lab's wheel)"
 	@echo "  make site-serve serve $(SITE_DIR) on http://127.0.0.1:$(SITE_PORT)/"
@@ -82,7 +82,10 @@ fuzz: $(DEV_STAMP)
 # JupyterLab refuses to run as root unless told to (these machines run as root).
 LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 
+# The lab's own notebooks are trusted, so their stored SVG and HTML outputs render (opened
+# untrusted they show the PNG stored beside each SVG).
 lab: $(DEV_STAMP)
+	$(VENV)/bin/jupyter trust notebooks/*.ipynb
 	$(VENV)/bin/jupyter lab $(LAB_FLAGS) notebooks/
 
 # Each notebook runs in a fresh python3 kernel with PYTHONHASHSEED=0; tests/test_notebooks.py

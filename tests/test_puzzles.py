@@ -549,8 +549,8 @@ def test_bad_json_on_line_3_names_line_3_and_the_others_load_with_skip(tmp_path)
             puzzle_doc(solution=["He>Fi d3+", "La"], optimum=None),
             (
                 "solution[1]",
-                "turn 2 ('La'): cannot read phase 'La': expected '<space>[><element>] "
-                "<execution>', e.g. 'He>Fi c3x'",
+                "turn 2 ('La'): cannot read phase 'La': a phase is the space sown, '>' and "
+                "the element, then what the dragon does, e.g. 'He>Fi c3x'",
             ),
         ),
         (

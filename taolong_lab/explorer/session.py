@@ -165,7 +165,7 @@ class ExplorerSession:
         position_or_puzzle: Any = None,
         *,
         line: Iterable[str | Turn] = (),
-        size: int = 460,
+        size: int = 720,
         reveal: bool = False,
         puzzles: str | Path | None = None,
         hint_time: float = 2.0,
@@ -191,7 +191,9 @@ class ExplorerSession:
 
     # ---- messages ------------------------------------------------------------------------------
     def say(self, text: str, level: str = "info") -> None:
-        """Add a message: ``"info"``, ``"ok"`` or ``"error"``."""
+        """Add a message: ``"info"``, ``"ok"``, ``"error"``, or ``"prompt"`` (what to choose
+        next: it lasts only until the next message, so a prompt never outlives its turn)."""
+        self.messages = [m for m in self.messages if m[0] != "prompt"]
         self.messages.append((level, text))
         del self.messages[:-MESSAGES_KEPT]
         if self.on_message is not None:
@@ -226,7 +228,6 @@ class ExplorerSession:
         self.index = index
         self.builder = TurnBuilder(self.line[:index].end)
         self.hint_turn = None
-        self._sowings_said: set[int] = set()  # phases of the turn built whose fall was said
 
     def load(self, position_or_puzzle: Any = None, *, line: Iterable = (), quiet=False) -> None:
         """Start over; a bad start or line changes nothing.
@@ -451,18 +452,17 @@ class ExplorerSession:
             lone = ", ".join(c.label for c in self.builder.lone)
             self._commit(turn, f"; {lone}: the only destination, taken" if lone else "")
         elif self.builder.last_choice.kind == "space":
-            self._sowings_said.add(sum(c.kind == "space" for c in self.builder.picked) - 1)
-            self.say(self.builder.prompt())
+            self.say(self.builder.prompt(), "prompt")
 
     def _commit(self, turn: Turn, note: str = "") -> None:
-        before, said = self.position, self._sowings_said
+        before = self.position  # the prompts that told its sowings go: the message tells them
         if self.index >= len(self.line) or self.line.turns[self.index] != turn:
             self.line = self.line[: self.index].play(turn)  # another turn: the rest goes
         self._show(self.index + 1)
         sowings = [
             words
             for number in range(len(turn.phases))
-            if number not in said and (words := sowing_words(before, turn, number))
+            if (words := sowing_words(before, turn, number))
         ]
         result = self.position.outcome()
         self.say(

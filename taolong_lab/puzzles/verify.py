@@ -19,7 +19,7 @@ gives a problem or none, never an exception.
 >>> verify_puzzle(Puzzle.from_state("one", "win in 1", start, optimum=1, solution=["Ea>Mo ="]))
 []
 >>> verify_puzzle(Puzzle.from_state("two", "win in 2?", start, optimum=2, solution=["Ea>Mo ="]))
-['the solution wins in 1 turns, the stored optimum is 2']
+['the solution wins in 1 turn, the stored optimum is 2']
 """
 
 from __future__ import annotations
@@ -150,7 +150,8 @@ def _replay_problems(puzzle: Puzzle) -> list[str]:
         return [f"the solution does not win: {result or 'the game goes on'} after {turns} turns"]
     if puzzle.optimum is not None and turns != puzzle.optimum:
         return [
-            f"the solution wins in {turns} turns, the stored optimum is {shown(puzzle.optimum)}"
+            f"the solution wins in {turns} turn{'s' * (turns != 1)}, the stored optimum is "
+            f"{shown(puzzle.optimum)}"
         ]
     return []
 
@@ -496,8 +497,8 @@ def _check_greedy(c: _Claim) -> list[str]:
         )
     if won and (c.optimum or 0) > 1:
         found.append(
-            f"certificate.greedy_line: wins in {len(line)} turns (the greedy player "
-            "must not win within the optimum)"
+            f"certificate.greedy_line: wins in {len(line)} turn{'s' * (len(line) != 1)} "
+            "(the greedy player must not win within the optimum)"
         )
     for place, fields in (("certificate", c.cert), ("difficulty", c.puzzle.difficulty or {})):
         said = fields.get("greedy_wins_within_optimum", won)
