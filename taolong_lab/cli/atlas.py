@@ -9,13 +9,18 @@ folder must be named: a whole atlas is hours of CPU (``make atlas`` runs
 the README shows it (``DIR`` defaults to ``puzzles/atlas`` here); ``--costs``: the positions
 and CPU time each challenge took (both flags: both tables). Ctrl-C stops the run (exit status
 130); the same command resumes it.
+
+``taolong atlas lookup SCENARIO DRAGON STACKS [--folder DIR]``: a start as a player reads it
+off the table (``field white BB.WW.BW.BW``, or the Ba Gua field of its TLN): its optimum, a
+winning line in words, and how it ranks among the scenario's starts (the bundled atlas unless
+``--folder`` names another).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from ..puzzles import atlas
+from ..puzzles import atlas, bundle
 from ..rules import scenario_names
 from ..runner import MAX_WORKERS, RunnerError
 from ..solvers import METHODS
@@ -42,10 +47,19 @@ def add_command(subparsers) -> None:
     )
     cmd.add_argument(
         "folder",
-        nargs="?",
+        nargs="*",
+        default=[],
+        metavar="DIR | lookup SCENARIO DRAGON STACKS",
+        help="the atlas folder, required to prove (--summary, --costs: default puzzles/atlas); "
+        "or 'lookup' and a start, e.g. 'lookup field white BB.WW.BW.BW' (the Ba Gua's four "
+        "main stacks, or its TLN field): its optimum, its line in words and its rank",
+    )
+    cmd.add_argument(
+        "--folder",
+        dest="lookup_folder",
         default=None,
         metavar="DIR",
-        help="the atlas folder, required to prove (--summary, --costs: default puzzles/atlas)",
+        help="lookup: the atlas folder (default: the bundled atlas)",
     )
     cmd.add_argument(
         "--scenario",
@@ -103,6 +117,11 @@ def run(args, out) -> int:
         A value out of its range or an unknown scenario (names the flag), or an atlas file
         that is not the run's.
     """
+    if args.folder[:1] == ["lookup"]:
+        return _lookup(args.folder[1:], args.lookup_folder, out)
+    if len(args.folder) > 1:
+        raise CommandError(f"atlas: one folder, not {len(args.folder)} ('lookup' looks a start up)")
+    args.folder = args.folder[0] if args.folder else None
     if args.summary or args.costs:
         folder = _atlas_folder(args.folder or DEFAULT_FOLDER)
         if args.summary:
@@ -139,6 +158,30 @@ def run(args, out) -> int:
     for scenario, counts in done.items():
         print(f"{scenario}: {counts['proved']} proved, {counts['pending']} pending", file=out)
     return EXIT_OK
+
+
+def _lookup(words: list[str], folder: str | None, out) -> int:
+    """Print a start's optimum, its line in words and its rank among the atlas's starts."""
+    if len(words) != 3:
+        raise CommandError(
+            "atlas lookup: give SCENARIO DRAGON STACKS, e.g. 'taolong atlas lookup field white "
+            "BB.WW.BW.BW'"
+        )
+    scenario, player, text = words
+    try:
+        stacks = atlas.parse_stacks(text)
+        found = atlas.lookup(folder or bundle.atlas_folder(), scenario, player, stacks)
+    except atlas.AtlasError as exc:
+        raise CommandError(f"atlas lookup: {exc}") from None
+    puzzle = found.puzzle
+    print(f"{puzzle.id}: win in {_turns(puzzle.optimum)}, {found.rank()}", file=out)
+    for line in found.words():
+        print(f"  {line}", file=out)
+    return EXIT_OK
+
+
+def _turns(n: int) -> str:
+    return f"{n} turn{'s' * (n != 1)}"
 
 
 def _atlas_folder(folder: str) -> Path:

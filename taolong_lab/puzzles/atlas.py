@@ -311,7 +311,9 @@ def table(folder) -> str:
     for row in rows:
         spread = ", ".join(f"{k}: {v}" for k, v in row.optima.items())
         top = max(row.optima)
-        hardest = f"{top} ({_count(len(row.hardest), 'start')})"
+        first = row.hardest[0].split("-", 2)[2]  # the stacks of the first hardest start
+        more = len(row.hardest) - 1
+        hardest = f"{top}: {first}" + (f" and {_count(more, 'other')}" if more else "")
         proof = rulebook.get((row.scenario, row.player))
         if row.standard is not None:
             standard = f"{row.standard}, {row.rank:.0%} of starts as hard or harder"

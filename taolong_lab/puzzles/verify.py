@@ -30,7 +30,7 @@ import math
 from ..engine import Line
 from ..errors import IllegalTurnError, TaoLongError
 from ..rules.data import shown
-from ..solvers import Status, solve
+from ..solvers import Status, kernel, solve
 from ..solvers.bounds import bound_params, lower_bound
 from ..solvers.certificate import SatCertificate
 from .format import MAX_TURNS, Puzzle
@@ -55,7 +55,8 @@ def verify_puzzle(
     - A puzzle with no solution but a certificate with ``proved_no_win_below`` (and
       ``status: "unknown"``) is a *bound-only* puzzle: its certificate is checked the same way
       against that bound, and it is not re-proved.
-    - ``full`` re-proves the optimum with ``method``.
+    - ``full`` re-proves the optimum with ``method``, in the pure-Python engine (the judge,
+      whichever path found it).
 
     Parameters
     ----------
@@ -161,7 +162,8 @@ def _reprove_problems(puzzle: Puzzle, method: str, time_limit) -> list[str]:
     method = reproving_method(puzzle, method)
     # the optimum is re-proved, not the count of optimal first turns
     no_count = {"count_first_turns": False} if method in ("explicit", "sat") else {}
-    found = solve(puzzle, method=method, time_limit=time_limit, progress=False, **no_count)
+    with kernel.pure():  # the judge is the Python engine, whoever found the optimum
+        found = solve(puzzle, method=method, time_limit=time_limit, progress=False, **no_count)
     if found.status != Status.OPTIMAL:
         return [f"not re-proved: {found.status}, no win in fewer than {found.proved_no_win_below}"]
     if found.optimum != turns:
