@@ -111,7 +111,7 @@ TIERS: tuple[Tier, ...] = (
     Tier("advanced", 4, _MODES, 90.0, 400_000, 400, 83_000),
     Tier(
         "expert",
-        10,
+        12,
         ("grasshopper",),
         900.0,
         5_000_000,
