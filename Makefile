@@ -15,7 +15,7 @@ INSTALL_DEPS = pyproject.toml taolong_lab/version.py
 .DEFAULT_GOAL := help
 
 .PHONY: help setup test test-full test-browser fuzz lab notebooks lint fmt bench golden atlas \
-	proofs proofs-artefact clean
+	proofs proofs-artefact drat clean
 
 help:
 	@echo "Targets:"
@@ -32,6 +32,7 @@ help:
 	@echo "  make atlas      prove more of the solo atlas (resumes), then its README table"
 	@echo "  make proofs     make the SAT proofs not in the repository (docs/proofs.md)"
 	@echo "  make proofs-artefact  pack puzzles/proofs/ into $(PROOFS_ARTEFACT) + .sha256"
+	@echo "  make drat       build the compiled DRAT checker taolong_lab._drat (native/drat/)"
 	@echo "  make setup      create $(VENV) and install '.[dev]'"
 	@echo "  make clean      remove $(VENV), caches and build artefacts"
 	@echo "Variables: VENV=$(VENV) PYTHON=$(PYTHON)"
@@ -110,8 +111,18 @@ atlas: $(DEV_STAMP)
 PROOFS_ARTEFACT = dist/taolong-proofs.tar.gz
 
 proofs: $(DEV_STAMP)
+	@$(MAKE) drat || echo "taolong_lab._drat not built: dratify checks the proofs (docs/proofs.md)"
 	$(PY) bench/proofs.py --set rulebook --missing
 	$(PY) bench/proofs.py --set bundled --missing
+
+# The lab's compiled DRAT checker (docs/proofs.md), built in place; without it the proofs are
+# checked by dratify, which refuses a proof past its memory budget.
+DRAT_SO = taolong_lab/_drat$(shell $(PY) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))" 2>/dev/null)
+
+drat: $(DEV_STAMP)
+	$(CXX) -O2 -std=c++17 -Wall -fvisibility=hidden -shared -fPIC \
+		-I"$$($(PY) -c "import sysconfig; print(sysconfig.get_paths()['include'])")" \
+		native/drat/drat.cpp -o $(DRAT_SO)
 
 # Unpack from the repository's root: tar -xzf dist/taolong-proofs.tar.gz
 proofs-artefact: proofs

@@ -215,6 +215,18 @@ _MAX_TURNS = 1_000_000  # g, f and bounds: far beyond any search that fits in me
 _MAX_COUNT = 2**53  # positions expanded, generated, deferred
 _MAX_SECONDS = 1e10
 _MAX_TEXT = 4096  # a position's TLN or a turn's notation
+_STATS = {  # the stats solve() saves with a result (and earlier_runs_seconds, after a resume)
+    "expanded",
+    "search_expanded",
+    "count_expanded",
+    "count_seconds",
+    "generated",
+    "deferred",
+    "seconds",
+    "cpu_seconds",
+    "positions_per_second",
+    "peak_memory_mb",
+}
 
 
 def _position(start: State, key: tuple, g: int) -> State:
@@ -631,6 +643,11 @@ def _saved_result(result, search: _Search, path) -> Solution:
         type(v) in (int, float) and 0 <= v < _MAX_COUNT for v in stats.values()
     ):
         raise refuse("stats", "must map names to non-negative numbers")
+    if not _STATS <= set(stats) <= _STATS | {"earlier_runs_seconds"}:
+        missing, extra = sorted(_STATS - set(stats)), sorted(set(stats) - _STATS)
+        raise refuse(
+            "stats", f"fields missing {missing[:5]}, unknown {[e[:40] for e in extra[:5]]}"
+        )
     return Solution.from_json(result)
 
 
