@@ -26,15 +26,15 @@ from ..agents import (
     RecordError,
     append_record,
     balance_card,
-    load_records,
     tournament,
 )
 from ..agents.balance import table
 from ..agents.base import MAX_NODES, MAX_SEED
 from ..agents.matches import MAX_GAMES, MAX_TURNS
+from ..agents.records import read_record_at, record_file_problem
 from ..errors import TaoLongError
 from ..explorer.game_play import AGENTS, GamePlay
-from ..files import read_bounded, write_atomic
+from ..files import output_lock, read_bounded, write_atomic
 from ..games import CHANCE, TAOLONG, GameState, TaoLongState, game, games
 from ..rules import EDITIONS, MODES
 from ..rules.data import decode_json, json_decoder, shown
@@ -251,6 +251,12 @@ def run_play_game(args, out, inp=None) -> int:
         raise CommandError(f"--record {shown(args.record)}: must be a .jsonl file")
     if args.record is not None and not Path(args.record).resolve().parent.is_dir():
         raise CommandError(f"--record {shown(args.record)}: no such folder")
+    if args.record is not None:
+        problem = record_file_problem(args.record)
+        if problem is not None:
+            line, field, reason = problem
+            where = f"{args.record}:{line}" if line else args.record
+            raise CommandError(f"--record {where}: {field}: {reason}")
     play = GamePlay(start, seats=seats, seed=args.seed or 0)  # play's --seed, None unless given
     return GameSession(play, inp, out, record=args.record).run()
 
@@ -393,33 +399,29 @@ class GameSession:
             append_record(self.record, self.play.record())
         except OSError as exc:
             raise CommandError(f"--record {self.record}: {exc.strerror or exc}") from None
+        except RecordError as exc:
+            line, field, reason = exc.problems[0]
+            where = f"{self.record}:{line}" if line else self.record
+            raise CommandError(f"--record {where}: {field}: {reason}") from None
         self.say(f"The game's record is appended to {self.record}.")
 
 
 # ---- replay ------------------------------------------------------------------------------------
 def _record(spec: str):
+    """The record ``FILE[:N]`` names, read alone (:func:`~..agents.records.read_record_at`:
+    the file's other records are not replayed)."""
     try:
         path, ident = puzzle_spec(spec)
     except TaoLongError as exc:
         raise CommandError(f"--replay: {exc}") from None
     try:
-        records = load_records(path)
+        return read_record_at(path, ident)
     except RecordError as exc:
         line, field, reason = exc.problems[0]
         more = f" (and {len(exc.problems) - 1} more problems)" if len(exc.problems) > 1 else ""
+        if line is None:  # the file as a whole, or no such record
+            raise CommandError(f"--replay: {path} {reason}") from None
         raise CommandError(f"--replay: {path}:{line}: {field}: {reason}{more}") from None
-    if not records:
-        raise CommandError(f"--replay: {path} holds no record")
-    if ident is None:
-        return records[0]
-    for record in records:
-        if record.id == ident:
-            return record
-    if ident.isascii() and ident.isdigit() and 1 <= int(ident) <= len(records):
-        return records[int(ident) - 1]
-    raise CommandError(
-        f"--replay: {path} has no record {shown(ident)} (1 to {len(records)}, or an id)"
-    )
 
 
 class Replay:
@@ -646,10 +648,20 @@ def run_tournament(args, out) -> int:
         "max_turns": args.max_turns,
         "opening": args.opening,
     }
+    if args.out is None:
+        return _tournament(args, out, agents, start, settings)
+    if not args.out.endswith(".json"):
+        raise CommandError(f"--out {shown(args.out)}: must be a .json file")
+    if not Path(args.out).resolve().parent.is_dir():
+        raise CommandError(f"--out {shown(args.out)}: no such folder")
+    with output_lock(args.out):
+        return _tournament(args, out, agents, start, settings)
+
+
+def _tournament(args, out, agents: dict, start, settings: dict) -> int:
+    """:func:`run_tournament`'s games and output, ``args.out`` (if any) locked."""
     out_dir = None
     if args.out is not None:
-        if not args.out.endswith(".json"):
-            raise CommandError(f"--out {shown(args.out)}: must be a .json file")
         out_dir = Path(args.out[: -len(".json")] + ".games")
         _check_settings(args.out, settings)
         _write_json(args.out, {"format": TOURNAMENT_FORMAT, "settings": settings, "done": False})
