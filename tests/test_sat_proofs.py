@@ -987,3 +987,202 @@ def test_a_focus_refinement_of_two_spaces_is_refused(tmp_path):
         f"manifest.json: refinements[{i}]: group and element must be Ba Gua space indices (a "
         "focus: one space)"
     ]
+
+
+# ---- budgets: the explicit search, the manifest's lists --------------------------------------
+def test_a_dead_end_flood_stops_at_the_total_budget(proof, monkeypatch):
+    """Finding 3 of issue 40: each dead end was re-proved within 200,000 positions, and a
+    manifest could list 200,000 of them. Now they share a total budget: past it, the rest is a
+    problem, not a pass, and the check stops there."""
+    doc = manifest(proof)
+    true = {"position": PUZZLE.start.to_tln(), "turns": PUZZLE.optimum - 1}  # costly, and true
+    doc["dead_ends"] = [dict(true) for _ in range(50)] + doc["dead_ends"]
+    save_manifest(proof, doc)
+    spent = []
+    real_no_win = proofs._no_win
+
+    def counted(state, turns, params, memo, budget, total):
+        found = real_no_win(state, turns, params, {}, budget, total)  # no memo: each costs
+        spent.append(total.expanded)
+        return found
+
+    monkeypatch.setattr(proofs, "_no_win", counted)
+    monkeypatch.setattr(proofs, "DEAD_END_TOTAL", 2000)
+    found = proofs.check(PUZZLE, proof)
+    assert found[-1].startswith(
+        "manifest.json: dead_ends: the explicit search's budget for the whole proof (2,000 "
+        "positions) is spent with "
+    )
+    assert max(spent) <= 2000 and 1 < len(spent) < 50
+
+
+def test_a_manifest_lists_at_most_so_many_dead_ends(proof):
+    doc = manifest(proof)
+    doc["dead_ends"] = [doc["dead_ends"][0]] * (proofs.MAX_MEANINGS + 1)
+    save_manifest(proof, doc)
+    assert proofs.check(PUZZLE, proof) == [
+        f"{PUZZLE.id}/manifest.json: dead_ends: {proofs.MAX_MEANINGS + 1} entries, too many"
+    ]
+
+
+def test_a_manifest_with_a_huge_number_is_one_problem(tmp_path, stored, capsys):
+    """Finding 9 of issue 40: a 5,000-digit number in a manifest raised a ValueError."""
+    file = attached(tmp_path, stored)
+    folder = tmp_path / "proofs" / PUZZLE.id
+    text = (folder / "manifest.json").read_text()
+    (folder / "manifest.json").write_text(text.replace('"turns": 1', '"turns": 1' + "0" * 5000, 1))
+    done = subprocess.run(
+        [sys.executable, "-m", "taolong_lab.cli", "verify", str(file), "--proof"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert done.returncode == 1 and done.stderr == "" and "Traceback" not in done.stdout
+    out = done.stdout.splitlines()
+    assert out[1] == f"{PUZZLE.id}: proof FAILED"
+    assert out[2].startswith(f"  {PUZZLE.id}/manifest.json: not JSON (Exceeds the limit")
+
+
+# ---- what a horizon rests on -----------------------------------------------------------------
+START_NOGOOD = ("valley-intermediate-04", ROOT / "puzzles" / "valley-intermediate.jsonl")
+
+
+def test_no_proof_hands_sat_a_nogood_for_the_claim_it_proves(tmp_path, monkeypatch):
+    """Issue 40: in six stored folders a dead-end nogood at the start refuted the top horizon
+    by itself, so the DRAT proof added nothing to the explicit search. The writer no longer
+    searches from the start; written the old way, the report says the claim rests on the
+    explicit search alone."""
+    ident, path = START_NOGOOD
+    (puzzle,) = [p for p in load_puzzles(path) if p.id == ident]
+    folder = tmp_path / "now"
+    solve(puzzle, progress=False, count_first_turns=False, proof=folder)
+    now = proofs.report(puzzle, folder)
+    assert now.status == proofs.CHECKED
+    assert all(basis != proofs.SEARCH for _, basis, _ in now.horizons[1:])
+    start = puzzle.start.to_tln()
+    assert all(row["position"] != start for row in manifest(folder)["dead_ends"])
+    monkeypatch.setattr(sat_solver.SatSearch, "PROOF_SHORT_FROM", 1)  # as the proofs were made
+    folder = tmp_path / "before"
+    solve(puzzle, progress=False, count_first_turns=False, proof=folder)
+    before = proofs.report(puzzle, folder)
+    assert before.status == proofs.CHECKED
+    assert before.horizons[-1] == (
+        2,
+        proofs.SEARCH,
+        "a dead-end nogood at the start for this horizon: the DRAT adds nothing",
+    )
+
+
+# ---- the completeness spot-check -------------------------------------------------------------
+def test_an_encoding_that_misses_a_legal_turn_is_caught(tmp_path, monkeypatch):
+    """A proof is only as good as its encoding: one that leaves out a legal first sowing proves
+    a false "no win". Written and checked with such an encoding, the DRAT proofs check, the
+    CNFs rebuild the same, and the spot-check finds the line it cannot hold."""
+    from taolong_lab.solvers.sat.encode import Encoder
+    from taolong_lab.solvers.sat.rebuild import playouts
+
+    first = playouts(PUZZLE.start, 1, 1, f"spot-check:{PUZZLE.start.to_tln()}")[0][1]
+    pairs = enumerate(zip(PUZZLE.start.bagua, first.bagua, strict=True))
+    space = next(i for i, (before, after) in pairs if before and not after)
+    real = Encoder._sowing
+
+    def without(self, prev, layer):
+        real(self, prev, layer)
+        if len(self.layers) == 1 and layer.space.get(space) not in (None, False):
+            self.g.clause([-layer.space[space]])  # the first turn may not sow that space
+
+    monkeypatch.setattr(Encoder, "_sowing", without)
+    folder = tmp_path / "broken"
+    solve(PUZZLE, progress=False, count_first_turns=False, proof=folder)
+    found = proofs.check_folder(folder)
+    assert found and all("has no model in the rebuilt CNF" in p for p in found)
+    assert found[0].startswith("line 1 (")
+
+
+# ---- the compiled checker and dratify agree ----------------------------------------------------
+def tampered(text: str, rng: random.Random) -> dict:
+    """A proof text and edits of it: lemmas dropped, a literal negated, a lemma dropped or
+    cut, the proof cut short, comments, line breaks, deletions alone, a bad token."""
+    lines = text.splitlines()
+    adds = [i for i, line in enumerate(lines) if line and not line.startswith("d") and line != "0"]
+    out = {"as is": text, "no lemmas": drop_lemmas(text), "one line": text.replace("\n", " ")}
+    out["comments, CRLF"] = "c a comment 1 2\r\n" + text.replace("\n", "\r\n")
+    out["deletions alone"] = "\n".join(line for line in lines if line.startswith("d ")) + "\n"
+    out["bad token"] = text + "1 x 0\n"
+    if adds:
+        i = rng.choice(adds)
+        tokens = lines[i].split()
+        j = rng.randrange(len(tokens) - 1)
+        tokens[j] = str(-int(tokens[j]))
+        out["a literal negated"] = "\n".join([*lines[:i], " ".join(tokens), *lines[i + 1 :]])
+        out["a lemma dropped"] = "\n".join([*lines[:i], *lines[i + 1 :]]) + "\n"
+        out["a lemma cut"] = "\n".join([*lines[:i], lines[i].split(" ", 1)[-1], *lines[i + 1 :]])
+        out["cut short"] = "\n".join(lines[:i]) + "\n"
+    return out
+
+
+def verdict(rebuild, horizon, text: str, engine: str) -> str:
+    try:
+        found = drat.check_drat(
+            rebuild.log.arena[: horizon.end],
+            horizon.variables,
+            horizon.goal,
+            lambda: iter([text.encode()]),
+            engine=engine,
+        )
+    except TaoLongError as exc:
+        return f"refused: {str(exc).split(' (')[0]}"
+    return f"{'accepted' if found.ok else 'rejected'}: {found.reason}"
+
+
+def cross_checked(folder: Path, seed: int) -> int:
+    """Check every DRAT proof of ``folder``, and edits of it, with the compiled checker and
+    with dratify (its fastest engine): their verdicts must be the same. Returns the texts."""
+    from taolong_lab.engine import State
+    from taolong_lab.solvers.sat.rebuild import Rebuild, dead_end_of, refinement_of
+
+    doc = manifest(folder)
+    start = State(doc["start"])
+    refs = [refinement_of(r, start, "r") for r in doc["refinements"]]
+    dead = [dead_end_of(r, start, "d", 99) for r in doc["dead_ends"]]
+    rebuild = Rebuild(start, doc["settings"], doc["steps"], refs, dead)
+    count = 0
+    for horizon in rebuild.run(99):
+        if horizon.goal is False:
+            continue
+        text = gzip.decompress((folder / f"h{horizon.turns}.drat.gz").read_bytes()).decode()
+        for name, edited in tampered(text, random.Random(seed + horizon.turns)).items():
+            mine, theirs = (verdict(rebuild, horizon, edited, e) for e in ("lab", "dratify"))
+            assert mine == theirs, (folder.name, horizon.turns, name)
+            if name == "as is":
+                assert mine.startswith("accepted")
+            count += 1
+    return count
+
+
+CROSS = sorted(
+    (p.id, folder) for path, p in STORED if (folder := proofs.named_folder(p, path.parent)).exists()
+)
+CROSS_SAMPLE = {name for name, _ in random.Random(SEED).sample(CROSS, min(6, len(CROSS)))}
+
+
+@pytest.mark.skipif(drat.compiled() is None, reason="taolong_lab._drat not built")
+@pytest.mark.parametrize(
+    ("name", "folder"),
+    [
+        pytest.param(
+            name, folder, id=name, marks=[] if name in CROSS_SAMPLE else [pytest.mark.slow]
+        )
+        for name, folder in CROSS
+    ],
+)
+def test_the_compiled_checker_agrees_with_dratify(name, folder):
+    """Accept and reject alike, on every stored proof (a seeded sample in make test) and on
+    the edits of it (:func:`tampered`)."""
+    assert cross_checked(folder, SEED) > 0 or not _drat_rows(folder)
+
+
+@pytest.mark.skipif(drat.compiled() is None, reason="taolong_lab._drat not built")
+def test_the_compiled_checker_agrees_with_dratify_on_the_bench_proof(stored):
+    assert cross_checked(stored, 1) >= 2 * 10
