@@ -10,12 +10,12 @@ LAB_SETTINGS = $(VENV)/share/jupyter/lab/settings
 
 # Reinstall when the packaging config or the version string changes
 # (the installed metadata carries the version read from taolong_lab/version.py).
-INSTALL_DEPS = pyproject.toml taolong_lab/version.py
+INSTALL_DEPS = pyproject.toml setup.py taolong_lab/version.py $(wildcard native/*/*.cpp native/*/*.hpp)
 
 .DEFAULT_GOAL := help
 
 .PHONY: help setup test test-full test-browser fuzz lab notebooks lint fmt bench golden atlas \
-	proofs proofs-artefact drat clean
+	proofs proofs-artefact clean
 
 help:
 	@echo "Targets:"
@@ -32,7 +32,6 @@ help:
 	@echo "  make atlas      prove more of the solo atlas (resumes), then its README table"
 	@echo "  make proofs     make the SAT proofs not in the repository (docs/proofs.md)"
 	@echo "  make proofs-artefact  pack puzzles/proofs/ into $(PROOFS_ARTEFACT) + .sha256"
-	@echo "  make drat       build the compiled DRAT checker taolong_lab._drat (native/drat/)"
 	@echo "  make setup      create $(VENV) and install '.[dev]'"
 	@echo "  make clean      remove $(VENV), caches and build artefacts"
 	@echo "Variables: VENV=$(VENV) PYTHON=$(PYTHON)"
@@ -43,10 +42,11 @@ setup: $(DEV_STAMP)
 $(DEV_STAMP): $(INSTALL_DEPS)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip
-	@# hatchling's force-include of data/ fails if the directory is missing
-	@# (git does not keep empty directories).
 	mkdir -p data
 	$(PIP) install -e '.[dev]'
+	@# replacing a hatchling-era install leaves an empty site-packages/taolong_lab, which
+	@# would shadow the editable package
+	rmdir $(VENV)/lib/python3*/site-packages/taolong_lab 2>/dev/null || true
 	@# JupyterLab without its news and update toasts (they cover the notebook)
 	mkdir -p $(LAB_SETTINGS)
 	printf '%s\n' '{"@jupyterlab/apputils-extension:notification":' \
@@ -111,18 +111,8 @@ atlas: $(DEV_STAMP)
 PROOFS_ARTEFACT = dist/taolong-proofs.tar.gz
 
 proofs: $(DEV_STAMP)
-	@$(MAKE) drat || echo "taolong_lab._drat not built: dratify checks the proofs (docs/proofs.md)"
 	$(PY) bench/proofs.py --set rulebook --missing
 	$(PY) bench/proofs.py --set bundled --missing
-
-# The lab's compiled DRAT checker (docs/proofs.md), built in place; without it the proofs are
-# checked by dratify, which refuses a proof past its memory budget.
-DRAT_SO = taolong_lab/_drat$(shell $(PY) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))" 2>/dev/null)
-
-drat: $(DEV_STAMP)
-	$(CXX) -O2 -std=c++17 -Wall -fvisibility=hidden -shared -fPIC \
-		-I"$$($(PY) -c "import sysconfig; print(sysconfig.get_paths()['include'])")" \
-		native/drat/drat.cpp -o $(DRAT_SO)
 
 # Unpack from the repository's root: tar -xzf dist/taolong-proofs.tar.gz
 proofs-artefact: proofs

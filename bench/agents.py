@@ -28,28 +28,24 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from taolong_lab import State
-from taolong_lab.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent, match
+from taolong_lab import State, game_state
+from taolong_lab.agents import match
 from taolong_lab.agents.balance import balance_card, summarise_cell, table
 from taolong_lab.agents.matches import ratings
+from taolong_lab.agents.registry import agent_from_spec, agents
 from taolong_lab.files import write_atomic
 
 HERE = Path(__file__).resolve().parent
 
 
 def strength(args, folder: Path) -> dict:
-    agents = {
-        "random": RandomAgent(),
-        "greedy": GreedyAgent(),
-        "alphabeta": AlphaBetaAgent(time_limit=args.time),
-        "mcts": MCTSAgent(time_limit=args.time),
-    }
+    players = {kind.name: agent_from_spec(kind.name, time=args.time) for kind in agents()}
     results = []
-    pairs = _pairs(list(agents)) if not args.pairs else [p.split("-") for p in args.pairs]
+    pairs = _pairs(list(players)) if not args.pairs else [p.split("-") for p in args.pairs]
     for first, second in pairs:
         result = match(
-            agents[first],
-            agents[second],
+            players[first],
+            players[second],
             games=args.games,
             seed=args.seed,
             out=folder / f"{first}-vs-{second}.jsonl",
@@ -90,15 +86,15 @@ def _named(result, first, second):
 
 def speed(args) -> dict:
     positions = [
-        State(line.strip())
+        game_state(State(line.strip()))
         for line in (HERE / "positions-scenarios.txt").read_text().splitlines()
         if line.strip() and not line.startswith("#")
     ][: args.speed_positions]
     seconds = max(args.time, 0.5)
     out = {}
     for name, agent in (
-        ("alphabeta", AlphaBetaAgent(time_limit=seconds)),
-        ("mcts", MCTSAgent(time_limit=seconds)),
+        ("alphabeta", agent_from_spec("alphabeta", time=seconds)),
+        ("mcts", agent_from_spec("mcts", time=seconds)),
     ):
         nodes = elapsed = 0.0
         for state in positions:
@@ -124,7 +120,10 @@ def _tree_positions(root) -> int:
 
 
 def card(args, folder: Path) -> dict:
-    levels = {"greedy": GreedyAgent(), "alphabeta": AlphaBetaAgent(nodes=args.card_nodes)}
+    levels = {
+        "greedy": agent_from_spec("greedy"),
+        "alphabeta": agent_from_spec(f"alphabeta:nodes={args.card_nodes}"),
+    }
     result = balance_card(
         levels,
         games=args.card_games,

@@ -229,8 +229,8 @@ def main(argv=None) -> int:
         choices=["lab", "native", "python"],
         default=["lab"],
         help=(
-            "the DRAT checkers to time the check with (lab: taolong_lab._drat, make drat; "
-            "native, python: dratify's engines, native with the extra 'proofs')"
+            "the DRAT checkers to time the check with (lab: taolong_lab._drat, built by the "
+            "install; native, python: dratify's engines, native with the extra 'proofs')"
         ),
     )
     args = parser.parse_args(argv)

@@ -22,10 +22,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from taolong_lab import new_game
-from taolong_lab.agents import GreedyAgent, default_weights
+from taolong_lab import game_state, new_game
+from taolong_lab.agents import GreedyAgent
 from taolong_lab.agents.matches import match
 from taolong_lab.files import write_atomic
+from taolong_lab.games.taolong import default_weights
 from taolong_lab.rules import scenario_names
 
 
@@ -38,7 +39,7 @@ def score(candidate, incumbent, games: int, seed: int, workers: int) -> float:
             GreedyAgent(weights=incumbent),
             games=games,
             seed=seed * 100 + k,
-            start=new_game(scenario),
+            start=game_state(new_game(scenario)),
             workers=workers,
         )
         points += result.score * result.games

@@ -6,9 +6,16 @@
 'white'
 >>> len(game.legal_turns())
 6
+
+The agents play every game through the game protocol (:mod:`taolong_lab.games`): here, at the
+facade, a Tao Long :class:`State` is put behind it (:func:`game_state`), for :func:`analyse`
+and :func:`match` as for an agent's ``choose``.
 """
 
-from .agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent, analyse, match
+import dataclasses
+
+from . import agents as _agents
+from .agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
 from .engine import (
     ABSORB,
     EXPEL,
@@ -33,10 +40,88 @@ from .errors import (
     RulesError,
     TaoLongError,
 )
+from .games import GameState, TaoLongState, as_line
 from .puzzles import Puzzle, load_puzzles, save_puzzles
 from .rules import OPTIONS, Rules
 from .solvers import Solution, solve
 from .version import __version__
+
+
+def game_state(position) -> GameState:
+    """A position behind the game protocol, for the agents: a Tao Long :class:`State`
+    wrapped (a :class:`~taolong_lab.games.TaoLongState`), a ``GameState`` as it is.
+
+    >>> from taolong_lab import GreedyAgent, new_game
+    >>> turn = GreedyAgent(seed=1).choose(game_state(new_game()))
+    >>> turn in new_game().legal_turns()
+    True
+    """
+    return TaoLongState(position) if isinstance(position, State) else position
+
+
+def analyse(
+    state,
+    *,
+    time_limit: float | None = None,
+    nodes: int | None = None,
+    depth: int = _agents.alphabeta.MAX_DEPTH,
+    weights=None,
+    samples: int = 8,
+):
+    """:func:`taolong_lab.agents.analyse` of any position, a Tao Long :class:`State` among
+    them: it is analysed behind the game protocol, and its analysis holds it and a
+    :class:`Line`.
+
+    Parameters
+    ----------
+    state : State or GameState
+        The position.
+    time_limit, nodes, depth, weights, samples
+        As :func:`taolong_lab.agents.analyse` takes them.
+
+    Returns
+    -------
+    taolong_lab.agents.Analysis
+
+    Raises
+    ------
+    taolong_lab.agents.AgentError
+        A bad budget or depth, or a chance event next.
+
+    >>> found = analyse(new_game(), nodes=2000)
+    >>> len(found.turns) == len(new_game().legal_turns()), found.line.start == new_game()
+    (True, True)
+    """
+    found = _agents.analyse(
+        game_state(state),
+        time_limit=time_limit,
+        nodes=nodes,
+        depth=depth,
+        weights=weights,
+        samples=samples,
+    )
+    if not isinstance(state, State):
+        return found
+    return dataclasses.replace(found, state=state, line=as_line(found.line))
+
+
+def match(a, b, *, start=None, **settings):
+    """:func:`taolong_lab.agents.match` from any start, a Tao Long :class:`State` among them.
+
+    Parameters
+    ----------
+    a, b : agents
+        The two agents.
+    start : State, GameState or None
+        The start (default: Tao Long's).
+    **settings
+        The rest of :func:`taolong_lab.agents.match`'s settings (games, seed, max_turns, ...).
+
+    Returns
+    -------
+    taolong_lab.agents.MatchResult
+    """
+    return _agents.match(a, b, start=None if start is None else game_state(start), **settings)
 
 
 def new_game(scenario="field", mode="grasshopper", solo=False, edition="current", **options):
@@ -112,6 +197,7 @@ __all__ = [
     "Turn",
     "__version__",
     "analyse",
+    "game_state",
     "load_puzzles",
     "match",
     "new_game",

@@ -21,6 +21,16 @@ def random_game(seed: int, scenario: str = "field", mode: str = "grasshopper", c
     return states
 
 
+def played_on(state, seed: int, plies: int):
+    """``state`` after up to ``plies`` seeded random turns (fewer when the game ends)."""
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if state.is_over():
+            break
+        state = state.play(rng.choice(state.legal_turns()))
+    return state
+
+
 def wins_within(state, turns: int) -> bool:
     """Whether the side to move (two-player) can force a win within ``turns`` of its turns."""
     me = state.to_move

@@ -1,15 +1,18 @@
-"""Game records (read as hostile input), matches, ratings and the balance card."""
+"""Game records (read as hostile input, the old version too), matches, ratings and the balance
+card."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
 import math
+from pathlib import Path
 
 import pytest
 
-from taolong_lab import Line, new_game
+from taolong_lab import Line, game_state, new_game, solo_game
 from taolong_lab.agents import (
+    AlphaBetaAgent,
     GameRecord,
     GreedyAgent,
     RandomAgent,
@@ -21,12 +24,18 @@ from taolong_lab.agents import (
     save_records,
 )
 from taolong_lab.agents import balance as card_module
-from taolong_lab.agents.matches import MatchResult, play_game
+from taolong_lab.agents.matches import MatchResult, play, play_game
+from taolong_lab.agents.records import VERSION, records_text
 from taolong_lab.files import InputFileError
+from taolong_lab.games import TAOLONG, game
+from taolong_lab.games.taolong import evaluate
+
+OLD_RECORDS = Path(__file__).parent / "golden" / "records" / "old-records.jsonl"
 
 
 def _record(seed=1, max_turns=300):
-    return play_game(GreedyAgent(), RandomAgent(), new_game(), seed=seed, max_turns=max_turns)
+    start = game_state(new_game())
+    return play_game(GreedyAgent(), RandomAgent(), start, seed=seed, max_turns=max_turns)
 
 
 # ---- records ------------------------------------------------------------------------------
@@ -39,6 +48,7 @@ def test_a_record_saves_loads_and_replays(tmp_path):
     assert back[0] == record and back[1].winner is None and back[1].reason == "turn cap"
     line = back[0].line()
     assert isinstance(line, Line) and line.end.outcome().winner == record.winner
+    assert back[0].trajectory().notation() == line.notation()
     assert back[0].players == ("GreedyAgent()", "RandomAgent()")
 
 
@@ -65,6 +75,82 @@ def _flipped_winner():
     return doc
 
 
+# ---- the records written before the one format ----------------------------------------------
+def _old_games() -> list[GameRecord]:
+    """The games of tests/golden/records/old-records.jsonl played again today."""
+    return [
+        play_game(GreedyAgent(), RandomAgent(), game_state(new_game()), seed=1, id="finished"),
+        play_game(
+            RandomAgent(),
+            GreedyAgent(),
+            game_state(new_game("torus", "monk")),
+            seed=2,
+            max_turns=6,
+            id="capped",
+        ),
+        play_game(
+            GreedyAgent(),
+            RandomAgent(),
+            game_state(solo_game(player="black", segments={"white": 1}, water={"white": 1})),
+            seed=3,
+            id="solo",
+        ),
+        play(
+            [GreedyAgent(), AlphaBetaAgent(nodes=200)],
+            game("long-tau").new(),
+            seed=1,
+            max_turns=30,
+            id="long-tau",
+        ),
+    ]
+
+
+def test_old_records_read_as_the_same_games():
+    """Tao Long's version 1 records (and a version 2 record of another game) written before
+    the one format read back, and they are the games the agents play today."""
+    stored = [json.loads(row) for row in OLD_RECORDS.read_text().splitlines()]
+    assert [doc["version"] for doc in stored] == [1, 1, 1, 2]
+    old = load_records(OLD_RECORDS)
+    assert [(r.id, r.winner, r.reason) for r in old] == [
+        ("finished", "white", "black lost its last segment"),
+        ("capped", None, "turn cap"),
+        ("solo", "white", "black lost its last segment"),
+        ("long-tau", None, "turn cap"),
+    ]
+    assert old[2].players == ("solo opponent", "RandomAgent()")
+    again = [dataclasses.replace(r, date=d.date) for r, d in zip(_old_games(), old, strict=True)]
+    assert again == old
+
+
+def test_old_records_are_written_in_the_one_format(tmp_path):
+    old = load_records(OLD_RECORDS)
+    path = tmp_path / "new.jsonl"
+    save_records(path, old)
+    docs = [json.loads(row) for row in path.read_text().splitlines()]
+    assert {doc["version"] for doc in docs} == {VERSION}
+    assert [doc["game"] for doc in docs] == ["taolong"] * 3 + ["long-tau"]
+    assert docs[0]["players"] == ["GreedyAgent()", "RandomAgent()"]
+    assert docs[0]["result"] == {
+        "winner": "white",
+        "returns": [1.0, -1.0],
+        "reason": "black lost its last segment",
+    }
+    assert docs[2]["result"]["returns"] == [-1.0]  # the solo player lost
+    assert load_records(path) == old
+    assert records_text(load_records(path)) == path.read_text()
+
+
+def test_an_old_record_is_checked_like_any_other(tmp_path):
+    doc = json.loads(OLD_RECORDS.read_text().splitlines()[0])
+    doc["result"]["winner"] = "black"
+    with pytest.raises(RecordError, match=r"result\.winner: the winner is 'white', not 'black'"):
+        GameRecord.from_json(doc)
+    doc = json.loads(OLD_RECORDS.read_text().splitlines()[0])
+    doc["game"] = "taolong"  # a field of the current version only
+    with pytest.raises(RecordError, match="record"):
+        GameRecord.from_json(doc)
+
+
 @pytest.mark.parametrize(
     ("make", "field"),
     [
@@ -77,7 +163,13 @@ def _flipped_winner():
         (lambda: _doc(date="yesterday"), "date"),
         (lambda: _doc(start="field/grasshopper/current 8/8"), "start"),
         (lambda: _doc(turns=["He>Fi a3+", "Zz>Qq"]), "turns[1]"),
-        (lambda: _doc(result={"winner": "white", "reason": "said so"}), "result.winner"),
+        (lambda: _doc(result={"winner": "white", "reason": "said so"}), "result"),
+        (
+            lambda: _doc(result={"winner": "white", "returns": None, "reason": "said so"}),
+            "result.winner",
+        ),
+        (lambda: _doc(players=["me"]), "players"),
+        (lambda: _doc(game="chess"), "game"),
         (lambda: _flipped_winner(), "result.winner"),
         (lambda: _doc(extra=1), "record"),
         (lambda: _doc(turns=["He>Fi a3+"] * 5001), "turns"),
@@ -164,11 +256,16 @@ def test_ratings_put_the_stronger_player_first_with_intervals():
 # ---- the balance card ---------------------------------------------------------------------
 def test_game_metrics_follow_ludiis_definitions(monkeypatch):
     record = _record()
-    states = record.line().states()[:-1]
+    states = record.states()[:-1]
     series = [0.5, -0.2, -0.4, 0.3] + [0.6] * (len(states) - 4)
-    scale = card_module.EVAL_SCALE
+    scale = TAOLONG.heuristic_scale
     by_position = {s.key(): scale * math.atanh(v) for s, v in zip(states, series, strict=True)}
-    monkeypatch.setattr(card_module, "evaluate", lambda s: by_position[s.key()])
+
+    def heuristic(state, weights=None):
+        white = by_position[state.key()]
+        return (white, -white)
+
+    monkeypatch.setattr(TAOLONG, "heuristic", heuristic)
     got = card_module.game_metrics(record, capped=False)
     n = len(states)
     sign = 1 if record.winner == "white" else -1
@@ -179,6 +276,14 @@ def test_game_metrics_follow_ludiis_definitions(monkeypatch):
     threshold = max(-w for w in winner)
     first = next((i for i, w in enumerate(winner) if w > threshold), n)
     assert got["decisiveness_moves"] == pytest.approx(first / n)
+
+
+def test_a_tao_long_position_is_valued_by_its_evaluation_squashed():
+    """Ludii's state evaluation of a Tao Long position: tanh(evaluate / 40) for white, the
+    negation for black."""
+    for state in _record().line().states()[:12:3]:
+        white = math.tanh(evaluate(state) / 40)
+        assert card_module.player_values(game_state(state)) == pytest.approx((white, -white))
 
 
 def test_the_balance_card_resumes_and_reports_intervals(tmp_path):

@@ -6,25 +6,23 @@ from __future__ import annotations
 import random
 
 import pytest
-from agent_positions import random_game, tactical_positions, wins_within
+from agent_positions import played_on, random_game, tactical_positions, wins_within
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from taolong_lab import DataError, TaoLongError, new_game, solo_game
+from taolong_lab import DataError, TaoLongError, analyse, game_state, new_game, solo_game
 from taolong_lab.agents import (
     AgentError,
     AlphaBetaAgent,
     GreedyAgent,
     MCTSAgent,
     RandomAgent,
-    analyse,
-    evaluate,
-    swap_colours,
 )
 from taolong_lab.agents.alphabeta import Search
-from taolong_lab.agents.base import Budget, for_mover
-from taolong_lab.agents.evaluation import MATE_BOUND, WIN, default_weights, weights_from
+from taolong_lab.agents.base import Budget
 from taolong_lab.agents.mcts import WIN_PROVED
+from taolong_lab.games import MATE_BOUND, WIN
+from taolong_lab.games.taolong import default_weights, evaluate, swap_colours, weights_from
 from taolong_lab.rules import MODES, scenario_names
 from taolong_lab.solvers.graph import explore, retrograde, retrograde_two_player
 
@@ -38,16 +36,11 @@ AGENTS = {
 
 def _position(seed: int, scenario: str, mode: str, edition: str = "current", solo=False):
     """A position some random plies into a game of these rules."""
-    rng = random.Random(seed)
     if solo:
         state = solo_game(scenario, mode, edition=edition)
     else:
         state = new_game(scenario, mode, edition=edition)
-    for _ in range(rng.randrange(0, 30)):
-        if state.is_over():
-            break
-        state = state.play(rng.choice(state.legal_turns()))
-    return state
+    return played_on(state, seed, random.Random(seed).randrange(0, 30))
 
 
 @settings(max_examples=40, deadline=None, derandomize=True)
@@ -70,7 +63,7 @@ def test_agents_play_only_legal_turns(seed, scenario, mode, edition, solo, kind)
     for _ in range(2):
         if state.is_over():
             break
-        turn = agent.choose(state)
+        turn = agent.choose(game_state(state))
         assert turn in state.legal_turns()
         state = state.play(turn)
 
@@ -78,7 +71,7 @@ def test_agents_play_only_legal_turns(seed, scenario, mode, edition, solo, kind)
 def test_a_fixed_node_budget_is_deterministic():
     state = _position(5, "field", "monk")
     for make in (lambda: AlphaBetaAgent(nodes=800, seed=2), lambda: MCTSAgent(nodes=800, seed=2)):
-        assert make().choose(state) == make().choose(state)
+        assert make().choose(game_state(state)) == make().choose(game_state(state))
 
 
 @pytest.mark.parametrize(
@@ -91,10 +84,17 @@ def test_bad_budgets_and_seeds_are_refused_by_name(bad):
         AlphaBetaAgent(**bad)
 
 
+@pytest.mark.parametrize("kind", sorted(AGENTS))
+def test_an_agent_plays_a_protocol_state_only(kind):
+    """A Tao Long State is put behind the protocol at the facade, not by the agents."""
+    with pytest.raises(AgentError, match="plays a GameState, not State"):
+        AGENTS[kind](0).choose(new_game())
+
+
 def test_no_turn_to_choose_when_the_game_is_over():
     end = next(s for s in random_game(3) if s.is_over())
     with pytest.raises(AgentError, match="game is over"):
-        GreedyAgent().choose(end)
+        GreedyAgent().choose(game_state(end))
 
 
 # ---- the evaluation -----------------------------------------------------------------------
@@ -151,10 +151,10 @@ def test_bad_weights_name_the_key(table, field):
 def test_alphabeta_finds_every_win_in_one_and_two(turns):
     for state in tactical_positions(turns):
         agent = AlphaBetaAgent(nodes=200_000, depth=2 * turns - 1)
-        _, scores = agent.search(state)
+        _, scores = agent.search(game_state(state))
         assert scores[0][1] > MATE_BOUND
         assert WIN - scores[0][1] == 2 * turns - 1
-        turn = agent.choose(state)
+        turn = agent.choose(game_state(state))
         after = state.play(turn)
         me = state.to_move
         assert (after.is_over() and after.outcome().winner == me) or all(
@@ -168,7 +168,8 @@ def _minimax(state, depth, ply, weights):
         won = state.outcome().winner == state.to_move
         return WIN - ply if won else -(WIN - ply)
     if depth == 0:
-        return for_mover(evaluate(state, weights), state)
+        white = evaluate(state, weights)
+        return white if state.mover == 0 else -white
     best = -2 * WIN
     for _, after in state.successors():
         value = _minimax(after, depth - 1, ply + 1, weights)
@@ -183,7 +184,7 @@ def test_alphabeta_at_a_fixed_depth_equals_plain_minimax(seed):
     weights = default_weights()
     for depth in (1, 2, 3):
         search = Search(weights, Budget(None, None), quiescence=False)
-        scores = [scores for _, scores in search.deepen(state, depth)][-1]
+        scores = [scores for _, scores in search.deepen(game_state(state), depth)][-1]
         if search.completed_depth < depth:
             break  # a proved result stopped the deepening: compare it as it is
         assert scores[0][1] == _minimax(state, depth, 0, weights)
@@ -191,7 +192,7 @@ def test_alphabeta_at_a_fixed_depth_equals_plain_minimax(seed):
 
 def test_alphabeta_in_the_solo_variant_finds_the_solvers_win():
     weak = solo_game(segments={"black": 1}, water={"black": 1})  # a win in 4 turns
-    _, scores = AlphaBetaAgent(nodes=100_000, depth=4).search(weak)
+    _, scores = AlphaBetaAgent(nodes=100_000, depth=4).search(game_state(weak))
     assert WIN - scores[0][1] == 4
 
 
@@ -211,7 +212,7 @@ def test_mcts_solver_agrees_with_retrograde_analysis_two_player():
     for state in _near_end(8):
         graph = explore(state, depth=3, max_states=50_000)
         label = retrograde_two_player(graph).value[0]
-        root = MCTSAgent(nodes=40_000, seed=1).search(state)
+        root = MCTSAgent(nodes=40_000, seed=1).search(game_state(state))
         if root.proof:
             winner = state.to_move if root.proof == WIN_PROVED else _other(state.to_move)
             assert label in ("", winner)  # never a proof against the retrograde labelling
@@ -227,7 +228,7 @@ def test_mcts_solver_agrees_with_retrograde_analysis_solo():
         state = state.play(turn)
     analysis = retrograde(explore(state, depth=2))
     assert analysis.status[0] == "win" and analysis.turns_to_win[0] == 2
-    root = MCTSAgent(nodes=40_000, seed=1).search(state)
+    root = MCTSAgent(nodes=40_000, seed=1).search(game_state(state))
     assert root.proof == WIN_PROVED
     assert MCTSAgent.best(root).turn in analysis_turns(state, analysis)
 

@@ -6,7 +6,10 @@ Every module of ``taolong_lab`` is parsed with ``ast`` (nothing is imported) and
     a function-level import in a value type's notebook hook, listed by name in ``HOOKS``;
 (b) an import of a private name (a leading underscore) from another package;
 (c) a private attribute of ``State`` (``._env``, ``._walk``, ...) read outside
-    ``taolong_lab/engine/``.
+    ``taolong_lab/engine/``;
+(d) a check of a concrete game's type (``isinstance``, ``issubclass`` or ``type(x) is``
+    on a class of ``games/`` that derives from ``Game`` or ``GameState``) outside
+    ``taolong_lab/games/``: every other package reaches a game through the protocol.
 
 The layer table is ``LAYERS``, one dict. ``ALLOWLIST`` held the violations left while the
 packages moved to the target layout (a violation not in it fails, and so does one in it that
@@ -151,6 +154,49 @@ def state_privates(base: Path = PACKAGE) -> set[str]:
     return {n for n in names if _private(n) and not n.endswith("_")}
 
 
+def _base_name(node) -> str:
+    return node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+
+
+def game_classes(base: Path = PACKAGE) -> set[str]:
+    """The concrete game classes: every class defined in ``games/`` that derives, directly or
+    through another, from ``Game`` or ``GameState``."""
+    parents: dict[str, set[str]] = {}
+    for module in modules(base):
+        if module.top != "games":
+            continue
+        tree = ast.parse(module.path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                parents[node.name] = {_base_name(b) for b in node.bases}
+    found: set[str] = set()
+    while True:
+        more = {n for n, bases in parents.items() if bases & (found | {"Game", "GameState"})}
+        if more <= found:
+            return found - {"Game", "GameState"}
+        found |= more
+
+
+def _type_checked(node) -> list[str]:
+    """The names a node checks a value's type against: the classes of ``isinstance(x, C)``,
+    ``issubclass(x, C)`` (tuples and unions too) and ``type(x) is C``."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("isinstance", "issubclass")
+        and len(node.args) == 2
+    ):
+        return [_base_name(n) for n in ast.walk(node.args[1])]
+    if (
+        isinstance(node, ast.Compare)
+        and isinstance(node.left, ast.Call)
+        and isinstance(node.left.func, ast.Name)
+        and node.left.func.id == "type"
+    ):
+        return [_base_name(n) for c in node.comparators for n in ast.walk(c)]
+    return []
+
+
 def _walk(tree):
     """Every node with the qualified name of the function or class it sits in ("" at module
     level)."""
@@ -170,6 +216,7 @@ def violations(base: Path = PACKAGE, layers=None, hooks=None) -> set[str]:
     layers = LAYERS if layers is None else layers
     hooks = HOOKS if hooks is None else hooks
     privates = state_privates(base)
+    concrete = game_classes(base)
     found = set()
     for module in modules(base):
         tree = ast.parse(module.path.read_text(encoding="utf-8"), str(module.path))
@@ -204,6 +251,9 @@ def violations(base: Path = PACKAGE, layers=None, hooks=None) -> set[str]:
                 and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
             ):
                 found.add(f"state-private: {module.name} reads .{node.attr}")
+            if module.top != "games":
+                for name in set(_type_checked(node)) & concrete:
+                    found.add(f"game-type: {module.name} checks the type {name}")
     return found
 
 
@@ -215,8 +265,9 @@ def test_every_module_has_a_layer():
 
 
 def test_no_new_violation():
-    """Nothing imports upwards, imports another package's private names or reads a State
-    private outside the engine, but what ALLOWLIST lists."""
+    """Nothing imports upwards, imports another package's private names, reads a State
+    private outside the engine or checks a concrete game's type outside the games, but what
+    ALLOWLIST lists."""
     new = sorted(violations() - ALLOWLIST)
     assert not new, "\n".join(["new violations of the module map:", *new])
 
@@ -225,6 +276,13 @@ def test_the_allowlist_only_shrinks():
     """Every allowed violation still exists: a fixed one must leave ALLOWLIST."""
     fixed = sorted(ALLOWLIST - violations())
     assert not fixed, "\n".join(["fixed, remove from ALLOWLIST:", *fixed])
+
+
+def test_the_concrete_games_are_known():
+    """Rule (d) knows the game classes of the package: Tao Long's and the sister games'."""
+    found = game_classes()
+    assert {"TaoLongGame", "TaoLongState", "LongTauState", "TaoState"} <= found
+    assert not {"Game", "GameState", "Trajectory"} & found
 
 
 def test_the_hooks_exist():
@@ -258,9 +316,23 @@ class State:
 """
 
 
+GAMES = {
+    "games/protocol.py": "class Game:\n    pass\n\n\nclass GameState:\n    pass\n",
+    "games/taolong.py": (
+        "from .protocol import Game, GameState\n\n\nclass TaoLongState(GameState):\n    pass\n"
+        "\n\nclass SoloState(TaoLongState):\n    pass\n"
+    ),
+}
+
+
 def _package(tmp_path: Path, files: dict[str, str]) -> Path:
     base = tmp_path / "taolong_lab"
-    files = {"engine/state.py": STATE, "solvers/shapes.py": "class _Grid:\n    pass\n", **files}
+    files = {
+        "engine/state.py": STATE,
+        "solvers/shapes.py": "class _Grid:\n    pass\n",
+        **GAMES,
+        **files,
+    }
     for name, text in files.items():
         path = base / name
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -303,6 +375,24 @@ CASES = [
         "def f(state):\n    return state._walk(), state._env\n",
         "state-private: solvers.x reads ._env",
     ),
+    (
+        "agents/x.py",
+        "from ..games.taolong import TaoLongState\n\n\ndef f(s):\n"
+        "    return isinstance(s, TaoLongState)\n",
+        "game-type: agents.x checks the type TaoLongState",
+    ),
+    (
+        "explorer/x.py",
+        "from ..games import taolong\n\n\ndef f(s):\n"
+        "    return isinstance(s, int | taolong.SoloState)\n",
+        "game-type: explorer.x checks the type SoloState",
+    ),
+    (
+        "cli/x.py",
+        "from ..games.taolong import TaoLongState\n\n\ndef f(s):\n"
+        "    return type(s) is TaoLongState\n",
+        "game-type: cli.x checks the type TaoLongState",
+    ),
 ]
 
 
@@ -313,8 +403,9 @@ def test_the_checker_finds_each_kind(tmp_path, name, text, expected):
 
 
 def test_the_checker_allows_what_the_map_allows(tmp_path):
-    """Downward and same-package imports, a package's own privates, a listed hook, and the
-    engine reading its own State privates are all fine."""
+    """Downward and same-package imports, a package's own privates, a listed hook, the
+    engine reading its own State privates, a check against the protocol's classes, and the
+    games checking their own types are all fine."""
     base = _package(
         tmp_path,
         {
@@ -325,6 +416,14 @@ def test_the_checker_allows_what_the_map_allows(tmp_path):
             "cli/main.py": "from ..engine import Line\nfrom ..puzzles import z\n",
             "errors.py": "",
             "files.py": "from .errors import TaoLongError\n",
+            "agents/y.py": (
+                "from ..games.protocol import GameState\n\n\ndef f(s):\n"
+                "    return isinstance(s, GameState)\n"
+            ),
+            "games/z.py": (
+                "from .taolong import TaoLongState\n\n\ndef f(s):\n"
+                "    return isinstance(s, TaoLongState)\n"
+            ),
         },
     )
     assert violations(base) == set()

@@ -31,6 +31,7 @@ def test_auto_answers_with_the_explicit_solver_within_its_budget(challenges):
 def test_auto_hands_over_to_sat_past_the_explicit_budget(challenges, monkeypatch):
     puzzle = challenges["field-b1w1-win3"]
     monkeypatch.setattr(solvers, "AUTO_EXPLICIT_STATES", 1)
+    monkeypatch.setattr(solvers, "AUTO_KERNEL_STATES", 1)
     s = solve(puzzle, method="auto", progress=False)
     assert s.status == "optimal" and s.optimum == puzzle.optimum == 3
     assert s.certificate.solver == sat_package.SOLVER
@@ -48,6 +49,7 @@ def test_auto_can_skip_the_first_turn_count(challenges, monkeypatch, budget):
     puzzle = challenges["field-b1w1-win3"]
     if budget is not None:
         monkeypatch.setattr(solvers, "AUTO_EXPLICIT_STATES", budget)
+        monkeypatch.setattr(solvers, "AUTO_KERNEL_STATES", budget)
     s = solve(puzzle, method="auto", progress=False, count_first_turns=False)
     assert s.status == "optimal" and s.optimum == puzzle.optimum == 3
     assert s.optimal_first_turns is None
@@ -112,6 +114,7 @@ def test_auto_hands_a_monk_challenge_over_to_sat(monkeypatch):
     puzzle = next(p for p in load_puzzles("puzzles/cave-novice.jsonl") if p.optimum == 2)
     assert puzzle.start.rules.mode != "grasshopper"
     monkeypatch.setattr(solvers, "AUTO_EXPLICIT_STATES", 1)
+    monkeypatch.setattr(solvers, "AUTO_KERNEL_STATES", 1)
     s = solve(puzzle, method="auto", progress=False)
     assert s.status == "optimal" and s.optimum == puzzle.optimum
     assert s.certificate.solver == sat_package.SOLVER
@@ -127,6 +130,7 @@ def test_auto_counts_the_first_turns_again_when_its_positions_ran_out(challenges
     cut = explicit.solve(puzzle, progress=False, max_states=enough_for_the_search)
     assert cut.status == "optimal" and cut.optimal_first_turns is None
     monkeypatch.setattr(solvers, "AUTO_EXPLICIT_STATES", enough_for_the_search)
+    monkeypatch.setattr(solvers, "AUTO_KERNEL_STATES", enough_for_the_search)
     s = solve(puzzle, method="auto", progress=False)
     assert s.certificate.solver == explicit.SOLVER and s.optimum == 5
     assert s.optimal_first_turns == alone.optimal_first_turns == 9
@@ -142,7 +146,9 @@ def test_count_first_turns_is_the_solutions_count(challenges):
 
 def test_auto_hands_over_sooner_under_the_next_turn_lookahead(challenges, monkeypatch):
     """Under solo_lookahead="next-turn" SAT takes over after AUTO_EXPLICIT_STATES_NEXT_TURN
-    positions, not AUTO_EXPLICIT_STATES; a matter challenge keeps the larger budget."""
+    positions, not AUTO_EXPLICIT_STATES; a matter challenge keeps the larger budget (the
+    pure-Python path: with the compiled kernel both readings get AUTO_KERNEL_STATES)."""
+    monkeypatch.setenv("TAOLONG_PURE", "1")
     puzzle = challenges["field-b1w1-win3"]
     rules, rest = puzzle.start.to_tln().split(" ", 1)
     next_turn = State(f"{rules}+solo_lookahead=next-turn {rest}")
@@ -159,12 +165,27 @@ def test_auto_hands_over_sooner_under_the_next_turn_lookahead(challenges, monkey
     assert m.stats["auto"]["answered_by"] == "explicit" and m.optimum == 3
 
 
-def test_auto_keeps_the_explicit_solver_on_the_maze_under_next_turn():
+def test_auto_keeps_the_explicit_solver_on_the_maze_under_next_turn(monkeypatch):
     """In the scenarios of AUTO_EXPLICIT_SCENARIOS (The Maze, where the explicit solver was the
     faster one under both readings) the next-turn lookahead keeps the full budget; elsewhere
-    it hands over sooner."""
+    it hands over sooner (the pure-Python path)."""
+    monkeypatch.setenv("TAOLONG_PURE", "1")
     maze = solo_game("maze", player="black", solo_lookahead="next-turn")
     field = solo_game("field", player="black", solo_lookahead="next-turn")
     assert "maze" in solvers.AUTO_EXPLICIT_SCENARIOS
     assert solvers.auto_explicit_states(maze) == solvers.AUTO_EXPLICIT_STATES
     assert solvers.auto_explicit_states(field) == solvers.AUTO_EXPLICIT_STATES_NEXT_TURN
+
+
+def test_auto_gives_the_kernel_its_own_budget_under_both_readings(challenges, monkeypatch):
+    from taolong_lab.solvers import kernel
+
+    if not kernel.available():
+        pytest.skip(kernel.status())
+    puzzle = challenges["field-b1w1-win3"]
+    rules, rest = puzzle.start.to_tln().split(" ", 1)
+    next_turn = State(f"{rules}+solo_lookahead=next-turn {rest}")
+    for start in (puzzle.start, next_turn):
+        assert solvers.auto_explicit_states(start) == solvers.AUTO_KERNEL_STATES
+    monkeypatch.setenv("TAOLONG_PURE", "1")
+    assert solvers.auto_explicit_states(puzzle.start) == solvers.AUTO_EXPLICIT_STATES

@@ -247,7 +247,7 @@ def forgeries(line: list[str]) -> dict:
         "stats": ("result.stats", "non-negative numbers", {"stats": {"seconds": -1}}),
         "stats without seconds": (
             "result.stats",
-            "fields missing ['seconds']",
+            "fields missing ['seconds'], or too many or too long names",
             lambda result: {"stats": {k: v for k, v in result["stats"].items() if k != "seconds"}},
         ),
     }

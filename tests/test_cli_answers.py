@@ -117,7 +117,7 @@ def test_race_says_which_solver_answered(capsys, spec, expected):
         assert winner in ("explicit", "sat")
         other = {"explicit": "sat", "sat": "explicit"}[winner]
         assert lines[1].startswith(f"  answered by the {winner} solver ({other}: ")
-        assert set(race) == {"winner", "seconds", other}
+        assert set(race) == {"winner", "seconds", "stopping", other}
 
 
 def test_auto_says_which_solver_answered(capsys):

@@ -137,7 +137,7 @@ def test_a_bad_record_file_is_one_line(capsys, monkeypatch, tmp_path):
     code, out, err = run(capsys, monkeypatch, ["play", "--replay", str(bad)])
     assert out == ""
     assert code == 2 and err.count("\n") == 1
-    assert f"--replay: {bad}:1: " in err and "(and 5 more problems)" in err  # line 1's only
+    assert f"--replay: {bad}:1: " in err and "(and 6 more problems)" in err  # line 1's only
 
 
 def test_replay_reads_only_the_record_it_shows(capsys, monkeypatch, tmp_path):

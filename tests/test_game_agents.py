@@ -22,10 +22,9 @@ from taolong_lab.agents import (
 from taolong_lab.agents import balance as card_module
 from taolong_lab.agents.alphabeta import Search
 from taolong_lab.agents.base import Budget
-from taolong_lab.agents.evaluation import WIN
 from taolong_lab.agents.matches import play
 from taolong_lab.agents.scoring import HeuristicEvaluation, PlayoutEvaluation, evaluation_for
-from taolong_lab.games import Trajectory
+from taolong_lab.games import WIN, Trajectory
 from taolong_lab.games import registry as registry_module
 
 AGENTS = {

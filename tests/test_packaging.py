@@ -51,10 +51,11 @@ def test_version_matches_pyproject(pyproject):
     project = pyproject["project"]
     assert project["name"] == DIST_NAME
 
-    # The version is dynamic: hatch reads it from taolong_lab/version.py.
+    # The version is dynamic: setuptools reads it from taolong_lab/version.py.
     assert "version" in project.get("dynamic", []), "version should be dynamic"
-    version_path = pyproject["tool"]["hatch"]["version"]["path"]
-    assert version_path == "taolong_lab/version.py"
+    attr = pyproject["tool"]["setuptools"]["dynamic"]["version"]["attr"]
+    assert attr == "taolong_lab.version.__version__"
+    version_path = "taolong_lab/version.py"
 
     source = (ROOT / version_path).read_text(encoding="utf-8")
     m = re.search(r"""^__version__\s*=\s*["']([^"']+)["']""", source, re.MULTILINE)

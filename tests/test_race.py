@@ -87,6 +87,7 @@ def test_an_unknown_answer_waits_for_the_other(challenges, monkeypatch):
     assert s.status == "optimal" and s.stats["race"] == {
         "winner": "sat",
         "seconds": s.stats["race"]["seconds"],
+        "stopping": s.stats["race"]["stopping"],
         "explicit": "unknown",
     }
 
@@ -204,3 +205,33 @@ def test_the_racers_stop_when_the_race_is_killed():
     for r in left:
         os.kill(r, signal.SIGKILL)
     assert not left
+
+
+def test_a_loser_that_ignores_sigterm_is_killed(challenges, monkeypatch):
+    """The loser is never waited for: one that ignores SIGTERM is killed after the grace."""
+    import signal
+
+    quick = answer(challenges, "explicit")
+    killed = []
+
+    def run(method, puzzle, time_limit, results, parent):
+        if method == "explicit":
+            results.put((method, "done", quick.to_json()))
+            return
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        while True:
+            time.sleep(1)
+
+    real = race_module._stop
+
+    def stop(workers):
+        workers = list(workers)
+        real(workers)
+        killed.extend(w.exitcode for w in workers)
+
+    monkeypatch.setattr(race_module, "_run", run)
+    monkeypatch.setattr(race_module, "_stop", stop)
+    s = solve(challenges["field-b1w1-win2"], method="race", progress=False)
+    assert s.stats["race"]["winner"] == "explicit"
+    assert -signal.SIGKILL in killed
+    assert no_racer_left()

@@ -120,13 +120,18 @@ def test_unknown_within_max_states():
     assert zero.status == "unknown" and zero.proved_no_win_below == 2
 
 
-def test_unknown_within_time_limit():
-    s = solve(solo_game(), time_limit=0.2, progress=False)
-    assert s.status == "unknown" and s.proved_no_win_below >= 2
+@pytest.mark.parametrize("pure", ["1", "0"], ids=["pure", "kernel"])
+def test_unknown_within_time_limit(pure, monkeypatch):
+    """A spent time limit stops the search before its first expansion, on either path."""
+    monkeypatch.setenv("TAOLONG_PURE", pure)
+    s = solve(solo_game(), time_limit=0, progress=False)
+    assert s.status == "unknown" and s.proved_no_win_below == 2
     assert s.certificate.stopped == "time_limit reached"
+    assert s.stats["expanded"] == 0
 
 
 def test_keyboard_interrupt_returns_what_is_proved(monkeypatch):
+    monkeypatch.setenv("TAOLONG_PURE", "1")
     calls = {"n": 0}
     real = State.iter_successors
 
@@ -140,6 +145,28 @@ def test_keyboard_interrupt_returns_what_is_proved(monkeypatch):
     s = solve(solo_game(), progress=False)
     assert s.status == "unknown" and s.certificate.stopped == "interrupted"
     assert s.proved_no_win_below >= 2
+
+
+def test_keyboard_interrupt_in_the_kernel_returns_what_is_proved(monkeypatch):
+    """Ctrl-C between two slices of the kernel's search: what was proved is kept."""
+    from taolong_lab.solvers import kernel
+
+    if not kernel.available():
+        pytest.skip(kernel.status())
+    calls = {"n": 0}
+    real = kernel.KernelSearch._sync
+
+    def interrupting(self, budget):
+        calls["n"] += 1
+        if calls["n"] > 3:
+            raise KeyboardInterrupt
+        return real(self, budget)
+
+    monkeypatch.setattr(kernel.KernelSearch, "SLICE", 16)
+    monkeypatch.setattr(kernel.KernelSearch, "_sync", interrupting)
+    s = solve(solo_game(), progress=False)
+    assert s.status == "unknown" and s.certificate.stopped == "interrupted"
+    assert s.proved_no_win_below >= 2 and calls["n"] == 4
 
 
 def test_two_player_positions_are_refused():

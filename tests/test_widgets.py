@@ -305,7 +305,9 @@ def test_solve_loads_the_winning_line_to_step_through():
 
 
 def test_an_unsolved_challenge_says_what_was_proved(monkeypatch):
-    ex = Explorer(solo_game(), hint_time=0.2)
+    """A challenge far beyond the hint's time (The Maze as black, minutes on the pure path)."""
+    monkeypatch.setenv("TAOLONG_PURE", "1")
+    ex = Explorer(solo_game("maze", player="black"), hint_time=0.2)
     assert ex.hint() is None
     assert "no win found in time" in ex.message and "stopped: time_limit" in ex.message
 

@@ -40,7 +40,7 @@ class PigGame(Game):
             raise GameError(f"Pig: {'; '.join(state.problems())}")
         return state
 
-    def heuristic(self, state):
+    def heuristic(self, state, weights=None):
         mine = [s + (state.turn if p == state.player else 0) for p, s in enumerate(state.scores)]
         return (mine[0] - mine[1], mine[1] - mine[0])
 

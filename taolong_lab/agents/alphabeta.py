@@ -2,7 +2,7 @@
 expectation nodes for chance, and positions drawn from what the player sees for hidden
 information.
 
-Scores are from the player to move. A won game scores :data:`~.evaluation.WIN` less the plies
+Scores are from the player to move. A won game scores :data:`~taolong_lab.games.WIN` less the plies
 from the root to its end, so a quicker win scores higher. The search is negamax: it plays games
 of two players whose returns add up to zero, and games of one player (Tao Long's solo
 variant), where the player moves at every position and a score passes to the parent unchanged.
@@ -29,10 +29,12 @@ total score (determinisation; docs/games/protocol.md says why).
 
 from __future__ import annotations
 
-from ..games import GameState
+from ..games import MATE_BOUND, WIN, GameState
 from .base import (
+    SAMPLES,
     AgentError,
     Budget,
+    agent_repr,
     check_budget,
     check_samples,
     check_seed,
@@ -42,7 +44,6 @@ from .base import (
     position_rng,
     worlds,
 )
-from .evaluation import MATE_BOUND, WIN, Weights
 from .scoring import Evaluation
 
 QUIESCENCE_PLIES = 2
@@ -59,8 +60,8 @@ class Search:
     """One alpha-beta search from a root position (used by :class:`AlphaBetaAgent` and
     :func:`~taolong_lab.agents.analysis.analyse`).
 
-    ``evaluation`` is an :class:`~.scoring.Evaluation`, Tao Long's ``Weights`` (its evaluation
-    with them) or None (the game's own).
+    ``evaluation`` is an :class:`~.scoring.Evaluation`, or the weights of the game's own (Tao
+    Long's ``Weights``; None: its defaults).
     """
 
     def __init__(self, evaluation, budget: Budget, quiescence: bool = True):
@@ -278,8 +279,9 @@ class AlphaBetaAgent:
     seed
         Breaks ties between equally scored actions (seeded per position).
     weights
-        Tao Long's evaluation weights (default: ``data/evaluation.toml``); another game's
-        evaluation is its own (see :mod:`.scoring`).
+        The game's tuning of its heuristic (Tao Long's
+        :class:`~taolong_lab.games.taolong.Weights`, default ``data/evaluation.toml``); a
+        game without any ignores it (see :mod:`.scoring`).
     quiescence
         Whether leaves go through the quiescence step.
     samples
@@ -295,9 +297,9 @@ class AlphaBetaAgent:
         nodes: int | None = None,
         depth: int = MAX_DEPTH,
         seed: int = 0,
-        weights: Weights | None = None,
+        weights=None,
         quiescence: bool = True,
-        samples: int = 8,
+        samples: int = SAMPLES,
     ):
         check_budget(nodes, time_limit)
         if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
@@ -350,8 +352,16 @@ class AlphaBetaAgent:
         return rng.choice([action for action in legal if totals[str(action)] == best])
 
     def __repr__(self) -> str:
-        budget = f"nodes={self.nodes}" if self.time_limit is None else f"time={self.time_limit}"
-        return f"AlphaBetaAgent({budget}, seed={self.seed})"
+        return agent_repr(
+            "AlphaBetaAgent",
+            {
+                "time": self.time_limit,
+                "nodes": self.nodes,
+                "depth": None if self.depth == MAX_DEPTH else self.depth,
+                "samples": None if self.samples == SAMPLES else self.samples,
+                "seed": self.seed,
+            },
+        )
 
 
 __all__ = ["QUIESCENCE_PLIES", "AlphaBetaAgent", "Search"]

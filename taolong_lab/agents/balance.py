@@ -22,7 +22,7 @@ with a 95 % interval:
 ``lead_change``, ``drama``, ``decisiveness_moves``
     as Ludii's metrics define them, with each player's state evaluation taken from the game's
     evaluation squashed to [-1, 1] (``tanh(score / scale)``; in Tao Long
-    :func:`~taolong_lab.agents.evaluation.evaluate`, white's value, black's its negation, with
+    :func:`~taolong_lab.games.taolong.evaluate`, white's value, black's its negation, with
     a scale of 40; Ludii runs a short UCT search for it). Over the positions before each turn
     (chance events are not turns): *lead change* counts the turns where the
     set of players with the highest evaluation differs from the one before (the first counts),
@@ -46,21 +46,18 @@ import statistics
 from contextlib import nullcontext
 from pathlib import Path
 
-from ..engine import start_state
 from ..errors import TaoLongError
 from ..files import output_lock, read_bounded, write_atomic
-from ..games import TAOLONG, Game, GameState, TaoLongState
+from ..games import TAOLONG, Game, GameState
 from ..games import game as game_named
-from ..games.taolong import two_player_rules
+from ..games.taolong import default_weights, two_player_rules
 from ..rules import Rules
 from ..rules.data import decode_json, json_decoder
 from .base import AgentError, check_seed
-from .evaluation import default_weights, evaluate
 from .matches import DEFAULT_MAX_TURNS, describe, game_seed, play, score_interval
 from .records import TURN_CAP, GameRecord
 from .scoring import evaluation_for
 
-EVAL_SCALE = 40.0
 QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
 BOOTSTRAP_SAMPLES = 500
 CARD_FORMAT = "taolong-balance"
@@ -74,10 +71,8 @@ def cells(scenarios=None, modes=None, editions=None) -> list[Rules]:
 
 def player_values(state: GameState) -> tuple[float, ...]:
     """Each player's evaluation of ``state`` squashed to [-1, 1] (Ludii's state evaluation):
-    in Tao Long, ``tanh(evaluate(state) / 40)`` for white and its negation for black."""
-    if isinstance(state, TaoLongState):
-        white = math.tanh(evaluate(state.state) / EVAL_SCALE)
-        return (white, -white)
+    ``tanh(score / scale)`` of the game's evaluation (in Tao Long, ``tanh(evaluate(state) /
+    40)`` for white and its negation for black)."""
     evaluation = evaluation_for(state)
     return tuple(math.tanh(score / evaluation.scale) for score in evaluation.scores(state))
 
@@ -354,7 +349,10 @@ def _starts(played: Game, variants, scenarios, modes, editions) -> list[tuple[st
         rules = cells(scenarios, modes, editions)
         if not rules:
             raise AgentError("no scenario, mode and edition to play")
-        return [(r.token(), TaoLongState(start_state(r))) for r in rules]
+        return [
+            (r.token(), TAOLONG.new(scenario=r.scenario, mode=r.mode, edition=r.edition))
+            for r in rules
+        ]
     if (scenarios, modes, editions) != (None, None, None):
         raise AgentError(f"{played.name}'s cells are chosen by variants, not scenarios or modes")
     chosen = played.variants() if variants is None else variants

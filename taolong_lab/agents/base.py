@@ -1,19 +1,19 @@
 """The agent protocol, the move budget, and the two simple agents.
 
 An agent is an object with ``choose(state)``: one of the legal actions of the player to move.
-``state`` is a position of any game of the protocol (:class:`taolong_lab.games.GameState`) or a
-Tao Long :class:`~taolong_lab.State` (then the action is a :class:`~taolong_lab.Turn`). Each
-agent takes a budget per move, ``time_limit=`` (seconds) and/or ``nodes=`` (positions made),
-and a ``seed``. With a node budget and no time limit an agent is deterministic: the same
-position gives the same action.
+``state`` is a position of any game of the protocol (:class:`taolong_lab.games.GameState`; a
+Tao Long :class:`~taolong_lab.State` is wrapped as a :class:`~taolong_lab.games.TaoLongState`
+first, whose actions are its :class:`~taolong_lab.Turn` values). Each agent takes a budget per
+move, ``time_limit=`` (seconds) and/or ``nodes=`` (positions made), and a ``seed``. With a node
+budget and no time limit an agent is deterministic: the same position gives the same action.
 
 In a game with hidden information an agent looks only at what the player to move sees: it
 plays on positions drawn from that (:meth:`~taolong_lab.games.GameState.sample`), and its
 random source is seeded from the player's observation, never from the hidden part.
 
->>> from taolong_lab import new_game
->>> agent = RandomAgent(seed=3)
->>> agent.choose(new_game()) == agent.choose(new_game())
+>>> from taolong_lab.games import game
+>>> agent, start = RandomAgent(seed=3), game("taolong").new()
+>>> agent.choose(start) == agent.choose(start)
 True
 """
 
@@ -23,15 +23,15 @@ import random
 import time
 from typing import Protocol, runtime_checkable
 
-from ..engine import State
 from ..errors import TaoLongError
-from ..games import GameState, TaoLongState, winner
-from .evaluation import Weights
-from .scoring import Evaluation, TaoLongEvaluation, evaluation_for
+from ..games import GameState
+from .scoring import Evaluation, evaluation_for
 
 MAX_NODES = 100_000_000
 MAX_TIME = 24 * 3600.0
 MAX_SEED = 2**63
+SAMPLES = 8
+"""Positions drawn from what the player sees, by default, in a game with hidden information."""
 
 
 class AgentError(TaoLongError):
@@ -46,8 +46,8 @@ class Agent(Protocol):
     name: str
 
     def choose(self, state):
-        """The action to play in ``state``: one of its legal actions (a Tao Long ``State``'s
-        ``legal_turns()``)."""
+        """The action to play in ``state``, a :class:`~taolong_lab.games.GameState`: one of
+        its legal actions."""
 
 
 class Budget:
@@ -101,13 +101,30 @@ def check_seed(seed) -> int:
 
 
 def game_state(state) -> GameState:
-    """``state`` behind the game protocol: a :class:`~taolong_lab.games.GameState` as it is, a
-    Tao Long ``State`` wrapped."""
+    """``state``, checked to be a position of the game protocol.
+
+    Parameters
+    ----------
+    state : GameState
+        A position of any game.
+
+    Returns
+    -------
+    GameState
+        ``state``.
+
+    Raises
+    ------
+    AgentError
+        Anything else (a Tao Long ``State`` is wrapped first:
+        ``taolong_lab.games.TaoLongState(state)``).
+    """
     if isinstance(state, GameState):
         return state
-    if isinstance(state, State):
-        return TaoLongState(state)
-    raise AgentError(f"an agent plays a GameState or a Tao Long State, not {type(state).__name__}")
+    raise AgentError(
+        f"an agent plays a GameState, not {type(state).__name__}"
+        " (wrap a Tao Long State: taolong_lab.games.TaoLongState(state))"
+    )
 
 
 def position_rng(seed: int, state) -> random.Random:
@@ -119,38 +136,24 @@ def position_rng(seed: int, state) -> random.Random:
     return random.Random(f"{seed}:{view}")
 
 
-def outcome_text(state: GameState) -> str:
-    """How a finished game ended, in words: who won, or a draw."""
-    if isinstance(state, TaoLongState):
-        return str(state.state.outcome())
-    best = winner(state)
-    return "a draw" if best is None else f"{state.player_names()[best]} wins"
-
-
 def legal_or_raise(state) -> list:
     """The legal actions of the player to move; :class:`AgentError` when the game is over or
     a chance event is next."""
     state = game_state(state)
     if state.is_terminal():
-        raise AgentError(f"no turn to choose: the game is over ({outcome_text(state)})")
+        raise AgentError(f"no turn to choose: the game is over ({state.outcome_text()})")
     if state.is_chance():
         raise AgentError("no turn to choose: a chance event is next (one of chance_outcomes())")
     return state.legal_actions()
 
 
-def for_mover(score: float, state) -> float:
-    """A Tao Long score from white's side seen from the side to move."""
-    return score if state.mover == 0 else -score
-
-
 def evaluation_of(state: GameState, evaluation) -> Evaluation:
-    """The evaluation an agent uses: ``evaluation`` when given (Tao Long's ``Weights`` stand
-    for Tao Long's evaluation with them), else the game's (see :mod:`.scoring`)."""
+    """The evaluation an agent uses: ``evaluation`` when it is an :class:`~.scoring.Evaluation`,
+    else the game's, with ``evaluation`` as its weights (Tao Long's ``Weights``, or None for
+    the game's defaults; see :mod:`.scoring`)."""
     if isinstance(evaluation, Evaluation):
         return evaluation
-    if isinstance(evaluation, Weights) and isinstance(state, TaoLongState):
-        return TaoLongEvaluation(evaluation)
-    return evaluation_for(state)
+    return evaluation_for(state, evaluation)
 
 
 def worlds(state: GameState, rng: random.Random, count: int) -> list[GameState]:
@@ -171,6 +174,17 @@ def expected_score(evaluation: Evaluation, state: GameState, player: int) -> flo
             for outcome, probability in state.chance_outcomes()
         )
     return evaluation.scores(state)[player]
+
+
+def agent_repr(name: str, keys: dict) -> str:
+    """An agent's repr: its class, the keys its spec takes that differ from the defaults
+    (None: not given), then its seed (last, so that a record's description drops it).
+
+    >>> agent_repr("AlphaBetaAgent", {"nodes": 500, "depth": None, "seed": 2})
+    'AlphaBetaAgent(nodes=500, seed=2)'
+    """
+    shown = ", ".join(f"{key}={value!r}" for key, value in keys.items() if value is not None)
+    return f"{name}({shown})"
 
 
 def check_samples(samples) -> int:
@@ -198,7 +212,7 @@ class RandomAgent:
         return position_rng(self.seed, state).choice(actions)
 
     def __repr__(self) -> str:
-        return f"RandomAgent(seed={self.seed})"
+        return agent_repr("RandomAgent", {"seed": self.seed})
 
 
 class GreedyAgent:
@@ -212,15 +226,16 @@ class GreedyAgent:
     seed
         The random seed for ties.
     weights
-        Tao Long's evaluation weights (default: ``data/evaluation.toml``); another game's
-        evaluation is its own (see :mod:`.scoring`).
+        The game's tuning of its heuristic (Tao Long's
+        :class:`~taolong_lab.games.taolong.Weights`, default ``data/evaluation.toml``); a
+        game without any ignores it (see :mod:`.scoring`).
     samples
         Positions drawn from what the player sees, in a game with hidden information.
     """
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0, weights: Weights | None = None, samples: int = 8):
+    def __init__(self, seed: int = 0, weights=None, samples: int = SAMPLES):
         self.seed = check_seed(seed)
         self.weights = weights
         self.samples = check_samples(samples)
@@ -252,24 +267,25 @@ class GreedyAgent:
         return best[0] if len(best) == 1 else rng.choice(best)
 
     def __repr__(self) -> str:
-        return f"GreedyAgent(seed={self.seed})"
+        samples = None if self.samples == SAMPLES else self.samples
+        return agent_repr("GreedyAgent", {"samples": samples, "seed": self.seed})
 
 
 __all__ = [
+    "SAMPLES",
     "Agent",
     "AgentError",
     "Budget",
     "GreedyAgent",
     "RandomAgent",
+    "agent_repr",
     "check_budget",
     "check_samples",
     "check_seed",
     "evaluation_of",
     "expected_score",
-    "for_mover",
     "game_state",
     "legal_or_raise",
-    "outcome_text",
     "position_rng",
     "worlds",
 ]

@@ -1,14 +1,15 @@
 """Games between agents: one game, a match, a round-robin tournament, and ratings.
 
-Any game of the protocol is played: a Tao Long ``State`` or a
-:class:`~taolong_lab.games.GameState` starts a game. Chance events are drawn by their
+Any game of the protocol is played: a :class:`~taolong_lab.games.GameState` starts a game
+(:func:`taolong_lab.match` takes a Tao Long ``State`` too). Chance events are drawn by their
 probabilities from a random source seeded by the game's seed; they are recorded with the
 players' actions but are not turns.
 
-A match plays ``games`` games of a two-player game (or Tao Long's solo variant) from one start
-position, the sides alternating: game ``2k`` has the first agent as the first player (white in
-Tao Long), game ``2k + 1`` as the second, and both games of a pair open with the same
-``opening`` random turns (seeded), so the agents meet in varied positions on equal terms.
+A match plays ``games`` games of a game of two sides (two players, or Tao Long's solo variant,
+where the solo opponent plays the other colour) from one start position, the sides
+alternating: game ``2k`` has the first agent as the first player (white in Tao Long), game
+``2k + 1`` as the second, and both games of a pair open with the same ``opening`` random turns
+(seeded), so the agents meet in varied positions on equal terms.
 Games stopped at ``max_turns`` turns count as draws. With ``out=`` every finished game's record is
 written to that file (the whole file, atomically, after each game), and a rerun with the same
 file resumes: the games already recorded there are read back, not played again, once each is
@@ -34,11 +35,9 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..engine import start_state
 from ..errors import TaoLongError
 from ..files import output_lock, write_atomic
-from ..games import GameState, TaoLongState, draw_outcome
-from ..rules import COLOURS, Rules
+from ..games import TAOLONG, GameState, draw_outcome
 from ..rules.data import shown
 from .base import AgentError, check_seed, game_state, legal_or_raise
 from .records import TURN_CAP, GameRecord, RecordError, load_records, records_text
@@ -82,8 +81,8 @@ def play_game(
     white, black
         The agents of each side: white and black in Tao Long, the first and the second player
         of another game (in the solo variant only the player's colour's agent is asked).
-    start
-        The start position (a Tao Long ``State`` or a ``GameState``).
+    start : GameState
+        The start position.
     max_turns
         The turn cap: a game still going after this many turns stops as a draw.
     opening
@@ -113,12 +112,13 @@ def play_game(
 
 
 def _seats(start: GameState, first, second) -> tuple:
-    """The agents of a game's players from a match's two: both in a game of two players;
-    in Tao Long's solo variant, the one of the player's colour."""
+    """The agents of a game's players from a match's two, one a side: both in a game of two
+    players; in a game of one player and two sides (Tao Long's solo variant), the one of the
+    player's side."""
     if start.players == 2:
         return (first, second)
-    if isinstance(start, TaoLongState) and start.players == 1:
-        return ((first, second)[start.state.mover],)
+    if start.players == 1 and len(start.sides()) == 2:
+        return ((first, second)[start.side_of(0)],)
     raise AgentError(
         f"a game between two agents needs a game of two players, not {start.players}: use play()"
     )
@@ -141,8 +141,8 @@ def play(
     ----------
     agents
         One agent a player, in the game's order.
-    start
-        The start position (a Tao Long ``State`` or a ``GameState``).
+    start : GameState
+        The start position.
     max_turns, opening, seed, opening_seed, id, settings
         As in :func:`play_game`.
 
@@ -181,12 +181,8 @@ def play(
 
 
 def _player_names(start: GameState, agents) -> tuple[str, ...]:
-    """The names a record gives the players of ``agents`` (in the game's order)."""
-    names = tuple(describe(agent) for agent in agents)
-    if isinstance(start, TaoLongState) and start.players == 1:  # the record names both colours
-        player = start.state.player
-        names = tuple(names[0] if c == player else "solo opponent" for c in COLOURS)
-    return names
+    """The names a record gives the players of ``agents`` (in the game's order), a side each."""
+    return start.side_players([describe(agent) for agent in agents])
 
 
 def _check_count(name: str, value, most: int, least: int = 1) -> None:
@@ -286,9 +282,9 @@ def match(
         How many games (an even number gives each agent each side equally often).
     seed
         The match's seed: each game's seed and opening are drawn from it.
-    start
-        The start position of a two-player game or of Tao Long's solo variant (a Tao Long
-        ``State`` or a ``GameState``; default: :func:`taolong_lab.new_game`).
+    start : GameState or None
+        The start position of a game of two sides (two players, or Tao Long's solo
+        variant; default: Tao Long's, ``TAOLONG.new()``).
     max_turns, opening
         The turn cap and the random opening plies (see :func:`play_game`).
     workers, scheduler, security
@@ -315,7 +311,7 @@ def match(
 
     _check_count("games", games, MAX_GAMES)
     check_seed(seed)
-    start = game_state(start_state(Rules()) if start is None else start)
+    start = game_state(TAOLONG.new() if start is None else start)
     _seats(start, a, b)
     setting = _Setting(start, a, b, seed, games, max_turns, opening)
     with output_lock(out) if out is not None else contextlib.nullcontext():

@@ -31,6 +31,7 @@ import math
 from ..games import CHANCE, GameState, draw_outcome, random_action
 from .base import (
     Budget,
+    agent_repr,
     check_budget,
     check_seed,
     evaluation_of,
@@ -38,7 +39,6 @@ from .base import (
     legal_or_raise,
     position_rng,
 )
-from .evaluation import Weights
 from .scoring import Evaluation
 
 WIN_PROVED, LOSS_PROVED = 1, -1
@@ -115,8 +115,9 @@ class MCTSAgent:
     exploration
         The UCT constant.
     weights
-        Tao Long's evaluation weights (default: ``data/evaluation.toml``); another game's
-        evaluation is its own (see :mod:`.scoring`).
+        The game's tuning of its heuristic (Tao Long's
+        :class:`~taolong_lab.games.taolong.Weights`, default ``data/evaluation.toml``); a
+        game without any ignores it (see :mod:`.scoring`).
     """
 
     name = "mcts"
@@ -129,7 +130,7 @@ class MCTSAgent:
         seed: int = 0,
         playout: int = PLAYOUT_PLIES,
         exploration: float = EXPLORATION,
-        weights: Weights | None = None,
+        weights=None,
     ):
         check_budget(nodes, time_limit)
         if time_limit is None and nodes is None:
@@ -142,8 +143,8 @@ class MCTSAgent:
         self.last_root: Node | InfoNode | None = None
 
     def __repr__(self) -> str:
-        budget = f"nodes={self.nodes}" if self.time_limit is None else f"time={self.time_limit}"
-        return f"MCTSAgent({budget}, seed={self.seed})"
+        keys = {"time": self.time_limit, "nodes": self.nodes, "seed": self.seed}
+        return agent_repr("MCTSAgent", keys)
 
     def search(self, state) -> Node | InfoNode:
         """Grow the tree from ``state`` within the budget and return its root (an

@@ -1,10 +1,11 @@
 """Game records: played games as JSON Lines files, one game a line.
 
-A Tao Long record (version 1) holds the start position (TLN), the turns in notation, the
-result, the players and the date (``data/game-record.schema.json`` is its JSON Schema;
-docs/agents.md describes the fields). A record of another game of the protocol (version 2,
-``data/game-record-2.schema.json``) names the game and holds its start position string, every
-action (chance outcomes included), the returns, the players in the game's order and the date.
+One format for every game of the protocol, Tao Long included (version 2,
+``data/game-record.schema.json``; docs/agents.md describes the fields): the game's name, its
+start position string, every action (chance outcomes included), the result (the winning side,
+the returns, how it ended), who played each side and the date. Tao Long's records of version 1
+(``data/game-record-1.schema.json``: the start in TLN, the turns, the winning colour, the
+players by colour) are still read, as the same records; they are written as version 2.
 
 A record file is read as hostile input: through :func:`taolong_lab.files.read_bounded`, with
 bounded numbers, strings and nesting, the structure checked against the schema of its version,
@@ -24,20 +25,19 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..engine import Line, State
-from ..errors import IllegalTurnError, TaoLongError
+from ..engine import Line
+from ..errors import TaoLongError
 from ..files import append_bytes, read_bounded, write_atomic
-from ..games import Game, GameState, TaoLongState, Trajectory, game, winner
+from ..games import TAOLONG, Game, GameState, Trajectory, as_line, game
 from ..rules import COLOURS, data_dir
 from ..rules.data import BoundError, decode_json, json_decoder, shown
-from .base import outcome_text
 
 FORMAT = "taolong-game"
-VERSION = 1
-"""The version of Tao Long's records."""
-GAME_VERSION = 2
-"""The version of the records of any other game."""
-SCHEMA_FILES = {VERSION: "game-record.schema.json", GAME_VERSION: "game-record-2.schema.json"}
+VERSION = 2
+"""The version of the records written, of every game."""
+OLD_VERSION = 1
+"""Tao Long's records before the one format: still read."""
+SCHEMA_FILES = {VERSION: "game-record.schema.json", OLD_VERSION: "game-record-1.schema.json"}
 TURN_CAP = "turn cap"
 
 
@@ -60,16 +60,17 @@ class GameRecord:
 
     ``start`` is the start position behind the game protocol (a
     :class:`~taolong_lab.games.TaoLongState` for Tao Long); ``turns`` every action in
-    notation, chance outcomes included. ``winner`` is the name of the winning side
-    (``"white"`` or ``"black"`` in Tao Long) or None (a draw, or a game stopped unfinished,
-    e.g. at the turn cap); ``reason`` says how it ended. ``players`` says who played each side
-    of :attr:`sides`. ``date`` is ``YYYY-MM-DD``. ``settings``: the match's seed, turn cap and
-    random opening plies, for a game of a match (:func:`~taolong_lab.agents.matches.match`).
+    notation, chance outcomes included. ``winner`` is the name of the winning side (one of
+    :attr:`sides`: ``"white"`` or ``"black"`` in Tao Long) or None (a draw, or a game stopped
+    unfinished, e.g. at the turn cap); ``reason`` says how it ended. ``players`` says who
+    played each of :attr:`sides`. ``date`` is ``YYYY-MM-DD``. ``settings``: the match's seed,
+    turn cap and random opening plies, for a game of a match
+    (:func:`~taolong_lab.agents.matches.match`).
 
-    >>> from taolong_lab import new_game
-    >>> record = GameRecord.from_line(Line(new_game(), ["Wa>He a3,a4"]), ("me", "you"),
+    >>> start = TAOLONG.new()
+    >>> record = GameRecord.from_actions(start, ["Wa>He a3,a4"], ("me", "you"),
     ...     date="2026-01-01")
-    >>> record.winner, record.reason, record.line().end.to_move
+    >>> record.winner, record.reason, record.trajectory().end.state.to_move
     (None, 'unfinished', 'black')
     >>> GameRecord.from_json(record.to_json()) == record
     True
@@ -87,36 +88,10 @@ class GameRecord:
 
     @property
     def sides(self) -> tuple[str, ...]:
-        """The names of the sides ``players`` are for: Tao Long's two colours (in the solo
-        variant too, the solo opponent being one), else the game's players."""
-        return COLOURS if isinstance(self.start, TaoLongState) else self.start.player_names()
-
-    @classmethod
-    def from_line(
-        cls,
-        line: Line,
-        players: tuple[str, str],
-        *,
-        date: str | None = None,
-        seed: int | None = None,
-        id: str | None = None,
-        reason: str | None = None,
-        settings: dict | None = None,
-    ) -> GameRecord:
-        """The record of a Tao Long game played as ``line``: the result is the end
-        position's, else unfinished (``reason``, e.g. ``"turn cap"``)."""
-        result = line.end.outcome()
-        return cls(
-            TaoLongState(line.start),
-            tuple(line.notation()),
-            result.winner if result else None,
-            result.reason if result else (reason or "unfinished"),
-            tuple(players),
-            date or datetime.date.today().isoformat(),
-            seed,
-            id,
-            settings,
-        )
+        """The names of the sides ``players`` are for (:meth:`GameState.sides
+        <taolong_lab.games.GameState.sides>`: Tao Long's two colours, in the solo variant
+        too, the solo opponent playing one)."""
+        return self.start.sides()
 
     @classmethod
     def from_actions(
@@ -132,29 +107,36 @@ class GameRecord:
         settings: dict | None = None,
     ) -> GameRecord:
         """The record of any game played from ``start`` by ``actions`` (values or notation,
-        each checked); ``players`` names who played each of its :attr:`sides`."""
-        if isinstance(start, TaoLongState):
-            line = Line(start.state, actions)
-            return cls.from_line(
-                line, players, date=date, seed=seed, id=id, reason=reason, settings=settings
-            )
+        each checked); ``players`` names who played each of its :attr:`sides`. The result is
+        the end position's, else unfinished (``reason``, e.g. ``"turn cap"``)."""
         played = Trajectory(start, actions)
         end = played.end
-        best = winner(end)
-        return cls(
+        won, how = end.result() if end.is_terminal() else (None, reason or "unfinished")
+        record = cls(
             start,
             tuple(played.notation()),
-            None if best is None else start.player_names()[best],
-            outcome_text(end) if end.is_terminal() else (reason or "unfinished"),
+            won,
+            how,
             tuple(players),
             date or datetime.date.today().isoformat(),
             seed,
             id,
             settings,
         )
+        return record._with_replay(played)
+
+    def _with_replay(self, played: Trajectory) -> GameRecord:
+        """This record, its replay known to be ``played`` (its start and its actions)."""
+        self.__dict__["_replayed"] = played
+        return self
 
     def trajectory(self) -> Trajectory:
-        """The game replayed as a :class:`~taolong_lab.games.Trajectory`."""
+        """The game replayed as a :class:`~taolong_lab.games.Trajectory` (once: a record is
+        immutable, and so is the trajectory)."""
+        return self._replayed
+
+    @functools.cached_property
+    def _replayed(self) -> Trajectory:
         return Trajectory(self.start, self.turns)
 
     def states(self) -> list[GameState]:
@@ -167,36 +149,30 @@ class GameRecord:
         return end.returns() if end.is_terminal() else None
 
     def line(self) -> Line:
-        """A Tao Long game as a :class:`~taolong_lab.Line` (the turns replayed and checked)."""
-        if not isinstance(self.start, TaoLongState):
-            raise RecordError("record", [(None, "start", "a Line is a Tao Long game's")])
-        return Line(self.start.state, self.turns)
+        """A Tao Long game as the engine's :class:`~taolong_lab.Line` (the turns replayed and
+        checked; :func:`~taolong_lab.games.as_line`)."""
+        try:
+            return as_line(self.trajectory())
+        except TaoLongError as exc:
+            raise RecordError("record", [(None, "start", str(exc))]) from None
 
     def to_json(self) -> dict:
-        taolong = isinstance(self.start, TaoLongState)
-        doc = {"format": FORMAT, "version": VERSION if taolong else GAME_VERSION}
+        """The record as a JSON document of the current version."""
+        doc = {"format": FORMAT, "version": VERSION}
         if self.id is not None:
             doc["id"] = self.id
-        if taolong:
-            doc.update(
-                start=self.start.to_string(),
-                turns=list(self.turns),
-                result={"winner": self.winner, "reason": self.reason},
-                players=dict(zip(COLOURS, self.players, strict=True)),
-            )
-        else:
-            doc.update(
-                game=self.start.game.name,
-                start=self.start.to_string(),
-                turns=list(self.turns),
-                result={
-                    "winner": self.winner,
-                    "returns": _listed(self.returns()),
-                    "reason": self.reason,
-                },
-                players=list(self.players),
-            )
-        doc["date"] = self.date
+        doc.update(
+            game=self.start.game.name,
+            start=self.start.to_string(),
+            turns=list(self.turns),
+            result={
+                "winner": self.winner,
+                "returns": _listed(self.returns()),
+                "reason": self.reason,
+            },
+            players=list(self.players),
+            date=self.date,
+        )
         if self.seed is not None:
             doc["seed"] = self.seed
         if self.settings is not None:
@@ -205,9 +181,9 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, doc, *, known: Game | None = None) -> GameRecord:
-        """Read one record (a dict or its JSON text); raise :class:`RecordError` naming the
-        field at fault. A record of another game is read with the registered game of its name,
-        or with ``known`` when that is the game it names."""
+        """Read one record (a dict or its JSON text) of any version; raise
+        :class:`RecordError` naming the field at fault. A record is read with the registered
+        game of its name, or with ``known`` when that is the game it names."""
         if isinstance(doc, str):
             try:
                 doc = decode_json(_DECODER, doc)
@@ -225,46 +201,13 @@ def _listed(values):
 
 # ---- checking one document ----------------------------------------------------------------
 def read_record(doc, known: Game | None = None) -> tuple[GameRecord | None, list[tuple[str, str]]]:
-    """A record from a decoded JSON document, and every ``(field, reason)`` problem found;
-    ``known`` as in :meth:`GameRecord.from_json`."""
+    """A record from a decoded JSON document of any version, and every ``(field, reason)``
+    problem found; ``known`` as in :meth:`GameRecord.from_json`."""
     found = _schema_problems(doc)
     if found:
         return None, found
-    if doc["version"] == GAME_VERSION:
-        return _read_game_record(doc, known)
-    try:
-        start = State.from_tln(doc["start"])
-    except TaoLongError as exc:
-        return None, [("start", str(exc))]
-    try:
-        line = Line(start, doc["turns"])
-    except IllegalTurnError as exc:
-        number = exc.reason.split(":", 1)[0].removeprefix("turn ")
-        field = f"turns[{int(number) - 1}]" if number.isdigit() else "turns"
-        return None, [(field, str(exc))]
-    end = line.end.outcome()
-    claimed = doc["result"]["winner"]
-    if end is not None and claimed != end.winner:
-        return None, [("result.winner", f"the game ended: {end}, not {shown(claimed)}")]
-    if end is None and claimed is not None:
-        return None, [("result.winner", f"{claimed} cannot have won: the game is not over")]
-    players = doc["players"]
-    record = GameRecord(
-        TaoLongState(start),
-        tuple(doc["turns"]),
-        claimed,
-        doc["result"]["reason"],
-        (players["white"], players["black"]),
-        doc["date"],
-        doc.get("seed"),
-        doc.get("id"),
-        doc.get("settings"),
-    )
-    return record, []
-
-
-def _read_game_record(doc, known: Game | None) -> tuple[GameRecord | None, list[tuple[str, str]]]:
-    """A record of any game (version 2): the game, the start, each action, the result."""
+    if doc["version"] == OLD_VERSION:
+        doc = _upgraded(doc)
     try:
         played_game = (
             known if known is not None and known.name == doc["game"] else game(doc["game"])
@@ -281,23 +224,13 @@ def _read_game_record(doc, known: Game | None) -> tuple[GameRecord | None, list[
         number = str(exc).split(":", 1)[0].removeprefix("action ")
         field = f"turns[{int(number) - 1}]" if number.isdigit() else "turns"
         return None, [(field, str(exc))]
-    if len(doc["players"]) != start.players:
-        count = len(doc["players"])
-        return None, [("players", f"{start.players} players play this game, not {count}")]
-    end, result = played.end, doc["result"]
-    returns = list(end.returns()) if end.is_terminal() else None
-    if result["returns"] != returns:
-        said = shown(result["returns"])
-        return None, [("result.returns", f"the game's returns are {returns}, not {said}")]
-    best = winner(end)
-    name = None if best is None else start.player_names()[best]
-    if result["winner"] != name:
-        said = shown(result["winner"])
-        return None, [("result.winner", f"the winner is {shown(name)}, not {said}")]
+    problem = _result_problem(start, played.end, doc)
+    if problem is not None:
+        return None, [problem]
     record = GameRecord(
         start,
         tuple(doc["turns"]),
-        name,
+        doc["result"]["winner"],
         doc["result"]["reason"],
         tuple(doc["players"]),
         doc["date"],
@@ -305,13 +238,40 @@ def _read_game_record(doc, known: Game | None) -> tuple[GameRecord | None, list[
         doc.get("id"),
         doc.get("settings"),
     )
-    return record, []
+    return record._with_replay(played), []
+
+
+def _upgraded(doc: dict) -> dict:
+    """A Tao Long record of version 1 in the fields of the current version (its returns are
+    not stored: they are not checked)."""
+    players = [doc["players"][colour] for colour in COLOURS]
+    result = {**doc["result"], "returns": None}
+    return {**doc, "game": TAOLONG.name, "result": result, "players": players}
+
+
+def _result_problem(start: GameState, end: GameState, doc: dict) -> tuple[str, str] | None:
+    """The first ``(field, reason)`` where the record's players or result are not the
+    game's, or None."""
+    sides = start.sides()
+    if len(doc["players"]) != len(sides):
+        count = len(doc["players"])
+        return "players", f"{len(sides)} sides play this game, not {count}"
+    result = doc["result"]
+    returns = list(end.returns()) if end.is_terminal() else None
+    if doc["version"] == VERSION and result["returns"] != returns:
+        said = shown(result["returns"])
+        return "result.returns", f"the game's returns are {returns}, not {said}"
+    name = end.result()[0] if end.is_terminal() else None
+    if result["winner"] != name:
+        said = shown(result["winner"])
+        return "result.winner", f"the winner is {shown(name)}, not {said}"
+    return None
 
 
 @functools.cache
 def schema(version: int = VERSION) -> dict:
-    """The JSON Schema of one record of ``version`` (``data/game-record.schema.json`` for Tao
-    Long's, ``data/game-record-2.schema.json`` for any game's)."""
+    """The JSON Schema of one record of ``version`` (``data/game-record.schema.json`` for the
+    current one, ``data/game-record-1.schema.json`` for Tao Long's old records)."""
     with (data_dir() / SCHEMA_FILES[version]).open(encoding="utf-8") as handle:
         return json.load(handle)
 
@@ -325,11 +285,12 @@ def _fast_validator(version: int):
 
 def _schema_problems(doc) -> list[tuple[str, str]]:
     """The structural problems: none when the compiled schema accepts ``doc``, else each
-    error the full validator finds, with its field. A document that says it is version 2 is
-    checked against that version's schema, any other against Tao Long's."""
+    error the full validator finds, with its field. A document that says it is version 1 is
+    checked against that version's schema, any other against the current one."""
     from fastjsonschema import JsonSchemaException
 
-    version = GAME_VERSION if isinstance(doc, dict) and doc.get("version") == GAME_VERSION else 1
+    old = isinstance(doc, dict) and doc.get("version") == OLD_VERSION
+    version = OLD_VERSION if old else VERSION
     try:
         _fast_validator(version)(doc)
         return []
@@ -574,7 +535,7 @@ def _row_of(rows: list, which: str | None):
 
 __all__ = [
     "FORMAT",
-    "GAME_VERSION",
+    "OLD_VERSION",
     "TURN_CAP",
     "VERSION",
     "GameRecord",

@@ -1,17 +1,18 @@
 """Each game's evaluation, as the agents read it: every player's score of a position.
 
-:func:`evaluation_for` picks a game's evaluation: Tao Long's is
-:func:`~taolong_lab.agents.evaluation.evaluate` (white's score; black's is its negation); a game
-that gives its own (:meth:`taolong_lab.games.Game.heuristic`) is scored by it; any other game by
-the mean returns of a few random playouts (:class:`PlayoutEvaluation`). In every game a
-finished game scores :data:`~.evaluation.WIN` for a return of 1 (a win), ``-WIN`` for -1 (a
-loss), and its return times half of :data:`~.evaluation.MATE_BOUND` for a partial result, so
-that one is never taken for a proved win or loss.
+:func:`evaluation_for` picks a game's evaluation: a game that gives its own
+(:meth:`taolong_lab.games.Game.heuristic`; Tao Long's is
+:func:`~taolong_lab.games.taolong.evaluate`, white's score, black's its negation) is scored by
+it; any other game by the mean returns of a few random playouts (:class:`PlayoutEvaluation`).
+In every game a finished game scores :data:`~taolong_lab.games.WIN` for a return of 1 (a win),
+``-WIN`` for -1 (a loss), and its return times half of :data:`~taolong_lab.games.MATE_BOUND`
+for a partial result, so that one is never taken for a proved win or loss.
 
 An evaluation also tells the alpha-beta search what its move ordering and quiescence step need:
 how much an action hurts the other side (:meth:`Evaluation.tactics`), whether a position is in
 the middle of an exchange (:meth:`Evaluation.pending`) and which actions go on with it
-(:meth:`Evaluation.noisy`). Only Tao Long's says anything there.
+(:meth:`Evaluation.noisy`): the game's own search hints (:meth:`taolong_lab.games.Game.tactics`
+and the rest; only Tao Long's say anything there).
 
 >>> from taolong_lab.games import game
 >>> start = game("taolong").new(solo=True, segments=1)
@@ -23,8 +24,7 @@ from __future__ import annotations
 
 import random
 
-from ..games import Game, GameState, TaoLongState, random_action
-from .evaluation import MATE_BOUND, WIN, Weights, default_weights, evaluate, features
+from ..games import MATE_BOUND, WIN, Game, GameState, random_action
 
 PLAYOUTS = 8
 PLAYOUT_ACTIONS = 200
@@ -66,47 +66,25 @@ def _finished(value: float) -> float:
     return WIN * value if abs(value) == 1 else value * MATE_BOUND / 2
 
 
-class TaoLongEvaluation(Evaluation):
-    """Tao Long's evaluation (:func:`~taolong_lab.agents.evaluation.evaluate`): white's score
-    and its negation for black; in the solo variant, the player's side."""
-
-    scale = 40.0
-
-    def __init__(self, weights: Weights | None = None):
-        self.weights = weights or default_weights()
-
-    def scores(self, state: TaoLongState, budget=None) -> tuple[float, ...]:
-        white = evaluate(state.state, self.weights)
-        if state.players == 1:
-            return (white if state.state.mover == 0 else -white,)
-        return (white, -white)
-
-    def tactics(self, state: TaoLongState, after: TaoLongState) -> float:
-        mover, other = _colours(state)
-        return after.state.life(mover) - after.state.life(other)
-
-    def pending(self, state: TaoLongState) -> bool:
-        return features(state.state)["initiative"][state.state.mover] != 0
-
-    def noisy(self, state: TaoLongState, after: TaoLongState) -> bool:
-        _, prey = _colours(state)
-        return after.state.life(prey) < state.state.life(prey)
-
-
-def _colours(state: TaoLongState) -> tuple[str, str]:
-    mover = state.state.mover
-    return ("white", "black")[mover], ("white", "black")[1 - mover]
-
-
 class HeuristicEvaluation(Evaluation):
-    """A game's own evaluation (:meth:`taolong_lab.games.Game.heuristic`)."""
+    """A game's own evaluation (:meth:`taolong_lab.games.Game.heuristic`, with ``weights``,
+    the game's tuning of it, None for its defaults) and its search hints."""
 
-    def __init__(self, game):
-        self.game = game
+    def __init__(self, game: Game, weights=None):
+        self.game, self.weights = game, weights
         self.scale = float(game.heuristic_scale)
 
     def points(self, state: GameState, budget) -> tuple[float, ...]:
-        return tuple(self.game.heuristic(state))
+        return tuple(self.game.heuristic(state, self.weights))
+
+    def tactics(self, state: GameState, after: GameState) -> float:
+        return self.game.tactics(state, after)
+
+    def pending(self, state: GameState) -> bool:
+        return self.game.pending(state)
+
+    def noisy(self, state: GameState, after: GameState) -> bool:
+        return self.game.noisy(state, after)
 
 
 class PlayoutEvaluation(Evaluation):
@@ -142,7 +120,7 @@ class PlayoutEvaluation(Evaluation):
         return tuple(total / self.playouts for total in totals)
 
 
-def evaluation_for(state: GameState, weights: Weights | None = None) -> Evaluation:
+def evaluation_for(state: GameState, weights=None) -> Evaluation:
     """The evaluation of ``state``'s game (see the module docstring).
 
     Parameters
@@ -150,16 +128,16 @@ def evaluation_for(state: GameState, weights: Weights | None = None) -> Evaluati
     state
         A position of the game.
     weights
-        Tao Long's evaluation weights (default: ``data/evaluation.toml``).
+        The game's tuning of its heuristic (Tao Long's
+        :class:`~taolong_lab.games.taolong.Weights`; default: ``data/evaluation.toml``);
+        a game without any ignores it.
 
     Returns
     -------
     Evaluation
     """
-    if isinstance(state, TaoLongState):
-        return TaoLongEvaluation(weights)
     if type(state.game).heuristic is not Game.heuristic:
-        return HeuristicEvaluation(state.game)
+        return HeuristicEvaluation(state.game, weights)
     return PlayoutEvaluation()
 
 
@@ -167,6 +145,5 @@ __all__ = [
     "Evaluation",
     "HeuristicEvaluation",
     "PlayoutEvaluation",
-    "TaoLongEvaluation",
     "evaluation_for",
 ]

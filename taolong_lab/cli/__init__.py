@@ -15,6 +15,13 @@
     taolong verify FILE... [--full]      replay (and re-prove) every stored solution
     taolong graph FILE[:ID] --depth D --out G.graphml   the state graph
     taolong generate --count N --out FILE.jsonl         proved, graded solo puzzles
+    taolong atlas [DIR] [--scenario S]   the proved optimum of every shuffled solo start
+    taolong play --vs SPEC|human [--game NAME] [--option k=v]   a game against an agent
+    taolong play --replay FILE[:N]       step through a game's record
+    taolong games [NAME]                 the registered games (or one game's options)
+    taolong tournament SPEC SPEC ... --games N          a round robin of agents, rated
+    taolong balance --levels SPEC ... --games N --out FILE.json   a game's balance card
+    taolong doctor                       what this install runs on (the compiled kernel or not)
     taolong --version
 
 A puzzle is ``FILE[:ID]`` for every command (``--puzzle FILE[:ID]`` is the same). The long
@@ -25,7 +32,10 @@ status 2; a message from the library is put in the command line's spelling
 
 The modules: ``parser`` (the parser and :func:`main`), ``common`` (what the commands share),
 ``position`` (show, turns, play, scenarios), ``session`` (the interactive session of
-``play``), ``puzzles``, ``solve``, ``verify``, ``graph`` and ``generate``.
+``play FILE``), ``play_game`` (``play --vs/--game``), ``replay`` (``play --replay``),
+``game_options`` (what the game commands share: the game, its options, agent specs),
+``games``, ``tournament``, ``balance``, ``puzzles``, ``solve``, ``verify``, ``graph``,
+``generate``, ``atlas`` and ``doctor``: one module a command.
 """
 
 from .parser import build_parser, main

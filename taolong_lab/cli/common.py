@@ -27,6 +27,7 @@ MAX_COUNT = 10**12  # --max-states, --conflicts: far past what memory or time al
 MAX_SECONDS = 10**7  # --time-limit: about 115 days
 MAX_SEED = 2**63 - 1  # --seed
 MAX_IDS_SHOWN = 20  # an unknown id lists at most this many of the file's ids
+MAX_ENTRY = 1000  # an interactive entry longer than this is refused unread past it
 
 
 class CommandError(TaoLongError):
@@ -431,13 +432,65 @@ def numbered_turns(state: State) -> list[str]:
     list of str
         Empty when there is no legal turn.
     """
-    turns = state.legal_turns()
-    texts = [str(turn) for turn in turns]
-    number_width, turn_width = len(str(len(turns))), max(map(len, texts), default=0)
+    return numbered(state.legal_turns(), state.describe_turn)
+
+
+def numbered(actions: list, describe) -> list[str]:
+    """Actions one line each: the number, the notation and ``describe(action)``, the action
+    in words ("" for none).
+
+    Parameters
+    ----------
+    actions : list
+        The actions, in their order.
+    describe : callable
+        ``action -> str``.
+
+    Returns
+    -------
+    list of str
+
+    >>> numbered(["a", "bb"], lambda action: "")
+    ['1. a', '2. bb']
+    """
+    texts = [str(action) for action in actions]
+    number_width, text_width = len(str(len(actions))), max(map(len, texts), default=0)
     return [
-        f"{number:>{number_width}}. {text:<{turn_width}}  {state.describe_turn(turn)}".rstrip()
-        for number, (turn, text) in enumerate(zip(turns, texts, strict=True), start=1)
+        f"{number:>{number_width}}. {text:<{text_width}}  {describe(action)}".rstrip()
+        for number, (action, text) in enumerate(zip(actions, texts, strict=True), start=1)
     ]
+
+
+def read_entry(inp, out, prompt: str, echo: bool) -> str | None:
+    """One entry of an interactive command, stripped and bounded.
+
+    Parameters
+    ----------
+    inp, out : text files
+        Where the entry is read and the prompt written.
+    prompt : str
+        Printed before the entry.
+    echo : bool
+        Print the entry back (piped input).
+
+    Returns
+    -------
+    str or None
+        The entry (empty when longer than :data:`MAX_ENTRY` characters); None at the end of
+        the input.
+    """
+    print(prompt, end="", file=out, flush=True)
+    line = inp.readline(MAX_ENTRY + 1)
+    if not line:
+        print(file=out)
+        return None
+    entry = line.strip()
+    too_long = len(line) > MAX_ENTRY and not line.endswith("\n")
+    while line and not line.endswith("\n"):
+        line = inp.readline(MAX_ENTRY + 1)
+    if echo:
+        print(entry[:20] + "..." if too_long else entry, file=out)
+    return "" if too_long else entry
 
 
 __all__ = [
@@ -445,6 +498,7 @@ __all__ = [
     "EXIT_OK",
     "EXIT_UNKNOWN",
     "MAX_COUNT",
+    "MAX_ENTRY",
     "MAX_IDS_SHOWN",
     "MAX_SECONDS",
     "MAX_SEED",
@@ -461,12 +515,14 @@ __all__ = [
     "named_puzzle",
     "names_a_puzzle_file",
     "number",
+    "numbered",
     "numbered_turns",
     "of_tier",
     "option_pairs",
     "puzzle_header",
     "puzzle_spec",
     "puzzles_of",
+    "read_entry",
     "split_puzzle_spec",
     "wants_progress",
 ]

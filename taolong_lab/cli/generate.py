@@ -2,7 +2,7 @@
 (:func:`taolong_lab.puzzles.generate.generate`) until a file holds N of them.
 
 ``taolong generate --count N --out FILE.jsonl [--scenario NAME.. | all] [--mode NAME.. | all]
-[--source random|played|backward.. | all] [--turns MIN..MAX] [--seed S] [--workers K]
+[--source random|played|backward|line|deep.. | all] [--turns MIN..MAX] [--seed S] [--workers K]
 [--time-limit S] [--scheduler [tcp://|tls://]HOST:PORT [--tls-ca-file F --tls-cert F
 [--tls-key F]]] [--progress|--no-progress]``: a rerun with the same FILE resumes. Names may be
 given as several words or comma-separated. The Village is drawn per candidate (no flag).
@@ -60,7 +60,7 @@ def add_command(subparsers) -> None:
         nargs="+",
         default=["all"],
         metavar="NAME|all",
-        help="candidate sources: random, played, backward (all: these three), line",
+        help="candidate sources: random, played, backward (all: these three), line, deep",
     )
     gen.add_argument(
         "--turns",

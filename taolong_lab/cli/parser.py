@@ -8,8 +8,21 @@ import sys
 from collections.abc import Sequence
 
 from ..errors import TaoLongError
+from ..solvers import kernel
 from ..version import __version__
-from . import atlas, games, generate, graph, position, puzzles, solve, verify
+from . import (
+    atlas,
+    balance,
+    doctor,
+    games,
+    generate,
+    graph,
+    position,
+    puzzles,
+    solve,
+    tournament,
+    verify,
+)
 from .common import EXIT_ERROR, EXIT_OK, PROG, Parser, cli_spelling
 
 
@@ -27,12 +40,26 @@ def build_parser() -> Parser:
         description="Tao Long positions and turns from the command line.",
         epilog="Turn notation and TLN: docs/notation.md.",
     )
-    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"{PROG} {__version__} (solo search: {kernel.status().split(':')[0]})",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     commands.required = True
     position.add_commands(commands)
-    games.add_commands(commands)
-    for command in (puzzles, solve, verify, graph, generate, atlas):
+    for command in (
+        games,
+        tournament,
+        balance,
+        puzzles,
+        solve,
+        verify,
+        graph,
+        generate,
+        atlas,
+        doctor,
+    ):
         command.add_command(commands)
     return parser
 

@@ -40,7 +40,7 @@ from .common import (
     puzzles_of,
     split_puzzle_spec,
 )
-from .games import add_play_arguments, run_play_game, wants_game
+from .play_game import add_play_arguments, run_play_game, wants_game
 from .session import Session
 
 

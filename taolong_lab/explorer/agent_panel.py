@@ -1,8 +1,10 @@
 """The Explorer's computer opponent and analysis in the two-player game, with no view: an
 evaluation bar, the best line, "computer plays white/black", and game records replayed.
 
-An :class:`AgentPanel` works on an :class:`~.session.ExplorerSession`: :meth:`~AgentPanel.analyse`
-runs :func:`taolong_lab.analyse` on the position shown within its budget;
+An :class:`AgentPanel` works on an :class:`~.session.ExplorerSession`, whose positions are the
+engine's; it puts each behind the game protocol (a :class:`~taolong_lab.games.TaoLongState`)
+for the agents. :meth:`~AgentPanel.analyse` runs :func:`taolong_lab.agents.analyse` on the
+position shown within its budget;
 :meth:`~AgentPanel.bar` is the first player's share of the bar (0 to 1: the score squashed by
 the game's scale, 1 or 0 for a proved result); :meth:`~AgentPanel.respond` lets the computer
 play its colour when that colour is to move at the end of the line (the widget calls it after
@@ -31,10 +33,11 @@ from ..agents import AlphaBetaAgent, Analysis, GameRecord, analyse, load_records
 from ..agents.scoring import evaluation_for
 from ..engine import Turn
 from ..errors import TaoLongError
-from ..games import GameState, TaoLongState
+from ..games import GameState, as_line
 from ..rules import COLOURS
 from ..rules.data import shown
 from .builder import ExplorerError
+from .game_play import behind_protocol
 from .session import ExplorerSession
 
 AGENT_SECONDS = (0.05, 600.0)
@@ -65,24 +68,31 @@ def check_budget(nodes, time_limit) -> tuple[int | None, float | None]:
     return nodes, time_limit
 
 
-def first_player_share(found: Analysis | None, state) -> float:
-    """The first player's share of an evaluation bar (white's in Tao Long): 0.5 without an
+def first_player_share(found: Analysis | None, state: GameState | None) -> float:
+    """The first side's share of an evaluation bar (white's in Tao Long): 0.5 without an
     analysis, 1 or 0 for a proved result, else the score squashed by the game's scale.
+
+    Parameters
+    ----------
+    found : Analysis or None
+        The analysis of ``state``.
+    state : GameState or None
+        The position analysed.
+
+    Returns
+    -------
+    float
+        From 0 to 1.
 
     >>> first_player_share(None, None)
     0.5
     """
     if found is None:
         return 0.5
-    played = state if isinstance(state, GameState) else TaoLongState(state)
     if found.proved is not None:
-        if isinstance(played, TaoLongState):
-            first_moves = played.state.mover == 0
-        else:
-            first_moves = max(played.current_player(), 0) == 0
-        won = (found.proved == "win") == first_moves
+        won = (found.proved == "win") == (state.side_to_move() == 0)
         return 1.0 if won else 0.0
-    scale = evaluation_for(played).scale
+    scale = evaluation_for(state).scale
     return 1.0 / (1.0 + math.exp(-max(-700.0, min(700.0, found.white_score / scale))))
 
 
@@ -158,7 +168,7 @@ class AgentPanel:
         """The computer plays its turn when it is to move (else nothing); returns it."""
         if not self.computer_to_move():
             return None
-        turn = self.agent().choose(self.session.position)
+        turn = self.agent().choose(behind_protocol(self.session.position))
         self.session.play(turn)
         return turn
 
@@ -174,7 +184,7 @@ class AgentPanel:
         """
         state = self.session.position
         try:
-            found = analyse(state, nodes=self.nodes, time_limit=self.time_limit)
+            found = analyse(behind_protocol(state), nodes=self.nodes, time_limit=self.time_limit)
         except TaoLongError as exc:
             self.session.fail(f"cannot analyse: {exc}")
         self.analysis, self._analysed = found, state
@@ -188,7 +198,7 @@ class AgentPanel:
     def bar(self) -> float:
         """White's share of the evaluation bar, from 0 to 1 (0.5 without an analysis of the
         position shown)."""
-        return first_player_share(self.current(), self.session.position)
+        return first_player_share(self.current(), behind_protocol(self.session.position))
 
     def summary(self) -> str:
         """The analysis of the position shown in words: the score or the proof, and the best
@@ -228,9 +238,11 @@ class AgentPanel:
             if not chosen:
                 self.session.fail(f"{record}: no record {shown(which)} (0 to {len(records) - 1})")
             record = chosen[0]
-        if not isinstance(record.start, TaoLongState):
+        try:
+            line = as_line(record.trajectory())
+        except TaoLongError:
             self.session.fail(f"the Explorer plays Tao Long, not {record.start.game.title}")
-        self.session.load(record.start.state, line=record.turns, quiet=True)
+        self.session.load(line.start, line=line.turns, quiet=True)
         players = ", ".join(f"{s}: {p}" for s, p in zip(record.sides, record.players, strict=True))
         self.session.say(f"loaded a game of {record.date} ({players}): {record.reason}", "ok")
         return record

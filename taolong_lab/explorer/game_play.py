@@ -26,43 +26,84 @@ import datetime
 import random
 from collections.abc import Sequence
 
-from ..agents import AlphaBetaAgent, GameRecord, GreedyAgent, MCTSAgent, RandomAgent
-from ..agents.base import game_state, outcome_text
+from ..agents import GameRecord
 from ..agents.matches import describe, with_seed
 from ..agents.records import TURN_CAP
+from ..agents.registry import agent_from_spec, agents
+from ..engine import State
 from ..errors import TaoLongError
 from ..games import CHANCE, GameState, TaoLongState, draw_outcome
 from ..rules.data import shown
 from .builder import ExplorerError
 
-AGENTS = {
-    "random": RandomAgent,
-    "greedy": GreedyAgent,
-    "alphabeta": AlphaBetaAgent,
-    "mcts": MCTSAgent,
-}
-"""The agents by name."""
 PERSON = "person"
 MAX_ACTIONS = 5000
 """The most actions a game holds (a record's limit): the game stops there."""
 
 
+def agent_names() -> list[str]:
+    """The names a seat may take: :data:`PERSON`, then every registered agent
+    (:mod:`taolong_lab.agents.registry`)."""
+    return [PERSON, *(kind.name for kind in agents())]
+
+
 def make_agent(name: str, nodes: int | None = None, time_limit: float | None = None, seed=0):
-    """The agent called ``name`` (one of :data:`AGENTS`) with a move budget for the search
-    agents; None for :data:`PERSON`.
+    """The registered agent called ``name`` with a move budget for the search agents; None
+    for :data:`PERSON`.
+
+    Parameters
+    ----------
+    name : str
+        One of :func:`agent_names`.
+    nodes, time_limit : int, float or None
+        The budget a move of a search agent (default: its own).
+    seed : int
+        The agent's seed.
+
+    Returns
+    -------
+    object or None
+        The agent, or None for a person.
 
     Raises
     ------
     ExplorerError
-        An unknown name.
+        An unknown name, or a bad budget or seed.
     """
     if name == PERSON:
         return None
-    if name not in AGENTS:
-        raise ExplorerError(f"agent: one of {PERSON}, {', '.join(AGENTS)}, not {shown(name)}")
-    if name in ("random", "greedy"):
-        return AGENTS[name](seed=seed)
-    return AGENTS[name](nodes=nodes, time_limit=time_limit, seed=seed)
+    if name not in agent_names():
+        raise ExplorerError(f"agent: one of {', '.join(agent_names())}, not {shown(name)}")
+    try:
+        return agent_from_spec(name, time=time_limit, nodes=nodes, seed=seed)
+    except TaoLongError as exc:
+        raise ExplorerError(str(exc)) from None
+
+
+def behind_protocol(position) -> GameState:
+    """A position given to the Explorer behind the game protocol: a
+    :class:`~taolong_lab.games.GameState` as it is, a Tao Long ``State`` wrapped (the
+    Explorer's sessions hold the engine's positions).
+
+    Parameters
+    ----------
+    position : GameState or State
+        The position.
+
+    Returns
+    -------
+    GameState
+
+    Raises
+    ------
+    ExplorerError
+        Anything else.
+    """
+    if isinstance(position, GameState):
+        return position
+    if isinstance(position, State):
+        return TaoLongState(position)
+    raise ExplorerError(f"a game starts from a GameState or a State, not {type(position).__name__}")
 
 
 class GamePlay:
@@ -71,7 +112,8 @@ class GamePlay:
     Parameters
     ----------
     start : GameState or taolong_lab.State
-        The start position of any game of the protocol.
+        The start position of any game of the protocol (a Tao Long ``State`` is put behind
+        it here, where it enters: :func:`behind_protocol`).
     seats : sequence
         One entry a player, in the game's order: None for a person, else an agent (it plays
         with the game's seed). Default: people in every seat.
@@ -83,11 +125,11 @@ class GamePlay:
     Raises
     ------
     ExplorerError
-        Not one seat a player, or a bad seed.
+        Not a position of the protocol, not one seat a player, or a bad seed.
     """
 
     def __init__(self, start, *, seats: Sequence | None = None, seed: int = 0, names=None):
-        self.start: GameState = game_state(start)
+        self.start: GameState = behind_protocol(start)
         count = self.start.players
         seats = [None] * count if seats is None else list(seats)
         if len(seats) != count:
@@ -253,7 +295,7 @@ class GamePlay:
     def result(self) -> str:
         """How the game ended, in words (or that it goes on)."""
         if self.state.is_terminal():
-            return outcome_text(self.state)
+            return self.state.outcome_text()
         if len(self.actions) >= MAX_ACTIONS:
             return f"stopped at {MAX_ACTIONS} actions"
         return "the game goes on"
@@ -265,20 +307,15 @@ class GamePlay:
         )
 
     def record(self, date: str | None = None) -> GameRecord:
-        """The game's record (the existing records format), finished or not."""
-        players = self.players()
-        if isinstance(self.start, TaoLongState) and self.start.players == 1:  # solo variant
-            colours = ("white", "black")
-            player = self.start.state.player
-            players = tuple(players[0] if c == player else "solo opponent" for c in colours)
+        """The game's record (:mod:`taolong_lab.agents.records`), finished or not."""
         return GameRecord.from_actions(
             self.start,
             self.actions,
-            players,
+            self.start.side_players(self.players()),
             date=date or datetime.date.today().isoformat(),
             seed=self.seed,
             reason=TURN_CAP if len(self.actions) >= MAX_ACTIONS else "unfinished",
         )
 
 
-__all__ = ["AGENTS", "MAX_ACTIONS", "PERSON", "GamePlay", "make_agent"]
+__all__ = ["MAX_ACTIONS", "PERSON", "GamePlay", "agent_names", "behind_protocol", "make_agent"]

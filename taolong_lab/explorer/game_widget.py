@@ -26,7 +26,7 @@ import ipywidgets as w
 from ..errors import TaoLongError
 from ..games import CHANCE, game
 from .agent_panel import check_budget
-from .game_play import AGENTS, PERSON, GamePlay, make_agent
+from .game_play import PERSON, GamePlay, agent_names, make_agent
 
 MAX_BUTTONS = 16
 """Up to this many legal actions are buttons; more are a dropdown."""
@@ -40,7 +40,7 @@ class GameWidget(w.VBox):
     start : GameState, taolong_lab.State or str
         The start position, or a registered game's name (its default start).
     agents : dict
-        Player number -> agent name (:data:`AGENTS`); the other sides are people.
+        Player number -> agent name (:func:`~.game_play.agent_names`); the other sides are people.
     nodes, time_limit : int, float or None
         The search agents' budget a move (default: 2000 positions).
     seed : int
@@ -59,7 +59,7 @@ class GameWidget(w.VBox):
         names = self.play.start.player_names()
         self.seat_menus = []
         for player, name in enumerate(names):
-            menu = w.Dropdown(options=[PERSON, *AGENTS], value=PERSON, description=name)
+            menu = w.Dropdown(options=agent_names(), value=PERSON, description=name)
             menu.observe(lambda change, p=player: self._on_seat(p, change["new"]), "value")
             self.seat_menus.append(menu)
         for player, agent in (agents or {}).items():

@@ -1,5 +1,6 @@
-"""Games behind one protocol (docs/games/protocol.md): Tao Long, and every game that implements
-:class:`Game` and :class:`GameState`, for the agents, analysis, matches and the balance card.
+"""Games behind one protocol (docs/games/protocol.md): Tao Long (``taolong/``, with its
+evaluation), the sister games, and every game that implements :class:`Game` and
+:class:`GameState`, for the agents, analysis, records, matches and the balance card.
 
 >>> from taolong_lab.games import game, random_action
 >>> import random
@@ -11,7 +12,9 @@
 
 from .protocol import (
     CHANCE,
+    MATE_BOUND,
     TERMINAL,
+    WIN,
     Game,
     GameError,
     GameOption,
@@ -21,13 +24,15 @@ from .protocol import (
     winner,
 )
 from .registry import game, games, register
-from .taolong import TAOLONG, TaoLongGame, TaoLongState
+from .taolong import TAOLONG, TaoLongGame, TaoLongState, as_line
 from .trajectory import Trajectory
 
 __all__ = [
     "CHANCE",
+    "MATE_BOUND",
     "TAOLONG",
     "TERMINAL",
+    "WIN",
     "Game",
     "GameError",
     "GameOption",
@@ -35,6 +40,7 @@ __all__ = [
     "TaoLongGame",
     "TaoLongState",
     "Trajectory",
+    "as_line",
     "draw_outcome",
     "game",
     "games",

@@ -12,6 +12,11 @@ Actions are values (hashable, compared by value) whose ``str`` is their notation
 :meth:`GameState.parse_action` reads the notation back against the position. At a chance node
 the legal actions are the chance outcomes.
 
+A game may give its own evaluation (:meth:`Game.heuristic`, with the search hints
+:meth:`Game.tactics`, :meth:`Game.pending` and :meth:`Game.noisy`) and, for its records, the
+sides a record names (:meth:`GameState.sides`: a player's colour, and a side no player plays,
+as the solo opponent of Tao Long) and how a game ended (:meth:`GameState.result`).
+
 >>> from taolong_lab.games import game
 >>> start = game("taolong").new()
 >>> start.current_player(), start.players, start.player_names()
@@ -38,6 +43,10 @@ CHANCE = -1
 """:meth:`GameState.current_player` at a chance node: the next action is drawn by chance."""
 TERMINAL = -2
 """:meth:`GameState.current_player` when the game is over."""
+WIN = 100_000.0
+"""A won game's score in every game's evaluation (a lost one scores ``-WIN``)."""
+MATE_BOUND = WIN / 2
+"""Scores beyond this are proved wins or losses; a heuristic stays well within it."""
 
 
 class GameError(TaoLongError):
@@ -147,11 +156,40 @@ class Game(ABC):
         """The option sets a balance card plays by default: each player count and version."""
         return [{}]
 
-    def heuristic(self, state: GameState) -> tuple[float, ...] | None:
-        """The game's own evaluation of ``state``: each player's score in points (higher is
-        better, :attr:`heuristic_scale` points for odds of e to 1), or None when the game has
-        none; the agents then score positions by random playouts."""
+    def heuristic(self, state: GameState, weights=None) -> tuple[float, ...] | None:
+        """The game's own evaluation of ``state``, a position where the game goes on.
+
+        Parameters
+        ----------
+        state : GameState
+            A position of this game.
+        weights : object or None
+            The game's own tuning of its heuristic (Tao Long's
+            :class:`~taolong_lab.games.taolong.Weights`); None for its defaults. A game
+            without any ignores it.
+
+        Returns
+        -------
+        tuple of float or None
+            Each player's score in points (higher is better, :attr:`heuristic_scale` points
+            for odds of e to 1, well within :data:`MATE_BOUND`), or None when the game has
+            none: the agents then score positions by random playouts.
+        """
         return None
+
+    def tactics(self, state: GameState, after: GameState) -> float:
+        """How much the action from ``state`` to ``after`` hurts the other side, for a
+        search's move ordering (0: nothing known)."""
+        return 0.0
+
+    def pending(self, state: GameState) -> bool:
+        """Whether the player to move in ``state`` has a blow to strike (a search's
+        quiescence step searches on)."""
+        return False
+
+    def noisy(self, state: GameState, after: GameState) -> bool:
+        """Whether the action from ``state`` to ``after`` is one a quiescence step plays."""
+        return False
 
     def __repr__(self) -> str:
         return f"<game {self.name}>"
@@ -240,6 +278,42 @@ class GameState(ABC):
     def player_names(self) -> tuple[str, ...]:
         """A name for each player, for records and pictures."""
         return tuple(f"player {i + 1}" for i in range(self.players))
+
+    # ---- sides and results, for records and analysis ---------------------------------------
+    def sides(self) -> tuple[str, ...]:
+        """The sides of the game a record names its players for: by default the players;
+        a game may have a side no player plays (Tao Long's solo opponent)."""
+        return self.player_names()
+
+    def side_of(self, player: int) -> int:
+        """The side ``player`` plays, as an index of :meth:`sides`."""
+        return player
+
+    def side_to_move(self) -> int:
+        """The side the position is seen from, as an index of :meth:`sides`: the player to
+        move's; at a chance node or once the game is over, the first player's unless the game
+        says otherwise."""
+        return self.side_of(max(self.current_player(), 0))
+
+    def side_players(self, names) -> tuple[str, ...]:
+        """Who plays each side, from who plays each player (``names``, in the players'
+        order): a side no player plays names what plays it."""
+        return tuple(names)
+
+    def outcome_text(self) -> str:
+        """How a finished game ended, in words: who won, or a draw."""
+        best = winner(self)
+        return "a draw" if best is None else f"{self.player_names()[best]} wins"
+
+    def result(self) -> tuple[str | None, str]:
+        """A finished game's result as a record holds it: the winning side's name (None for
+        a draw) and how it ended."""
+        best = winner(self)
+        return (None if best is None else self.sides()[self.side_of(best)], self.outcome_text())
+
+    def describe_action(self, action) -> str:
+        """An action in words, for a list of the legal actions ("": its notation says all)."""
+        return ""
 
     def observation(self, player: int) -> str:
         """What ``player`` sees: equal for two positions that differ only in what it cannot
@@ -372,7 +446,9 @@ def winner(state: GameState) -> int | None:
 
 __all__ = [
     "CHANCE",
+    "MATE_BOUND",
     "TERMINAL",
+    "WIN",
     "Game",
     "GameError",
     "GameOption",

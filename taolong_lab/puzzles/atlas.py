@@ -465,6 +465,118 @@ def _files(folder) -> list[tuple[Path, list[Puzzle]]]:
     return found
 
 
+# ---- a player's question: how hard is the start on my table? --------------------------------
+class Lookup(NamedTuple):
+    """An atlas start looked up (:func:`lookup`): its puzzle, and where its optimum ranks
+    among the scenario's starts for that dragon."""
+
+    puzzle: Puzzle
+    harder: int  # starts of a larger optimum
+    same: int  # starts of the same optimum, this one included
+    proved: int  # starts proved
+
+    def words(self) -> list[str]:
+        """The stored winning line, a turn a line: the notation, then what it does."""
+        line = self.puzzle.line
+        states = line.states()
+        return [
+            f"{i}. {turn}: {states[i - 1].describe_turn(turn)}"
+            for i, turn in enumerate(line.turns, 1)
+        ]
+
+    def rank(self) -> str:
+        """Where the start ranks, in words: 'the 12th to 41st hardest of 70'."""
+        low, high = self.harder + 1, self.harder + self.same
+        place = _ordinal(low) if low == high else f"{_ordinal(low)} to {_ordinal(high)}"
+        return f"the {place} hardest of {self.proved} proved starts"
+
+
+def parse_stacks(text: str) -> tuple[str, ...]:
+    """The main spaces' stacks of a shuffled start, read as a player writes them: the atlas
+    id's form (``"BB.WW.BW.BW"``: Heaven, Fire, Earth, Water, each base first) or a TLN Ba
+    Gua field (``"BB/-/WW/-/BW/-/BW/-"``, every other space empty).
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    tuple of str
+        One of :func:`arrangements`.
+
+    Raises
+    ------
+    AtlasError
+        Anything else, in one line saying what a start looks like.
+    """
+    spaces = main_spaces()
+    example = "'BB.WW.BW.BW' or 'BB/-/WW/-/BW/-/BW/-'"
+    if not isinstance(text, str) or len(text) > 64:
+        raise AtlasError(f"a Ba Gua is written like {example}")
+    if "/" in text:
+        stacks = ["" if s == "-" else s for s in text.strip().split("/")]
+        if len(stacks) != len(game_data().ring) or any(
+            stack for i, stack in enumerate(stacks) if i not in spaces
+        ):
+            raise AtlasError(
+                f"{text!r}: a shuffled start has stones on Heaven, Fire, Earth and Water only, "
+                f"like {example}"
+            )
+        stacks = [stacks[i] for i in spaces]
+    else:
+        stacks = text.strip().upper().split(".")
+    found = tuple(stacks)
+    if found not in set(arrangements()):
+        raise AtlasError(
+            f"{text!r} is not a shuffled start: four stacks of two stones, four white (W) and "
+            f"four black (B) in all, like {example}"
+        )
+    return found
+
+
+def lookup(folder, scenario: str, player: str, stacks: tuple[str, ...]) -> Lookup:
+    """The atlas's entry for a shuffled start, and how it ranks among the others.
+
+    Parameters
+    ----------
+    folder : path
+        The atlas folder.
+    scenario, player : str
+        The scenario's name and the player's dragon (``"white"`` or ``"black"``).
+    stacks : tuple of str
+        The main stacks (:func:`parse_stacks`).
+
+    Returns
+    -------
+    Lookup
+
+    Raises
+    ------
+    AtlasError
+        An unknown scenario or dragon, or a start the atlas has not proved yet.
+    """
+    if scenario not in scenario_names():
+        raise AtlasError(f"unknown scenario {scenario!r}; available: {', '.join(scenario_names())}")
+    if player not in COLOURS:
+        raise AtlasError(f"the dragon is white or black, not {player!r}")
+    ident = atlas_id(scenario, player, stacks)
+    path = atlas_file(Path(folder), scenario)
+    puzzles = entries(path, scenario) if path.exists() else []
+    mine = {p.id: p for p in puzzles if p.player == player}
+    if ident not in mine:
+        raise AtlasError(f"{ident} is not in the atlas at {folder} yet")
+    optimum = mine[ident].optimum
+    harder = sum(p.optimum > optimum for p in mine.values())
+    same = sum(p.optimum == optimum for p in mine.values())
+    return Lookup(mine[ident], harder, same, len(mine))
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def _count(n: int, thing: str) -> str:
     return f"{n} {thing}{'s' * (n != 1)}"
 
@@ -517,6 +629,7 @@ __all__ = [
     "GENERATOR",
     "AtlasError",
     "Cost",
+    "Lookup",
     "Row",
     "arrangements",
     "atlas_file",
@@ -527,7 +640,9 @@ __all__ = [
     "cost_table",
     "costs",
     "entries",
+    "lookup",
     "main_spaces",
+    "parse_stacks",
     "prove",
     "run",
     "summary",

@@ -97,15 +97,15 @@ TIERS: tuple[Tier, ...] = (
     Tier("advanced", 4, _MODES, 90.0, 400_000, 400, 83_000),
     Tier(
         "expert",
-        4,
+        10,
         ("grasshopper",),
         900.0,
-        3_000_000,
-        8,
+        5_000_000,
+        300,
         84_000,
-        scenarios=("gorge", "maze"),
-        sources=("line",),
-        longest=9,
+        scenarios=("cave", "field", "gorge", "maze", "valley", "wall"),
+        sources=("deep", "played"),
+        longest=12,
     ),
 )
 RECIPE = {tier.name: tier for tier in TIERS}
@@ -296,11 +296,11 @@ def readme_text(root: Path = PUZZLES) -> str:
     lines += [
         "",
         "A tier may hold fewer puzzles than wanted when its candidates ran out (deep puzzles "
-        "are rare and slow to prove). The expert tier takes its candidates from the source "
-        "`line` (`proved-line/v1`): positions along the proved optimal lines of "
-        "`rulebook-solo.jsonl` whose optimum is 8 or 9 (The Gorge's two starts, and positions "
-        "one to three turns into The Maze's lines); each is proved and cross-checked again "
-        "like any candidate.",
+        "are rare and slow to prove). The expert tier takes its candidates from the sources "
+        "`deep` (`deep-solo/v1`: both dragons whole, a random Ba Gua, at most one random turn) "
+        "and `played`, in the six scenarios whose whole-dragon starts reach 8 turns or more "
+        "(the atlas: The Mist and The Torus stop at 7); each is proved by the explicit "
+        "solver's compiled kernel and cross-checked by SAT like any candidate.",
         "",
         "Regenerate (resumable; the work files go to `artifacts/bundle/`):",
         "",

@@ -319,7 +319,7 @@ def generate(
         The puzzles wanted.
     scenarios, modes, sources : list of str or "all"
         What candidates are drawn from (sources: ``"random"``, ``"played"``,
-        ``"backward"``, ``"line"``).
+        ``"backward"``, ``"line"``, ``"deep"``).
     turns : tuple of int
         The least and most optimum kept.
     seed : int

@@ -24,6 +24,10 @@ the village is then part of the dragon the player attacks and hurts the player, 
   the won positions (:func:`~taolong_lab.solvers.graph.retrograde`) gives each node its
   distance to a win in the explored graph, an upper bound on its optimum; a node at the largest
   distance within ``turns`` is picked (the seed itself when none is).
+- ``deep-solo/v1`` (``"deep"``, only when named): a solo start with both dragons whole and a
+  random Ba Gua, then at most one random turn that does not end the game: the deep tier's
+  candidates, whose optima are mostly 7 to 11 where the board is large (The Field, The Gorge,
+  The Maze, The Valley, The Wall).
 - ``proved-line/v1`` (``"line"``, only when named: ``"all"`` means the three above): a
   position along the proved optimal line of a challenge of ``puzzles/rulebook-solo.jsonl``
   whose remaining optimum lies within ``turns`` (drawn among the requested scenarios and
@@ -49,6 +53,7 @@ SOURCE_NAMES = {
     "played": "played-game/v1",
     "backward": "backward/v1",
     "line": "proved-line/v1",
+    "deep": "deep-solo/v1",
 }
 RANDOM_TURNS = 4  # random turns played from a random-solo start, at most
 PLAYED_TURNS = 40  # turns of a played game, at most
@@ -108,6 +113,13 @@ def _random_solo(rng: random.Random, drawn: dict, turns) -> State:
         played += 1
     drawn["random_turns"] = played
     return state
+
+
+def _deep_solo(rng: random.Random, drawn: dict, turns) -> State:
+    state = _solo(drawn, rng)
+    going_on = [after for _, after in state.successors() if not after.is_over()]
+    drawn["random_turns"] = played = rng.randint(0, 1) if going_on else 0
+    return going_on[rng.randrange(len(going_on))] if played else state
 
 
 def _played_game(rng: random.Random, drawn: dict, turns) -> State:
@@ -176,6 +188,7 @@ _DRAW = {
     "played": _played_game,
     "backward": _backward,
     "line": _proved_line,
+    "deep": _deep_solo,
 }
 
 

@@ -28,6 +28,9 @@ AUTO_EXPLICIT_STATES_NEXT_TURN = 500
 # ... except in these scenarios, where the explicit solver is the faster one under either
 # reading
 AUTO_EXPLICIT_SCENARIOS = frozenset({"maze"})
+# ... and when the compiled kernel runs the search, under either reading: its positions cost
+# a few hundred bytes each, and it is the faster solver on every challenge measured
+AUTO_KERNEL_STATES = 10_000_000
 
 
 def solve(puzzle_or_state, method: str = "explicit", **options) -> Solution:
@@ -145,6 +148,7 @@ def _solve_auto(
 
 def auto_explicit_states(puzzle_or_state) -> int:
     """The positions ``method="auto"`` lets the explicit solver expand before SAT takes over:
+    :data:`AUTO_KERNEL_STATES` when the compiled kernel runs the search, else
     :data:`AUTO_EXPLICIT_STATES`, or :data:`AUTO_EXPLICIT_STATES_NEXT_TURN` under the
     ``"next-turn"`` lookahead outside the scenarios of :data:`AUTO_EXPLICIT_SCENARIOS`.
 
@@ -163,15 +167,22 @@ def auto_explicit_states(puzzle_or_state) -> int:
         Not a Puzzle or a State, or not a solo position.
 
     >>> from taolong_lab import solo_game
-    >>> auto_explicit_states(solo_game("field")), auto_explicit_states(
-    ...     solo_game("field", solo_lookahead="next-turn"))
+    >>> from taolong_lab.solvers import kernel
+    >>> auto_explicit_states(solo_game("field", "monk")), auto_explicit_states(
+    ...     solo_game("field", "monk", solo_lookahead="next-turn"))
     (500000, 500)
-    >>> auto_explicit_states(solo_game("maze", solo_lookahead="next-turn"))
+    >>> auto_explicit_states(solo_game("maze", "monk", solo_lookahead="next-turn"))
     500000
+    >>> auto_explicit_states(solo_game()) == (
+    ...     AUTO_KERNEL_STATES if kernel.available() else AUTO_EXPLICIT_STATES)
+    True
     """
+    from . import kernel
     from .explicit import _start_of
 
     start = _start_of(puzzle_or_state)
+    if kernel.usable(start):
+        return AUTO_KERNEL_STATES
     next_turn = start.rules.option("solo_lookahead") == "next-turn"
     if next_turn and start.rules.scenario not in AUTO_EXPLICIT_SCENARIOS:
         return AUTO_EXPLICIT_STATES_NEXT_TURN

@@ -44,9 +44,11 @@ reachable graph was exhausted without a win.
 from __future__ import annotations
 
 import time
+from collections import Counter
 
 from ..engine import Line, State
 from ..errors import TaoLongError
+from . import kernel
 from .bounds import (
     BOUND_NAME,
     INF,
@@ -148,6 +150,23 @@ class _Search:
     def open_count(self) -> int:
         return sum(len(bucket) for bucket in self.buckets.values())
 
+    @property
+    def stored(self) -> int:
+        """Positions in the table (every position generated and kept)."""
+        return len(self.info)
+
+    def closed_counts(self) -> dict[int, int]:
+        """How many positions were first closed (expanded or deferred) at each ``f``."""
+        return dict(Counter(self.closed.values()))
+
+    def line(self) -> list[str]:
+        """The turns from the start to the win found."""
+        return _line(self.start, self.info, self.found)
+
+    def count_first_turns(self, optimum: int, budget: Budget, bar) -> int | None:
+        """:func:`_count_first_turns` from the start, on the search's budget."""
+        return _count_first_turns(self.start, optimum, self.params, budget, bar)
+
     def run(self, budget: Budget, bar, on_progress) -> bool:
         """Expand positions in increasing ``f`` until a win is generated (True), or the open
         list empties or the budget runs out (False). ``on_progress(bound_rose)`` is called
@@ -215,18 +234,8 @@ _MAX_TURNS = 1_000_000  # g, f and bounds: far beyond any search that fits in me
 _MAX_COUNT = 2**53  # positions expanded, generated, deferred
 _MAX_SECONDS = 1e10
 _MAX_TEXT = 4096  # a position's TLN or a turn's notation
-_STATS = {  # the stats solve() saves with a result (and earlier_runs_seconds, after a resume)
-    "expanded",
-    "search_expanded",
-    "count_expanded",
-    "count_seconds",
-    "generated",
-    "deferred",
-    "seconds",
-    "cpu_seconds",
-    "positions_per_second",
-    "peak_memory_mb",
-}
+_STATS = {"expanded", "seconds", "cpu_seconds", "positions_per_second", "peak_memory_mb"}
+"""The stats of a saved result that the lab reads back (the command line prints them)."""
 
 
 def _position(start: State, key: tuple, g: int) -> State:
@@ -459,14 +468,17 @@ def solve(
     budget = Budget(time_limit, max_states)
     reset_peak_memory()
     params = bound_params(start)
-    search = _Search(start, params)
+    if checkpoint is None and kernel.usable(start):
+        search = kernel.KernelSearch(start, budget)
+    else:
+        search = _Search(start, params)
     store = saved = None
 
     def finish(status, line, first, interrupted=False, counted=0, count_s=0.0) -> Solution:
         optimum = len(line) if status == Status.OPTIMAL else None
         proved = optimum if optimum is not None else search.proved
         stopped = "interrupted" if interrupted else budget.reason
-        certificate = _certificate(start, params, search.closed.values(), proved, optimum, stopped)
+        certificate = _certificate(start, params, search.closed_counts(), proved, optimum, stopped)
         seconds = budget.seconds()
         stats = {
             "expanded": search.expanded + counted,
@@ -475,11 +487,14 @@ def solve(
             "count_seconds": round(count_s, 3),
             "generated": search.generated,
             "deferred": search.deferred,
+            "stored": search.stored,
             "seconds": round(seconds, 3),
             "cpu_seconds": round(budget.cpu_seconds(), 3),
             "positions_per_second": round(budget.expanded / seconds, 1) if seconds > 0 else 0.0,
             "peak_memory_mb": peak_memory_mb(),
         }
+        if isinstance(search, kernel.KernelSearch):
+            stats["kernel_bytes"] = search.bytes
         if search.seconds:
             stats["earlier_runs_seconds"] = round(search.seconds, 3)
         solution = Solution(
@@ -537,7 +552,7 @@ def solve(
 def _search_and_count(search, budget, bar, on_progress, store, saved, finish, count) -> Solution:
     """The search of :func:`solve`, then (``count``) the count of the optimal first turns,
     both shown on ``bar``; ``finish`` makes the Solution."""
-    start, params = search.start, search.params
+    start = search.start
     interrupted = False
     try:
         won = search.found is not None or search.run(budget, bar, on_progress)
@@ -551,7 +566,7 @@ def _search_and_count(search, budget, bar, on_progress, store, saved, finish, co
         raise
     if won:
         try:
-            line = _line(start, search.info, search.found)
+            line = search.line()
         except LookupError as exc:  # only a resumed search can hold a move that is not there
             raise CheckpointError(store.path, "info", str(exc)) from None
         if saved is not None:
@@ -560,7 +575,7 @@ def _search_and_count(search, budget, bar, on_progress, store, saved, finish, co
         if count and not interrupted:
             before, t_count = budget.expanded, time.perf_counter()
             try:
-                first = _count_first_turns(start, len(line), params, budget, bar)
+                first = search.count_first_turns(len(line), budget, bar)
             except KeyboardInterrupt:
                 interrupted = True
             counted = budget.expanded - before
@@ -572,14 +587,14 @@ def _search_and_count(search, budget, bar, on_progress, store, saved, finish, co
 
 
 def _certificate(
-    start: State, params, closed_f, proved: int, optimum, stopped
+    start: State, params, closed: dict[int, int], proved: int, optimum, stopped
 ) -> ExplicitCertificate:
     return ExplicitCertificate(
         lookahead=start.rules.option("solo_lookahead"),
         lower_bound=params,
         start_lower_bound=_json_num(lower_bound(start, params)),
         proved_no_win_below=proved,
-        no_win_within=_no_win_within(closed_f, proved),
+        no_win_within=_no_win_within(closed, proved),
         optimum=optimum,
         stopped=stopped or None,
     )
@@ -635,7 +650,7 @@ def _saved_result(result, search: _Search, path) -> Solution:
         status == "optimal" and type(first) is int and 1 <= first <= len(start.successors())
     ):
         raise refuse("optimal_first_turns", f"{_show(first)} is not a count of first turns")
-    certificate = _certificate(start, search.params, search.closed.values(), proved, optimum, None)
+    certificate = _certificate(start, search.params, search.closed_counts(), proved, optimum, None)
     if result["certificate"] != certificate.to_json():
         raise refuse("certificate", "is not the certificate of the saved search")
     stats = result["stats"]
@@ -643,11 +658,9 @@ def _saved_result(result, search: _Search, path) -> Solution:
         type(v) in (int, float) and 0 <= v < _MAX_COUNT for v in stats.values()
     ):
         raise refuse("stats", "must map names to non-negative numbers")
-    if not _STATS <= set(stats) <= _STATS | {"earlier_runs_seconds"}:
-        missing, extra = sorted(_STATS - set(stats)), sorted(set(stats) - _STATS)
-        raise refuse(
-            "stats", f"fields missing {missing[:5]}, unknown {[e[:40] for e in extra[:5]]}"
-        )
+    if not set(stats) >= _STATS or len(stats) > 32 or any(len(name) > 40 for name in stats):
+        missing = sorted(_STATS - set(stats))[:5]
+        raise refuse("stats", f"fields missing {missing}, or too many or too long names")
     return Solution.from_json(result)
 
 
@@ -664,15 +677,13 @@ def _check_line(line, start: State, path, field: str) -> None:
         raise CheckpointError(path, field, f"the line loses: {result}")
 
 
-def _no_win_within(closed_f, proved: int) -> tuple[NoWinWithin, ...]:
+def _no_win_within(closed: dict[int, int], proved: int) -> tuple[NoWinWithin, ...]:
     """For each ``k < proved``: the positions expanded or deferred with ``f <= k`` (none of
-    them won)."""
-    fs = sorted(closed_f)
-    rows, j = [], 0
+    them won), from how many were first closed at each ``f``."""
+    rows, total = [], 0
     for k in range(proved):
-        while j < len(fs) and fs[j] <= k:
-            j += 1
-        rows.append(NoWinWithin(turns=k, positions=j))
+        total += closed.get(k, 0)
+        rows.append(NoWinWithin(turns=k, positions=total))
     return tuple(rows)
 
 
@@ -768,6 +779,8 @@ def win_line_within(
     (4, True)
     """
     failed = {} if failed is None else failed
+    if kernel.usable(state):
+        return _kernel_win_line(state, turns, budget, failed)
 
     def search(state: State, r: int) -> list | None:
         h = lower_bound(state, params)
@@ -797,6 +810,23 @@ def win_line_within(
 
     line = search(state, turns)
     return None if line is None else line[::-1]
+
+
+def _kernel_win_line(state: State, turns: int, budget, failed) -> list | None:
+    """:func:`win_line_within` in the kernel, its line replayed in the engine."""
+    found, moves = kernel.win_moves(state, turns, budget, failed)
+    if found == "spent":
+        raise OutOfBudget
+    if moves is None:
+        return None
+    line, at = [], state
+    for move in moves:
+        turn = at.legal_turns()[move]
+        line.append(turn)
+        at = at.play(turn)
+    if lower_bound(at) != 0:
+        raise kernel.KernelMismatchError("the kernel's winning line does not win in the engine")
+    return line
 
 
 def count_first_turns(

@@ -14,6 +14,7 @@ Both are exact, so the winner never changes the answer.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing as mp
 import os
 import queue as queues
@@ -27,6 +28,7 @@ from .common import Solution, SolverError
 RACERS = ("explicit", "sat")
 EXACT = (Status.OPTIMAL, Status.NO_WIN)
 POLL = 0.2  # seconds between checks of the workers
+GRACE = 0.2  # seconds a stopped racer has to end before it is killed
 
 
 def _context():
@@ -39,21 +41,26 @@ def _run(method: str, puzzle_or_state, time_limit, results, parent: int) -> None
     from . import solve
 
     end_with_parent(parent)  # a killed race leaves no racer behind
+    gc.freeze()  # what the fork inherited is never collected here (no copy of its pages)
     try:
         solution = solve(puzzle_or_state, method=method, time_limit=time_limit, progress=False)
     except Exception as exc:  # handed to the parent, which raises it if nothing else answers
         results.put((method, "error", f"{type(exc).__name__}: {exc}"))
     else:
         results.put((method, "done", solution.to_json()))
+    results.close()
+    results.join_thread()  # the answer is in the pipe: end without tearing the heap down
+    os._exit(0)
 
 
 def race(puzzle_or_state, time_limit=None, progress: bool = True, **options) -> Solution:
     """The fewest turns to win, by the explicit solver and SAT run at once in two processes.
 
     The first to prove its answer (``"optimal"`` or ``"no-win"``) is returned and the other is
-    stopped. If both stop on the ``time_limit``, the answer with the higher
-    ``proved_no_win_below`` is returned. ``stats["race"]`` records the winner, its wall
-    seconds and what became of the other (``"stopped"`` or its own status).
+    stopped at once (killed if it has not ended :data:`GRACE` seconds later). If both stop on
+    the ``time_limit``, the answer with the higher ``proved_no_win_below`` is returned.
+    ``stats["race"]`` records the winner, its wall seconds, the seconds spent stopping the
+    racers and what became of the other (``"stopped"`` or its own status).
 
     Parameters
     ----------
@@ -113,15 +120,14 @@ def race(puzzle_or_state, time_limit=None, progress: bool = True, **options) -> 
             if answers[method].status in EXACT:
                 break
     finally:
-        for w in workers.values():
-            if w.is_alive():
-                w.terminate()
-        for w in workers.values():
-            w.join()
+        answered = time.perf_counter()
+        _stop(workers.values())
         results.close()
+        results.cancel_join_thread()
         if bar is not None:
             bar.close()
     seconds = round(time.perf_counter() - t0, 3)
+    stopping = round(time.perf_counter() - answered, 3)
     if not answers:
         detail = "; ".join(f"{m}: {e}" for m, e in errors.items())
         raise SolverError(f"both solvers failed: {detail}")
@@ -132,8 +138,26 @@ def race(puzzle_or_state, time_limit=None, progress: bool = True, **options) -> 
     other = next(m for m in RACERS if m != winner)
     fate = answers[other].status if other in answers else errors.get(other, "stopped")
     return replace(
-        best, stats={**best.stats, "race": {"winner": winner, "seconds": seconds, other: fate}}
+        best,
+        stats={
+            **best.stats,
+            "race": {"winner": winner, "seconds": seconds, "stopping": stopping, other: fate},
+        },
     )
+
+
+def _stop(workers) -> None:
+    """Stop the racers at once: SIGTERM, then SIGKILL for one still running after
+    :data:`GRACE` seconds; never wait on a loser's work."""
+    for w in workers:
+        if w.is_alive():
+            w.terminate()
+    deadline = time.perf_counter() + GRACE
+    for w in workers:
+        w.join(max(0.0, deadline - time.perf_counter()))
+        if w.is_alive():
+            w.kill()
+            w.join()
 
 
 def _bar(progress: bool):
@@ -148,6 +172,7 @@ def _bar(progress: bool):
 
 __all__ = [
     "EXACT",
+    "GRACE",
     "POLL",
     "RACERS",
     "race",

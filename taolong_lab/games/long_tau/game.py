@@ -268,7 +268,7 @@ class LongTauGame(Game):
         """The two-player game and the four-player one (partners, as the rulebook has it)."""
         return [{"players": 2}, {"players": 4}]
 
-    def heuristic(self, state: LongTauState) -> tuple[float, ...]:
+    def heuristic(self, state: LongTauState, weights=None) -> tuple[float, ...]:
         """Each player's pawns after the removals due, less the strongest enemy's, plus a
         pawn for holding the chair's squares (a quarter each)."""
         after = state.board_after_removals()

@@ -106,7 +106,7 @@ class TaoGame(Game):
             {"version": "yang", **every},
         ]
 
-    def heuristic(self, state: GameState) -> tuple[float, ...] | None:
+    def heuristic(self, state: GameState, weights=None) -> tuple[float, ...] | None:
         if not isinstance(state, TaoState):
             return None
         score = [state.coins.count(p) + 0.5 * state.promise(p) for p in (0, 1)]

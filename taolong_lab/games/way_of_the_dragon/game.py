@@ -104,7 +104,7 @@ class WayOfTheDragonGame(Game):
     def variants(self) -> list[dict]:
         return [{"players": n} for n in self.players]
 
-    def heuristic(self, state: GameState) -> tuple[float, ...]:
+    def heuristic(self, state: GameState, weights=None) -> tuple[float, ...]:
         """Each player's :func:`progress` less the best other player's; the player holding
         five dice also counts the best gain of a plain move with them (so a choice of dice
         is scored by the moves it leads to)."""

@@ -77,6 +77,15 @@ def dratify_native() -> bool:
     return dratify.native_available()
 
 
+def status() -> str:
+    """Which checker ``engine="auto"`` runs here, in words (``taolong doctor``)."""
+    if compiled() is not None:
+        return "compiled (taolong_lab._drat), streaming, within its memory budget"
+    why = f"turned off by {PURE_ENV}=1" if os.environ.get(PURE_ENV) == "1" else "not built"
+    engine = "Rust" if dratify_native() else "pure-Python"
+    return f"dratify ({engine} engine): the compiled checker is {why}"
+
+
 def available() -> dict:
     """Which checkers this machine has: ``{"lab": bool, "dratify-native": bool}``."""
     return {"lab": compiled() is not None, "dratify-native": dratify_native()}
@@ -251,4 +260,5 @@ __all__ = [
     "compiled",
     "dratify_native",
     "resolve",
+    "status",
 ]

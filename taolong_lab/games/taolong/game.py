@@ -6,6 +6,11 @@ solo opponent's actions). The actions are the engine's own :class:`~taolong_lab.
 the position string is TLN, and the pictures are the engine's: nothing is copied, and a
 :class:`TaoLongState` holds one reference to the engine's position.
 
+Its heuristic is :func:`~.evaluation.evaluate` (white's score, black's its negation; in the solo
+variant, the player's side), with the search hints of a bite or a breath that hits. A record
+names both colours, in the solo variant too (the solo opponent plays the other), and a game's
+result is the engine's (:meth:`~taolong_lab.State.outcome`).
+
 >>> start = TAOLONG.new(scenario="torus", mode="monk")
 >>> start.to_string() == start.state.to_tln(), start.state.rules.token()
 (True, 'torus/monk/current')
@@ -18,14 +23,18 @@ from __future__ import annotations
 
 import functools
 
-from ..engine import State, solo_start, start_state
-from ..engine.setup import BAGUA_SETUPS
-from ..errors import TaoLongError
-from ..rules import COLOURS, EDITIONS, MODES, OPTIONS, Rules, scenario_names
-from .protocol import TERMINAL, Game, GameError, GameOption, GameState
+from ...engine import Line, State, solo_start, start_state
+from ...engine.setup import BAGUA_SETUPS
+from ...errors import TaoLongError
+from ...rules import COLOURS, EDITIONS, MODES, OPTIONS, Rules, scenario_names
+from ..protocol import TERMINAL, Game, GameError, GameOption, GameState
+from ..trajectory import Trajectory
+from .evaluation import Weights, evaluate, features
 
 SOLO_SETUP = ("player", "segments", "water", "bagua", "seed")
 MAX_SEED = 2**63 - 1
+SOLO_OPPONENT = "solo opponent"
+"""Who plays the other colour of the solo variant, as a record names it."""
 
 
 class TaoLongGame(Game):
@@ -79,6 +88,40 @@ class TaoLongGame(Game):
             {"scenario": r.scenario, "mode": r.mode, "edition": r.edition}
             for r in two_player_rules()
         ]
+
+    heuristic_scale = 40.0
+
+    def heuristic(self, state: TaoLongState, weights: Weights | None = None) -> tuple[float, ...]:
+        """:func:`~.evaluation.evaluate` with ``weights`` (default: ``data/evaluation.toml``):
+        white's score and its negation for black; in the solo variant, the player's side.
+
+        >>> TAOLONG.heuristic(TAOLONG.new()) == (0.0, 0.0)
+        True
+        """
+        white = evaluate(state.state, weights)
+        if state.players == 1:
+            return (white if state.state.mover == 0 else -white,)
+        return (white, -white)
+
+    def tactics(self, state: TaoLongState, after: TaoLongState) -> float:
+        """The life the action takes from the other dragon, less what it costs the mover's."""
+        mover, other = _colours(state)
+        return after.state.life(mover) - after.state.life(other)
+
+    def pending(self, state: TaoLongState) -> bool:
+        """The side to move threatens damage now (the evaluation's initiative)."""
+        return features(state.state)["initiative"][state.state.mover] != 0
+
+    def noisy(self, state: TaoLongState, after: TaoLongState) -> bool:
+        """The action damages the other dragon (a bite, or a breath that hits)."""
+        _, prey = _colours(state)
+        return after.state.life(prey) < state.state.life(prey)
+
+
+def _colours(state: TaoLongState) -> tuple[str, str]:
+    """The colour to move and the other one."""
+    mover = state.state.mover
+    return COLOURS[mover], COLOURS[1 - mover]
 
 
 def two_player_rules(scenarios=None, modes=None, editions=None) -> list[Rules]:
@@ -160,6 +203,34 @@ class TaoLongState(GameState):
     def player_names(self) -> tuple[str, ...]:
         return (self.state.player,) if self.state.rules.solo else COLOURS
 
+    def sides(self) -> tuple[str, ...]:
+        """Both colours, in the solo variant too (the solo opponent plays the other)."""
+        return COLOURS
+
+    def side_of(self, player: int) -> int:
+        return self.state.mover if self.state.rules.solo else player
+
+    def side_to_move(self) -> int:
+        """The colour to move (the next one, once the game is over)."""
+        return self.state.mover
+
+    def side_players(self, names) -> tuple[str, ...]:
+        if not self.state.rules.solo:
+            return tuple(names)
+        return tuple(names[0] if c == self.state.player else SOLO_OPPONENT for c in COLOURS)
+
+    def outcome_text(self) -> str:
+        return str(self.state.outcome())
+
+    def result(self) -> tuple[str | None, str]:
+        found = self.state.outcome()
+        if found is None:
+            raise GameError("no result: the game is not over")
+        return found.winner, found.reason
+
+    def describe_action(self, action) -> str:
+        return self.state.describe_turn(action)
+
     def to_string(self) -> str:
         return self.state.to_tln()
 
@@ -184,4 +255,39 @@ class TaoLongState(GameState):
         return hash(self.state)
 
 
-__all__ = ["TAOLONG", "TaoLongGame", "TaoLongState", "two_player_rules"]
+def as_line(played: Trajectory) -> Line:
+    """A Tao Long trajectory as the engine's :class:`~taolong_lab.Line` (the solvers', the
+    puzzles', the pictures' and the Explorer's sequence of turns).
+
+    Parameters
+    ----------
+    played : Trajectory
+        A trajectory from a :class:`TaoLongState`.
+
+    Returns
+    -------
+    Line
+        The same start and turns.
+
+    Raises
+    ------
+    GameError
+        A trajectory of another game.
+
+    >>> start = TAOLONG.new()
+    >>> as_line(Trajectory(start, ["Wa>He a3,a4"])).end.to_move
+    'black'
+    """
+    if not isinstance(played, Trajectory) or not isinstance(played.start, TaoLongState):
+        raise GameError("only a trajectory of Tao Long is a Line")
+    return Line(played.start.state, played.actions)
+
+
+__all__ = [
+    "SOLO_OPPONENT",
+    "TAOLONG",
+    "TaoLongGame",
+    "TaoLongState",
+    "as_line",
+    "two_player_rules",
+]

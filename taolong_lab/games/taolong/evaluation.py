@@ -1,4 +1,6 @@
-"""The evaluation of a position: one number, from white's side, for the agents to compare.
+"""Tao Long's evaluation of a position: one number, from white's side, for the agents to compare
+(:meth:`TaoLongGame.heuristic <taolong_lab.games.taolong.TaoLongGame.heuristic>` gives it to
+them as every game's heuristic).
 
 Each feature is measured for both dragons; the score adds up ``weight * (white - black)`` over
 the features, with the weights of ``data/evaluation.toml``:
@@ -18,8 +20,8 @@ the features, with the weights of ``data/evaluation.toml``:
 ``mobility``
     the free cells beside its head.
 
-A finished game scores :data:`WIN` for the winner. Swapping the colours of a position
-(:func:`swap_colours`) negates the score.
+A finished game scores :data:`~taolong_lab.games.WIN` for the winner. Swapping the colours of a
+position (:func:`swap_colours`) negates the score.
 
 >>> from taolong_lab import new_game
 >>> evaluate(new_game())
@@ -31,16 +33,13 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, fields
 
-from ..engine import Board, State
-from ..engine.core import CCW, most_damage, occupancy, plans
-from ..engine.spirit import flow_for
-from ..errors import DataError, TaoLongError
-from ..rules.data import load_toml
+from ...engine import Board, State
+from ...engine.core import CCW, most_damage, occupancy, plans
+from ...engine.spirit import flow_for
+from ...errors import DataError, TaoLongError
+from ...rules.data import load_toml
+from ..protocol import WIN
 
-WIN = 100_000.0
-"""The score of a won game (a lost one scores ``-WIN``)."""
-MATE_BOUND = WIN / 2
-"""Scores beyond this are proved wins or losses (:data:`WIN` less the plies to the end)."""
 WEIGHTS_FILE = "evaluation.toml"
 MAX_WEIGHT = 1000.0
 FLUX_MODES = ("master", "chosen-one")
@@ -146,8 +145,8 @@ def evaluate(state: State, weights: Weights | None = None) -> float:
     Returns
     -------
     float
-        :data:`WIN` when white has won, ``-WIN`` when black has, else the weighted sum of the
-        features (see the module docstring).
+        :data:`~taolong_lab.games.WIN` when white has won, ``-WIN`` when black has, else the
+        weighted sum of the features (see the module docstring).
     """
     result = state.outcome()
     if result is not None:
@@ -189,8 +188,6 @@ def swap_colours(state: State) -> State:
 _SWAP_STONES = str.maketrans("WB", "BW")
 
 __all__ = [
-    "MATE_BOUND",
-    "WIN",
     "Weights",
     "default_weights",
     "evaluate",

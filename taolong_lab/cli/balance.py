@@ -1,0 +1,184 @@
+"""``taolong balance --levels SPEC ... --games N --out FILE.json [--plot FILE.svg]``: play (or
+resume) the balance report card of a game and print it as a table."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from ..agents import balance_card
+from ..agents.balance import table
+from ..agents.registry import agent_from_spec
+from ..files import write_atomic
+from ..games import TAOLONG
+from ..rules import EDITIONS, MODES
+from ..rules.data import shown
+from ..runner import RunnerError
+from .common import EXIT_OK, CommandError, wants_progress
+from .game_options import (
+    add_run_arguments,
+    check_scheduler,
+    game_options,
+    the_game,
+)
+from .generate import _security
+
+
+def add_command(subparsers) -> None:
+    """Add ``balance`` to the parser.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        What ``ArgumentParser.add_subparsers`` returned.
+    """
+    card = subparsers.add_parser("balance", help="the balance report card of a game")
+    card.add_argument(
+        "--levels",
+        nargs="+",
+        required=True,
+        metavar="AGENT",
+        help="agent specs, each playing itself, e.g. greedy alphabeta:nodes=2000",
+    )
+    add_run_arguments(card, games=10)
+    card.add_argument("--scenario", nargs="+", metavar="S", help="Tao Long: the scenarios")
+    card.add_argument("--mode", nargs="+", metavar="M", help=f"Tao Long: {', '.join(MODES)}")
+    card.add_argument("--edition", nargs="+", metavar="E", help=f"Tao Long: {', '.join(EDITIONS)}")
+    card.add_argument(
+        "--variant",
+        action="append",
+        metavar="K=V[,K=V]",
+        help="another game's cell: its options (repeatable; default: its variants)",
+    )
+    card.add_argument(
+        "--out",
+        required=True,
+        metavar="FILE.json",
+        help="the card, written atomically after each game; a rerun resumes",
+    )
+    card.add_argument("--plot", metavar="FILE.svg", help="also draw the card")
+    card.set_defaults(run=run_balance)
+
+
+def run_balance(args, out) -> int:
+    """``taolong balance``: play (or resume) a balance card and print it as a table."""
+    check_scheduler(args)
+    played = the_game(args)
+    levels = {spec: agent_from_spec(spec) for spec in args.levels}
+    if len(levels) != len(args.levels):
+        raise CommandError("--levels: each agent once")
+    if not args.out.endswith(".json"):
+        raise CommandError(f"--out {shown(args.out)}: must be a .json file")
+    if args.plot is not None and not args.plot.endswith(".svg"):
+        raise CommandError(f"--plot {shown(args.plot)}: must be a .svg file")
+    if args.option:
+        raise CommandError(
+            "balance: the cells are --scenario/--mode/--edition or --variant, not --option"
+        )
+    options = {}
+    if played is TAOLONG:
+        if args.variant:
+            raise CommandError("--variant: Tao Long's cells are --scenario, --mode, --edition")
+        options.update(scenarios=args.scenario, modes=args.mode, editions=args.edition)
+    else:
+        if args.scenario or args.mode or args.edition:
+            raise CommandError(
+                f"--scenario, --mode, --edition: Tao Long's; {played.name}'s "
+                "cells are --variant K=V,..."
+            )
+        if args.variant:
+            options["variants"] = [
+                game_options([p for p in v.split(",") if p.strip()]) for v in args.variant
+            ]
+    try:
+        card = balance_card(
+            levels,
+            games=args.games,
+            game=played,
+            seed=args.seed,
+            max_turns=args.max_turns,
+            out=args.out,
+            workers=args.workers,
+            scheduler=args.scheduler,
+            security=_security(args),
+            progress=wants_progress(args),
+            **options,
+        )
+    except RunnerError as exc:
+        raise CommandError(str(exc)) from None
+    print_card(card, played, out)
+    if args.plot is not None:
+        _plot(card, args.plot)
+        print(f"{args.plot}: written", file=out)
+    return EXIT_OK
+
+
+def _percent(rate) -> str:
+    return "-" if rate is None else f"{rate:.0%}"
+
+
+def print_card(card: dict, played, out) -> None:
+    """The card as a table: one row a cell and level."""
+    first = "white" if played is TAOLONG else "P1"
+    rows = [
+        (
+            "cell",
+            "level",
+            "games",
+            f"{first} wins (95 %)",
+            "balance",
+            "capped",
+            "turns",
+            "median",
+            "branching",
+            "lead ch.",
+            "drama",
+            "decisive",
+        )
+    ]
+    for row in table(card):
+        interval = row["white 95%"]
+        wins = _percent(row["white wins"])
+        if interval:
+            wins += f" ({interval[0]:.0%}-{interval[1]:.0%})"
+        rows.append(
+            (
+                row["rules"],
+                row["level"],
+                str(row["games"]),
+                wins,
+                _number(row["balance"], 2),
+                _percent(row["capped"]),
+                _number(row["length mean"], 1),
+                _number(row["length median"], 1),
+                _number(row["branching"], 1),
+                _number(row["lead change"], 2),
+                _number(row["drama"], 2),
+                _number(row["decisiveness moves"], 2),
+            )
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        print("  ".join(f"{c:<{w}}" for c, w in zip(r, widths, strict=True)).rstrip(), file=out)
+
+
+def _number(value, digits: int) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _plot(card: dict, path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ..agents.balance import plot
+
+    figure = plot(card)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="svg")
+    plt.close(figure)
+    write_atomic(Path(path), buffer.getvalue())
+
+
+__all__ = ["add_command", "print_card", "run_balance"]

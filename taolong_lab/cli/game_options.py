@@ -1,0 +1,106 @@
+"""What the game commands share (``play --vs/--game``, ``tournament``, ``balance``): the game
+named by ``--game`` and its ``--option`` pairs, agents named by a spec, and the options of a run
+of many games.
+
+An agent is named by a spec, ``NAME[:key=value,...]``, e.g. ``alphabeta:time=1``: the agents
+and their keys are the registry's (:mod:`taolong_lab.agents.registry`, docs/agents.md).
+"""
+
+from __future__ import annotations
+
+from ..agents import registry
+from ..agents.base import MAX_SEED
+from ..agents.matches import MAX_GAMES, MAX_TURNS
+from ..errors import TaoLongError
+from ..games import TAOLONG, game
+from ..rules.data import shown
+from ..runner import MAX_WORKERS, RunnerError
+from ..runner import check_scheduler as check_cluster
+from .common import CommandError, add_progress_option, number, option_pairs
+from .generate import _security, add_cluster_options
+
+
+def agents_help() -> str:
+    """The registered agents' names, for a help text."""
+    return ", ".join(kind.name for kind in registry.agents())
+
+
+def game_options(pairs) -> dict:
+    """The game options of ``--option NAME=VALUE`` pairs (each checked by the game)."""
+    return option_pairs(
+        pairs, lambda pair: CommandError(f"--option {shown(pair)}: must read name=value")
+    )
+
+
+def the_game(args):
+    """The game of ``--game`` (default: Tao Long)."""
+    try:
+        return game(args.game or TAOLONG.name)
+    except TaoLongError as exc:
+        raise CommandError(f"--game: {exc}") from None
+
+
+def add_run_arguments(parser, games: int) -> None:
+    """Add the options of a run of many games (``tournament``, ``balance``) to ``parser``.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The command's parser.
+    games : int
+        The default of ``--games``.
+    """
+    parser.add_argument("--game", metavar="NAME", help="a registered game (default: taolong)")
+    parser.add_argument(
+        "--option",
+        action="append",
+        metavar="NAME=VALUE",
+        help="a game option, e.g. scenario=torus (repeatable)",
+    )
+    parser.add_argument(
+        "--games",
+        metavar="N",
+        type=number(int, 1, MAX_GAMES),
+        default=games,
+        help=f"games a pairing or a cell (default: {games})",
+    )
+    parser.add_argument(
+        "--seed",
+        metavar="S",
+        type=number(int, 0, MAX_SEED - 1),
+        default=0,
+        help="the seed of the games (the same seed, the same games; default: 0)",
+    )
+    parser.add_argument(
+        "--max-turns",
+        metavar="N",
+        type=number(int, 1, MAX_TURNS),
+        default=300,
+        help="the turn cap: a game still going is a draw",
+    )
+    parser.add_argument(
+        "--workers",
+        metavar="K",
+        type=number(int, 1, MAX_WORKERS),
+        default=1,
+        help="processes at once (default: 1)",
+    )
+    add_cluster_options(parser)
+    add_progress_option(parser)
+
+
+def check_scheduler(args) -> None:
+    """Refuse a bad ``--scheduler`` and ``--tls-*`` before any game is played."""
+    try:
+        check_cluster(args.scheduler, _security(args))
+    except RunnerError as exc:
+        raise CommandError(str(exc)) from None
+
+
+__all__ = [
+    "add_run_arguments",
+    "agents_help",
+    "check_scheduler",
+    "game_options",
+    "the_game",
+]

@@ -1,0 +1,165 @@
+"""``taolong tournament SPEC SPEC ... --games N [--seed S] [--workers K] [--out FILE.json]``:
+a round robin of agents, the matches and the ratings; with ``--out`` the games go to
+``FILE.games/`` and a rerun resumes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..agents import tournament
+from ..agents.matches import MAX_TURNS
+from ..agents.registry import agent_from_spec
+from ..errors import TaoLongError
+from ..files import output_lock, read_bounded, write_atomic
+from ..rules.data import decode_json, json_decoder, shown
+from ..runner import RunnerError
+from .common import EXIT_OK, CommandError, number, wants_progress
+from .game_options import (
+    add_run_arguments,
+    check_scheduler,
+    game_options,
+    the_game,
+)
+from .generate import _security
+
+TOURNAMENT_FORMAT = "taolong-tournament"
+
+
+def add_command(subparsers) -> None:
+    """Add ``tournament`` to the parser.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        What ``ArgumentParser.add_subparsers`` returned.
+    """
+    ladder = subparsers.add_parser(
+        "tournament", help="a round robin of agents, with ratings (95 %% intervals)"
+    )
+    ladder.add_argument(
+        "agents",
+        nargs="+",
+        metavar="AGENT",
+        help="agent specs, e.g. greedy alphabeta:time=1 mcts:nodes=2000",
+    )
+    add_run_arguments(ladder, games=10)
+    ladder.add_argument(
+        "--opening",
+        metavar="N",
+        type=number(int, 0, MAX_TURNS),
+        default=4,
+        help="random opening plies of each pair of games",
+    )
+    ladder.add_argument(
+        "--out",
+        metavar="FILE.json",
+        help="the results, written atomically; the games go to FILE.games/ and a rerun resumes",
+    )
+    ladder.set_defaults(run=run_tournament)
+
+
+def run_tournament(args, out) -> int:
+    """``taolong tournament``: a round robin of the agents, the matches and the ratings."""
+    check_scheduler(args)
+    if len(set(args.agents)) != len(args.agents) or len(args.agents) < 2:
+        raise CommandError("tournament: give at least two different agents")
+    agents = {spec: agent_from_spec(spec) for spec in args.agents}
+    played = the_game(args)
+    start = played.new(**game_options(args.option))
+    settings = {
+        "game": played.name,
+        "start": start.to_string(),
+        "agents": list(args.agents),
+        "games": args.games,
+        "seed": args.seed,
+        "max_turns": args.max_turns,
+        "opening": args.opening,
+    }
+    if args.out is None:
+        return _tournament(args, out, agents, start, settings)
+    if not args.out.endswith(".json"):
+        raise CommandError(f"--out {shown(args.out)}: must be a .json file")
+    if not Path(args.out).resolve().parent.is_dir():
+        raise CommandError(f"--out {shown(args.out)}: no such folder")
+    with output_lock(args.out):  # one run at a time writes the results and their games
+        return _tournament(args, out, agents, start, settings)
+
+
+def _tournament(args, out, agents: dict, start, settings: dict) -> int:
+    """:func:`run_tournament`'s games and output, ``args.out`` (if any) locked."""
+    out_dir = None
+    if args.out is not None:
+        out_dir = Path(args.out[: -len(".json")] + ".games")
+        _check_settings(args.out, settings)
+        _write_json(args.out, {"format": TOURNAMENT_FORMAT, "settings": settings, "done": False})
+        out_dir.mkdir(exist_ok=True)
+    try:
+        results, rated = tournament(
+            agents,
+            games=args.games,
+            seed=args.seed,
+            out_dir=out_dir,
+            start=start,
+            max_turns=args.max_turns,
+            opening=args.opening,
+            workers=args.workers,
+            scheduler=args.scheduler,
+            security=_security(args),
+            progress=wants_progress(args),
+        )
+    except RunnerError as exc:
+        raise CommandError(str(exc)) from None
+    for result in results:
+        print(result, file=out)
+    print("\nratings (Bradley-Terry, Elo scale, 95 % intervals):", file=out)
+    for rating in rated:
+        print(f"  {rating}", file=out)
+    if args.out is not None:
+        doc = {
+            "format": TOURNAMENT_FORMAT,
+            "settings": settings,
+            "done": True,
+            "matches": [
+                {
+                    "first": r.first,
+                    "second": r.second,
+                    "wins": r.wins,
+                    "losses": r.losses,
+                    "draws": r.draws,
+                    "score": r.score,
+                    "interval": list(r.interval),
+                }
+                for r in results
+            ],
+            "ratings": [
+                {"name": r.name, "elo": r.elo, "low": r.low, "high": r.high} for r in rated
+            ],
+        }
+        _write_json(args.out, doc)
+        print(f"{args.out}: written", file=out)
+    return EXIT_OK
+
+
+def _check_settings(path: str, settings: dict) -> None:
+    """Refuse a results file of other settings (its games would be mixed with these)."""
+    if not Path(path).exists():
+        return
+    try:
+        held = decode_json(json_decoder(), read_bounded(path).decode("utf-8"))
+    except (TaoLongError, ValueError, UnicodeDecodeError) as exc:
+        raise CommandError(f"--out {path}: not a tournament's results: {exc}") from None
+    if not isinstance(held, dict) or held.get("format") != TOURNAMENT_FORMAT:
+        raise CommandError(f"--out {path}: format: not a tournament's results")
+    if held.get("settings") != settings:
+        raise CommandError(
+            f"--out {path}: settings: a tournament of other settings; use another file"
+        )
+
+
+def _write_json(path, doc: dict) -> None:
+    text = json.dumps(doc, ensure_ascii=False, allow_nan=False, indent=1) + "\n"
+    write_atomic(Path(path), text.encode("utf-8"))
+
+
+__all__ = ["TOURNAMENT_FORMAT", "add_command", "run_tournament"]
