@@ -1186,3 +1186,25 @@ def test_the_compiled_checker_agrees_with_dratify(name, folder):
 @pytest.mark.skipif(drat.compiled() is None, reason="taolong_lab._drat not built")
 def test_the_compiled_checker_agrees_with_dratify_on_the_bench_proof(stored):
     assert cross_checked(stored, 1) >= 2 * 10
+
+
+def test_doctor_names_the_drat_checker(capsys, monkeypatch):
+    from taolong_lab.cli import main
+
+    def checker_line() -> str:
+        assert main(["doctor"]) == 0
+        out = capsys.readouterr().out.splitlines()
+        (line,) = [line for line in out if line.startswith("DRAT proof checker: ")]
+        return line
+
+    built = drat.compiled() is not None
+    assert checker_line().startswith(
+        "DRAT proof checker: compiled (taolong_lab._drat)"
+        if built
+        else "DRAT proof checker: dratify"
+    )
+    monkeypatch.setenv("TAOLONG_PURE", "1")
+    assert checker_line().endswith("the compiled checker is turned off by TAOLONG_PURE=1")
+    assert drat.resolve("auto") in ("native", "python")
+    with pytest.raises(TaoLongError, match="engine: 'lab' needs the compiled checker"):
+        drat.resolve("lab")

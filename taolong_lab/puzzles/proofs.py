@@ -135,7 +135,33 @@ class ProofReport:
     lines: int = 0
 
 
-def check(
+def check(puzzle, folder=None, **options) -> list[str]:
+    """The problems with ``puzzle``'s stored proof (empty when it checks out): the problems
+    of :func:`report`.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        A solved puzzle whose certificate names its proof folder (``certificate.proof``).
+    folder : path or None
+        The proof folder; None: the one ``certificate.proof`` names.
+    **options
+        ``base``, ``budget``, ``engine``, ``progress`` and ``memory``, as :func:`report`'s.
+
+    Returns
+    -------
+    list of str
+        Each problem names the file or field at fault.
+
+    Raises
+    ------
+    ProofNotPresentError, ProofBudgetError, TaoLongError
+        As :func:`report`.
+    """
+    return report(puzzle, folder, **options).problems
+
+
+def report(
     puzzle,
     folder=None,
     *,
@@ -144,8 +170,8 @@ def check(
     engine: str = "auto",
     progress: bool = False,
     memory: int = MEMORY_BUDGET,
-) -> list[str]:
-    """The problems with ``puzzle``'s stored proof (empty when it checks out).
+) -> ProofReport:
+    """What checking ``puzzle``'s stored proof finds.
 
     Parameters
     ----------
@@ -166,46 +192,9 @@ def check(
 
     Returns
     -------
-    list of str
-        Each problem names the file or field at fault.
-
-    Raises
-    ------
-    ProofNotPresentError
-        ``folder`` is None and the folder ``certificate.proof`` names is not there.
-    ProofBudgetError
-        A DRAT proof its checker cannot check within ``memory``.
-    TaoLongError
-        An unknown ``engine``, or one that is not installed.
-    """
-    found = report(
-        puzzle,
-        folder,
-        base=base,
-        budget=budget,
-        engine=engine,
-        progress=progress,
-        memory=memory,
-    )
-    return found.problems
-
-
-def report(
-    puzzle,
-    folder=None,
-    *,
-    base=".",
-    budget: int = DEAD_END_BUDGET,
-    engine: str = "auto",
-    progress: bool = False,
-    memory: int = MEMORY_BUDGET,
-) -> ProofReport:
-    """What checking ``puzzle``'s stored proof finds (:func:`check`'s parameters).
-
-    Returns
-    -------
     ProofReport
-        :data:`CHECKED` or :data:`FAILED`, the problems, and what each horizon rests on.
+        :data:`CHECKED` or :data:`FAILED`, the problems (each naming the file or field at
+        fault), and what each horizon rests on.
 
     Raises
     ------
