@@ -378,3 +378,30 @@ def test_a_puzzle_file_is_not_a_record_file(tmp_path, capsys, monkeypatch):
     assert (code, out) == (2, "") and err.count("\n") == 1
     assert f"--record {path}:1: format: not a game record (taolong-game): not a record file" in err
     assert path.read_bytes() == before
+
+
+def test_the_command_line_refuses_a_bad_card_or_record_in_one_line(tmp_path, capsys):
+    """Finding 9 of issue 40 from the command line: a card game ``{}`` and a record id
+    ``game-abc`` are one error line each, exit 2, no traceback."""
+    card = tmp_path / "card.json"
+    argv = ["balance", "--game", "tao", "--levels", "random", "--games", "1", "--max-turns", "6"]
+    argv.append("--no-progress")
+    assert cli(capsys, *argv, "--out", str(card))[0] == 0
+    doc = json.loads(card.read_text())
+    doc["cells"][0]["games"][0] = {}
+    card.write_text(json.dumps(doc))
+    code, out, err = cli(capsys, *argv, "--out", str(card))
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert err.startswith(f"taolong: error: {card}: cells[0].games[0]: not a game's figures")
+    results = tmp_path / "t.json"
+    argv = ["tournament", "random", "greedy", "--game", "tao", "--games", "2", "--max-turns", "6"]
+    argv.append("--no-progress")
+    assert cli(capsys, *argv, "--out", str(results))[0] == 0
+    (games,) = (tmp_path / "t.games").glob("*.jsonl")
+    lines = games.read_text().splitlines()
+    doc = json.loads(lines[0])
+    doc["id"] = "game-abc"
+    games.write_text("\n".join([json.dumps(doc), *lines[1:]]) + "\n")
+    code, out, err = cli(capsys, *argv, "--out", str(results))
+    assert (code, out) == (2, "") and err.count("\n") == 1 and "Traceback" not in err
+    assert f"{games}: id: 'game-abc' is not a game of this match" in err
