@@ -160,6 +160,24 @@ def read_chunks(path, *, limit: int = MAX_INPUT_BYTES, size: int = 1 << 20):
     does before anything is read; a file that grows past ``limit`` while it is read is
     refused too. Never more than one piece is held.
 
+    Parameters
+    ----------
+    path : path
+        The file.
+    limit : int
+        Its most bytes.
+    size : int
+        The most bytes of one piece.
+
+    Returns
+    -------
+    iterator of bytes
+
+    Raises
+    ------
+    InputFileError
+        A file that is missing, not a regular file, or over ``limit``.
+
     >>> import tempfile
     >>> target = Path(tempfile.mkdtemp()) / "in.txt"
     >>> write_atomic(target, b"some text")
@@ -211,7 +229,19 @@ class OutputLockedError(TaoLongError):
 
 def lock_file(path, *, folder: bool = False) -> Path:
     """The lock file of the output ``path``: ``.<name>.lock`` beside a file, ``.lock`` inside
-    a folder."""
+    a folder.
+
+    Parameters
+    ----------
+    path : path
+        The output.
+    folder : bool
+        Whether it is a folder.
+
+    Returns
+    -------
+    Path
+    """
     path = Path(path)
     return path / ".lock" if folder else path.parent / f".{path.name}.lock"
 
@@ -222,6 +252,13 @@ def output_lock(path, *, folder: bool = False) -> Iterator[None]:
     ``folder`` a folder that exists) for the block, its lock file holding this process's id;
     then remove the stale temporary files of :func:`write_atomic` there
     (:func:`remove_stale_temporaries`).
+
+    Parameters
+    ----------
+    path : path
+        The output.
+    folder : bool
+        Whether it is a folder.
 
     Raises
     ------
@@ -265,7 +302,20 @@ _TEMPORARY = re.compile(r"\.(.+)\.[0-9a-f]{12}\.tmp")
 def remove_stale_temporaries(path, *, folder: bool = False) -> int:
     """Remove the temporary files :func:`write_atomic` left beside ``path`` (or in the folder
     ``path``, for any of its files) when a run was killed mid-write: ``.<name>.<hex>.tmp``.
-    Only safe under :func:`output_lock`. Returns how many went."""
+    Only safe under :func:`output_lock`.
+
+    Parameters
+    ----------
+    path : path
+        The output.
+    folder : bool
+        Whether it is a folder.
+
+    Returns
+    -------
+    int
+        How many files were removed.
+    """
     path = Path(path)
     where = path if folder else path.parent
     gone = 0

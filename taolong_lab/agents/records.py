@@ -441,9 +441,20 @@ def append_record(path, record: GameRecord) -> None:
 
 
 def record_file_problem(path) -> tuple[int | None, str, str] | None:
-    """Why ``path`` cannot take a game record appended, as ``(line, field, reason)``; None when
-    it is missing, empty or a record file (every line a JSON object of the ``taolong-game``
-    format, but a torn last line without its newline). The records are not replayed."""
+    """Why ``path`` cannot take a game record appended.
+
+    Parameters
+    ----------
+    path
+        A file, there or not.
+
+    Returns
+    -------
+    tuple or None
+        ``(line, field, reason)``; None when the file is missing, empty or a record file
+        (every line a JSON object of the ``taolong-game`` format, but a torn last line without
+        its newline). The records are not replayed.
+    """
     path = Path(path)
     if not path.exists():
         return None

@@ -257,7 +257,23 @@ def check_stored(puzzle, base=".", **options) -> tuple[str, list[str]]:
 
 def stored_report(puzzle, base=".", **options) -> ProofReport:
     """:func:`check_stored`'s answer as a :class:`ProofReport` (with what each horizon rests
-    on and the checker that ran)."""
+    on and the checker that ran).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        A puzzle of the file in ``base``.
+    base : path
+        The folder of the puzzle's file.
+    **options
+        ``budget``, ``engine``, ``progress`` and ``memory``, as :func:`report`'s.
+
+    Returns
+    -------
+    ProofReport
+        Its status one of :data:`CHECKED`, :data:`FAILED`, :data:`UNCHECKED`,
+        :data:`NOT_PRESENT` and :data:`NO_PROOF`.
+    """
     if (puzzle.certificate or {}).get("proof") is None:
         return ProofReport(NO_PROOF)
     try:

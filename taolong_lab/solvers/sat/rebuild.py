@@ -292,9 +292,23 @@ class Rebuild:
 
     # ---- the completeness spot-check -------------------------------------------------------
     def spot_check(self, end: int, turns: int, lines) -> list[str]:
-        """Force each line (a list of positions, the start first) into the CNF of the
-        arena's first ``end`` words, without its goal, whose last layer is ``turns``: each must
-        leave it satisfiable. The problems, one a line that does not."""
+        """Force each line into the CNF of the arena's first ``end`` words, without its goal:
+        each must leave it satisfiable.
+
+        Parameters
+        ----------
+        end : int
+            The arena's words of the CNF (a :class:`Horizon`'s ``end``).
+        turns : int
+            Its last layer: the positions of a line after that are not forced.
+        lines : list of list of State
+            Lines of engine-legal turns, each a list of positions, the start first.
+
+        Returns
+        -------
+        list of str
+            One problem a line the CNF has no model for.
+        """
         enc, g = self.search.enc, self.search.g
         found = []
         with Solver(name="cd195") as sat:
@@ -332,7 +346,22 @@ def _next(items, where: str, name: str):
 def playouts(start: State, turns: int, count: int, seed: str) -> list[list[State]]:
     """``count`` seeded random lines of engine-legal turns from ``start``, each up to
     ``turns`` turns or the game's end (the turn that loses the player's dragon left out: the
-    encoding has no turn after a loss)."""
+    encoding has no turn after a loss).
+
+    Parameters
+    ----------
+    start : State
+        A solo position.
+    turns, count : int
+        The most turns of a line; how many lines.
+    seed : str
+        The seed of the random source.
+
+    Returns
+    -------
+    list of list of State
+        Each line's positions, the start first.
+    """
     rng = random.Random(seed)
     lines = []
     for _ in range(count):
