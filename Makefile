@@ -15,26 +15,30 @@ INSTALL_DEPS = pyproject.toml setup.py taolong_lab/version.py $(wildcard native/
 .DEFAULT_GOAL := help
 
 .PHONY: help setup test test-full test-browser fuzz lab notebooks lint fmt bench golden atlas \
-	proofs proofs-artefact clean
+	proofs proofs-artefact site site-serve clean
 
 help:
-	@echo "Targets:"
+	@echo "Targets (each sets up $(VENV) first, with 'make setup'):"
+	@echo "  make setup      create $(VENV) and install '.[dev]': the lab, JupyterLab and the test tools"
 	@echo "  make test       ruff check + format check + pytest (not slow), 2 xdist workers"
 	@echo "  make test-full  ruff check + format check + pytest, all tests incl. slow"
-	@echo "  make test-browser  only the real-browser test (JupyterLab in chromium)"
+	@echo "  make test-browser  only the real-browser tests (JupyterLab and the web page in chromium)"
 	@echo "  make fuzz       a long random fuzz campaign of the readers (FUZZ_EXAMPLES a test)"
-	@echo "  make lab        install lab extras and start jupyter lab in notebooks/"
+	@echo "  make lab        trust the notebooks, start JupyterLab in notebooks/ (the dev set holds it)"
 	@echo "  make notebooks  execute every notebook in place, outputs stored (tools/notebooks.py)"
+	@echo "  make site       build the web page into $(SITE_DIR) (npm's pinned Pyodide + the lab's wheel)"
+	@echo "  make site-serve serve $(SITE_DIR) on http://127.0.0.1:$(SITE_PORT)/"
 	@echo "  make lint       ruff check . and ruff format --check ."
 	@echo "  make fmt        ruff check --fix . and ruff format ."
-	@echo "  make bench      run bench/run.py"
+	@echo "  make bench      run bench/run.py, bench/solo.py and bench/widgets.py"
 	@echo "  make golden     regenerate golden files (tools/golden.py)"
 	@echo "  make atlas      prove more of the solo atlas (resumes), then its README table"
 	@echo "  make proofs     make the SAT proofs not in the repository (docs/proofs.md)"
 	@echo "  make proofs-artefact  pack puzzles/proofs/ into $(PROOFS_ARTEFACT) + .sha256"
-	@echo "  make setup      create $(VENV) and install '.[dev]'"
 	@echo "  make clean      remove $(VENV), caches and build artefacts"
-	@echo "Variables: VENV=$(VENV) PYTHON=$(PYTHON)"
+	@echo "Variables: VENV=$(VENV) PYTHON=$(PYTHON) SITE_DIR=$(SITE_DIR) SITE_PORT=$(SITE_PORT)"
+	@echo "Without make: pip install . (the library and the taolong command), pip install '.[lab]'"
+	@echo "  (JupyterLab and the Explorer too); see the README's 'Installing the library only'."
 
 setup: $(DEV_STAMP)
 
@@ -78,7 +82,10 @@ fuzz: $(DEV_STAMP)
 # JupyterLab refuses to run as root unless told to (these machines run as root).
 LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 
+# The lab's own notebooks are trusted, so their stored SVG and HTML outputs render (opened
+# untrusted they show the PNG stored beside each SVG).
 lab: $(DEV_STAMP)
+	$(VENV)/bin/jupyter trust notebooks/*.ipynb
 	$(VENV)/bin/jupyter lab $(LAB_FLAGS) notebooks/
 
 # Each notebook runs in a fresh python3 kernel with PYTHONHASHSEED=0; tests/test_notebooks.py
@@ -122,7 +129,19 @@ proofs-artefact: proofs
 	mv $(PROOFS_ARTEFACT).tmp $(PROOFS_ARTEFACT)
 	cd dist && sha256sum taolong-proofs.tar.gz > taolong-proofs.tar.gz.sha256
 
+# The web page: a static folder (docs/performance.md has its figures; the README says how to
+# publish it). npm installs the Pyodide pinned in site/package-lock.json into site/node_modules.
+SITE_DIR ?= build/site
+SITE_PORT ?= 8000
+
+site: $(DEV_STAMP)
+	$(PY) tools/build_site.py $(SITE_DIR)
+
+site-serve: site
+	@echo "serving $(SITE_DIR) on http://127.0.0.1:$(SITE_PORT)/ (Ctrl-C stops it)"
+	$(PY) -m http.server $(SITE_PORT) --bind 127.0.0.1 --directory $(SITE_DIR)
+
 clean:
-	rm -rf $(VENV) build dist .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build dist .pytest_cache .ruff_cache .hypothesis site/node_modules
 	rm -rf *.egg-info
 	find . -path ./.git -prune -o -type d -name __pycache__ -prune -exec rm -rf {} +

@@ -54,15 +54,26 @@ DRAT = Extension(
     optional=True,
 )
 
-# The game's data ships inside the package; the loader looks at taolong_lab/_data first,
-# then <repo>/data.
-DATA = {"taolong_lab._data": "data"}
+# The game's data and the bundled puzzle files ship inside the package (taolong_lab/_data,
+# taolong_lab/_puzzles); in a git checkout the lab reads data/ and puzzles/ instead. The
+# atlas's pending files and the SAT proofs (puzzles/proofs/) stay out.
+DATA = {
+    "taolong_lab._data": "data",
+    "taolong_lab._puzzles": "puzzles",
+    "taolong_lab._puzzles.atlas": "puzzles/atlas",
+}
 
 setup(
     packages=[*find_packages(include=["taolong_lab", "taolong_lab.*"]), *DATA],
     package_dir=DATA,
     package_data={
         "taolong_lab._data": ["*.toml", "*.json", "scenarios/*.toml", "games/*/*.toml"],
+        "taolong_lab._puzzles": ["*.jsonl"],
+        "taolong_lab._puzzles.atlas": ["*.jsonl"],
+    },
+    exclude_package_data={
+        "taolong_lab._puzzles": ["README.md"],
+        "taolong_lab._puzzles.atlas": ["*.pending.json"],
     },
     ext_modules=[] if PURE else [KERNEL, DRAT],
     cmdclass={"build_ext": OptionalBuild},

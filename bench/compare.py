@@ -16,7 +16,7 @@ first-turn count, measured inside the same run), the SAT encoding's clauses and 
 turn (mean over the layers, in thousands), CEGAR refinements (opponent groups and penalties),
 dead-end nogoods from the short real searches, SAT calls and conflicts. ``--json`` adds the
 explicit solver's positions expanded by its search and each solver's peak memory (MB), what
-``method="auto"`` weighs (docs/performance.md, "What auto should pick"). ``--file`` takes
+``method="auto"`` weighs (docs/performance.md, "Choosing a solver"). ``--file`` takes
 several files and ``--mode`` keeps the challenges of those modes; ``--by-optimum`` prints, after
 the rows, one line per stored optimum: the challenges, each solver's seconds in all (wall and
 CPU), and SAT's conflicts and clauses per turn (mean of the challenges' means).

@@ -13,8 +13,8 @@ encoding: the optimum's layers built and loaded raw, without elimination. SAT ru
 after the explicit solver warmed the engine's caches, so its figures are its best case.
 ``floor`` is SAT's calls alone over the explicit solver's cold whole answer: above 1, the SAT
 solver's search by itself takes longer than the explicit solver's answer, so no encoder
-however fast would make SAT the faster method there (docs/performance.md, "The speed goal,
-clause by clause"). Exits 1 when the two solvers' optima differ.
+however fast would make SAT the faster method there
+(bench/history/2026-11-25-sat-speed-goal.md). Exits 1 when the two solvers' optima differ.
 """
 
 from __future__ import annotations

@@ -8,8 +8,9 @@ Every workload runs in a fresh process, once with the kernel and once with
 ``TAOLONG_PURE=1``, the two alternated run by run. Figures: CPU seconds of the workload
 (``time.process_time``), the best of ``--repeat`` runs; the ratio pure / kernel; and for the
 solves the positions stored (the search's table) with the peak resident memory per stored
-position (the process's peak, less what the process held before the solve, over the
-positions).
+position: the kernel's tables over the positions, and for the pure path the process's peak
+less what it held before the solve (a figure that means something for the larger searches
+only).
 
 Workloads:
 
@@ -18,6 +19,10 @@ Workloads:
   with ``count_first_turns=False`` (the optimum alone);
 - ``wall``, ``maze``: the explicit solver on the atlas starts wall-white-BB.BB.WW.WW and
   maze-black-WB.WB.BW.BW, the optimum alone (as the atlas runs them);
+``--rulebook``: the compiled kernel alone on the 16 rulebook challenges, each in a fresh
+process: the optimum alone, the whole solve with its first-turn count, and the optimum alone
+under the next-turn lookahead (CPU seconds, positions stored).
+
 - ``successors``: the solo successors of 1,600 positions of seeded random playouts (every
   scenario, both dragons, the atlas's shuffled starts), made by the parent and read afresh
   by each run (the kernel's as its own bytes, what its search reads); successors / s.
@@ -55,12 +60,15 @@ def _solve(start, count: bool) -> dict:
     s = solve(start, progress=False, count_first_turns=count)
     cpu = time.process_time() - t
     stored = s.stats["stored"]
+    held = s.stats.get("kernel_bytes")  # the kernel's tables; else the process's growth
+    if held is None:
+        held = (_peak_mb() - before) * 2**20
     return {
         "cpu": cpu,
         "optimum": s.optimum,
         "expanded": s.stats["expanded"],
         "stored": stored,
-        "bytes_per_position": round((_peak_mb() - before) * 2**20 / max(stored, 1)),
+        "bytes_per_position": round(held / max(stored, 1)),
     }
 
 
@@ -120,6 +128,57 @@ def run_one(name: str, file: str | None) -> dict:
     return _solve(puzzle.start, count=not name.endswith("-opt"))
 
 
+def rulebook_one(ident: str) -> dict:
+    """The kernel on one rulebook challenge, the three ways ``--rulebook`` gives."""
+    from taolong_lab import State, load_puzzles
+    from taolong_lab.solvers.explicit import solve
+
+    start = next(p for p in load_puzzles(ROOT / "puzzles" / "rulebook-solo.jsonl") if p.id == ident)
+    start = start.start
+    rules, rest = start.to_tln().split(" ", 1)
+    row = {"id": ident}
+    for name, state, count in (
+        ("alone", start, False),
+        ("count", start, True),
+        ("next", State(f"{rules}+solo_lookahead=next-turn {rest}"), False),
+    ):
+        t = time.process_time()
+        s = solve(state, progress=False, count_first_turns=count)
+        row[name] = {
+            "cpu": round(time.process_time() - t, 3),
+            "optimum": s.optimum,
+            "stored": s.stats["stored"],
+            "first_turns": s.optimal_first_turns,
+        }
+    return row
+
+
+def rulebook_table() -> int:
+    from taolong_lab import load_puzzles
+
+    print(
+        "| challenge | optimum | CPU s | positions stored | with the count: CPU s | first "
+        "turns | next-turn: optimum | CPU s | positions stored |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for p in load_puzzles(ROOT / "puzzles" / "rulebook-solo.jsonl"):
+        done = subprocess.run(
+            [sys.executable, __file__, "--rulebook-one", p.id],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ROOT,
+        )
+        row = json.loads(done.stdout.splitlines()[-1])
+        a, c, n = row["alone"], row["count"], row["next"]
+        print(
+            f"| {p.id} | {a['optimum']} | {a['cpu']:.2f} | {a['stored']:,} | {c['cpu']:.2f} | "
+            f"{c['first_turns']} | {n['optimum']} | {n['cpu']:.2f} | {n['stored']:,} |",
+            flush=True,
+        )
+    return 0
+
+
 def measure(name: str, pure: bool, file: str) -> dict:
     env = {**os.environ, "TAOLONG_PURE": "1" if pure else "0"}
     done = subprocess.run(
@@ -140,7 +199,14 @@ def main(argv=None) -> int:
     ap.add_argument("--json", action="store_true", help="one JSON object a workload")
     ap.add_argument("--one", help=argparse.SUPPRESS)
     ap.add_argument("--positions", help=argparse.SUPPRESS)
+    ap.add_argument("--rulebook", action="store_true", help="the kernel on the rulebook set")
+    ap.add_argument("--rulebook-one", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.rulebook_one:
+        print(json.dumps(rulebook_one(args.rulebook_one)))
+        return 0
+    if args.rulebook:
+        return rulebook_table()
     if args.one:
         print(json.dumps(run_one(args.one, args.positions)))
         return 0

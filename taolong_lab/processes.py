@@ -6,6 +6,10 @@ does. On Linux the kernel kills it (``prctl(PR_SET_PDEATHSIG, SIGKILL)``; the ke
 the death of the parent *thread* that started the child). Elsewhere a daemon thread checks
 ``os.getppid()`` every :data:`POLL_SECONDS` and ends the process once it has changed (an orphan
 is given another parent on POSIX systems; on Windows the check never fires).
+
+In a web page (Pyodide, ``sys.platform == "emscripten"``: :data:`IN_BROWSER`) there are no
+processes and no threads: work asked of several processes runs in this one, and
+:func:`one_process` says so in a :class:`SingleProcessWarning`.
 """
 
 from __future__ import annotations
@@ -16,9 +20,30 @@ import signal
 import sys
 import threading
 import time
+import warnings
 
 POLL_SECONDS = 1.0
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+IN_BROWSER = sys.platform == "emscripten"  # Pyodide: no processes, no threads
+
+
+class SingleProcessWarning(UserWarning):
+    """Work asked of several processes runs in this one: Pyodide starts none."""
+
+
+def one_process(what: str) -> None:
+    """Say, in a :class:`SingleProcessWarning`, that ``what`` runs in this process.
+
+    Parameters
+    ----------
+    what : str
+        What was asked and what runs instead, e.g. ``"workers=2: 1 worker"``.
+    """
+    warnings.warn(
+        f"{what}: this Python runs in a web page (Pyodide), which starts no processes",
+        SingleProcessWarning,
+        stacklevel=3,
+    )
 
 
 def end_with_parent(parent: int | None = None) -> None:
@@ -54,4 +79,10 @@ def _exit_when_orphaned(parent: int) -> None:
     os._exit(1)
 
 
-__all__ = ["POLL_SECONDS", "end_with_parent"]
+__all__ = [
+    "IN_BROWSER",
+    "POLL_SECONDS",
+    "SingleProcessWarning",
+    "end_with_parent",
+    "one_process",
+]

@@ -84,7 +84,7 @@ from itertools import chain
 from typing import Any
 
 from .errors import TaoLongError
-from .processes import end_with_parent
+from .processes import IN_BROWSER, end_with_parent, one_process
 
 DASK_EXTRA = "pip install 'taolong_lab[dask]'"
 AHEAD_PER_WORKER = 4
@@ -135,14 +135,17 @@ def ordered_map(
 
     The arguments are checked at once (a :class:`RunnerError`, also when ``scheduler`` is given
     but ``distributed`` is not installed); the jobs start (and a scheduler is connected to) on
-    the first ``next()``.
+    the first ``next()``. In a web page (Pyodide) the jobs run in this process whatever
+    ``workers`` says, and a :class:`~taolong_lab.processes.SingleProcessWarning` says so.
     """
     _check(workers, ahead, stop)
     connection = _connection(scheduler, security)
     if connection is not None:
         distributed, security = connection
         pairs = _dask_map(fn, jobs, distributed, scheduler, security, ahead)
-    elif workers == 1:
+    elif workers == 1 or IN_BROWSER:
+        if workers > 1:
+            one_process(f"workers={workers}: the jobs run one after the other in this process")
         pairs = _serial_map(fn, jobs)
     else:
         pairs = _pool_map(fn, jobs, workers, ahead or AHEAD_PER_WORKER * workers)

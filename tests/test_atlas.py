@@ -138,11 +138,19 @@ def test_the_readme_table_is_the_stored_atlas():
 def test_the_table_counts_each_dragon_of_a_file(tmp_path):
     path = FOLDER / "torus.jsonl"
     (tmp_path / "torus.jsonl").write_bytes(path.read_bytes())
-    lines = table(tmp_path).splitlines()
+    text = table(tmp_path)
+    lines = [line for line in text.splitlines() if line.startswith("|")]
     assert [line.split(" | ")[:3] for line in lines[2:]] == [
         ["| torus", "white", "70/70"],
         ["| torus", "black", "70/70"],
     ]
+    # the rows left out are named
+    assert text.endswith(
+        "Not in the atlas yet (no start proved): cave white, cave black, "
+        "field white, field black, gorge white, gorge black, maze white, "
+        "maze black, mist white, mist black, valley white, valley black, "
+        "wall white, wall black.\n"
+    )
     mine = [p for p in load_puzzles(path) if p.player == "white"]
     spread = lines[2].split(" | ")[3]
     assert sum(int(part.split(": ")[1]) for part in spread.split(", ")) == len(mine)
@@ -161,7 +169,9 @@ def test_the_costs_are_read_from_each_certificate():
         if row.solver == "explicit":
             below = puzzle.certificate["no_win_within"]
             assert row.positions == below[-1]["positions"] > 0
-    lines = cost_table(rows).splitlines()
+    text = cost_table(rows)
+    lines = [line for line in text.splitlines() if line.startswith("|")]
+    assert "CPU s recorded: only the runs that recorded their CPU time count" in text
     groups = {(r.scenario, r.player) for r in rows}
     assert len(lines) == 2 + len(groups)
     proved = sum(int(line.split(" | ")[2]) for line in lines[2:])
@@ -199,3 +209,63 @@ def test_the_command_refuses_bad_input_in_one_line(tmp_path, capsys, argv, messa
     err = capsys.readouterr().err
     assert err.startswith("taolong: error: ") and message in err and err.count("\n") == 1
     assert list(tmp_path.iterdir()) == []
+
+
+# ---- a player's question: taolong atlas lookup -------------------------------------------------
+@pytest.mark.parametrize(
+    "stacks", ["BB.WW.BW.BW", "bb.ww.bw.bw", "BB/-/WW/-/BW/-/BW/-"], ids=["id", "lower", "tln"]
+)
+def test_lookup_reads_a_start_as_a_player_writes_it(stacks, capsys):
+    from taolong_lab.cli import main
+
+    assert main(["atlas", "lookup", "field", "white", stacks, "--folder", str(FOLDER)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    stored = {p.id: p for p in load_puzzles(FOLDER / "field.jsonl")}["field-white-BB.WW.BW.BW"]
+    assert out[0].startswith(f"field-white-BB.WW.BW.BW: win in {stored.optimum} turns, the ")
+    assert len(out) == 1 + stored.optimum
+    for i, (line, turn) in enumerate(zip(out[1:], stored.solution, strict=True), 1):
+        assert line.startswith(f"  {i}. {turn}: sow ")
+
+
+def test_lookup_ranks_a_start_among_the_proved():
+    from taolong_lab.puzzles.atlas import lookup, parse_stacks
+
+    mine = [p for p in load_puzzles(FOLDER / "maze.jsonl") if p.player == "black"]
+    for puzzle in mine[:5]:
+        found = lookup(FOLDER, "maze", "black", parse_stacks(puzzle.id.split("-", 2)[2]))
+        assert found.puzzle.id == puzzle.id and found.proved == len(mine) == 70
+        assert found.harder == sum(p.optimum > puzzle.optimum for p in mine)
+        assert found.same == sum(p.optimum == puzzle.optimum for p in mine)
+
+
+@pytest.mark.parametrize(
+    ("words", "message"),
+    [
+        (["field", "white", "BB.WW.BW"], "is not a shuffled start: four stacks of two stones"),
+        (["field", "white", "BB.BB.BW.BW"], "four white (W) and four black (B)"),
+        (["field", "white", "BB/-/WW/-/BW/-/BW/W"], "on Heaven, Fire, Earth and Water only"),
+        (["fjeld", "white", "BB.WW.BW.BW"], "unknown scenario 'fjeld'"),
+        (["field", "green", "BB.WW.BW.BW"], "the dragon is white or black"),
+        (["field", "white"], "give SCENARIO DRAGON STACKS"),
+    ],
+)
+def test_lookup_refuses_a_bad_start_in_one_line(words, message, capsys):
+    from taolong_lab.cli import main
+
+    assert main(["atlas", "lookup", *words, "--folder", str(FOLDER)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("taolong: error: atlas lookup: ") and message in err
+    assert err.count("\n") == 1
+
+
+def test_the_table_names_each_hardest_start():
+    for line in table(FOLDER).splitlines()[2:]:
+        scenario, player, hardest = (
+            line.split(" | ")[0][2:],
+            line.split(" | ")[1],
+            line.split(" | ")[4],
+        )
+        top, stacks = hardest.split(" ")[0].rstrip(":"), hardest.split(" ")[1]
+        found = {p.id: p.optimum for p in load_puzzles(FOLDER / f"{scenario}.jsonl")}
+        assert found[atlas_id(scenario, player, tuple(stacks.split(".")))] == int(top)
+        assert int(top) == max(v for k, v in found.items() if f"-{player}-" in k)

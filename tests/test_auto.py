@@ -1,6 +1,6 @@
 """solve(method="auto"): the explicit solver, and SAT once the explicit search has expanded
 AUTO_EXPLICIT_STATES positions (AUTO_EXPLICIT_STATES_NEXT_TURN under the next-turn lookahead;
-docs/performance.md, "What auto should pick")."""
+docs/performance.md, "Choosing a solver")."""
 
 from __future__ import annotations
 

@@ -36,3 +36,63 @@ def test_solo_bench_positions_are_mid_game_solo_positions():
         assert state.legal_turns()
     players = {State(t).player for t in tlns}
     assert players == {"white", "black"}
+
+
+def _kernel_choice_inputs():
+    """bench/kernel_choice/inputs.py, loaded under a name of its own."""
+    import importlib.util
+
+    path = BENCH / "kernel_choice" / "inputs.py"
+    spec = importlib.util.spec_from_file_location("kernel_choice_inputs", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclass looks itself up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_kernel_choice_rows_hold_the_positions_they_were_made_from():
+    """The flat input of bench/kernel_choice: each row decodes to its board's dragons and
+    rocks, and the board's masks, neighbours and shifts are the engine's."""
+    import random
+
+    inputs = _kernel_choice_inputs()
+    rng = random.Random(5)
+    for scenario in inputs.SCENARIOS:
+        boards, rocks = inputs.playout_boards(scenario, 6, rng)
+        env = boards[0][0]
+        masks, ints = inputs.encode_board(env, rocks)
+        assert int(masks[inputs.M_PORTAL]) == env.portal_mask
+        assert int(masks[inputs.M_STATIC]) == env.static_mask
+        size = env.geo.size
+        assert [tuple(ints[inputs.NBR + 4 * c : inputs.NBR + 4 * c + 4]) for c in range(size)] == [
+            tuple(n) for n in env.nbr
+        ]
+        cells = rng.getrandbits(size)
+        for d in range(4):
+            assert _flat_shift(inputs, masks, ints, cells, d) == env.geo.shift(cells, d)
+        for _, board in boards:
+            row = inputs.encode_position(board, 1, rocks)
+            assert row[0] == 1
+            assert _decode_dragons(inputs, row) == [
+                (d.cells, tuple(map(tuple, d.links))) for d in board.dragons
+            ]
+            hits = row[inputs.HITS : inputs.HITS + len(rocks)]
+            assert {c: h for c, h in zip(rocks, hits, strict=True) if h} == dict(board.rocks)
+
+
+def _flat_shift(inputs, masks, ints, cells: int, d: int) -> int:
+    by, far = int(ints[inputs.H_BY + d]), int(ints[inputs.H_FAR + d])
+    moved = cells & int(masks[inputs.M_MOVING + d])
+    out = moved << by if by > 0 else moved >> -by
+    back = cells & int(masks[inputs.M_WRAPPING + d])
+    return out | (back << far if far > 0 else back >> -far)
+
+
+def _decode_dragons(inputs, row) -> list:
+    out = []
+    for c in range(2):
+        at = 1 + c * inputs.DRAGON
+        n, nlinks = row[at], row[at + 1]
+        links = row[at + 2 + inputs.MAXC : at + 2 + inputs.MAXC + 3 * nlinks]
+        out.append((tuple(row[at + 2 : at + 2 + n]), tuple(zip(*[iter(links)] * 3, strict=True))))
+    return out

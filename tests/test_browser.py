@@ -1,12 +1,17 @@
-"""One real-browser test: JupyterLab runs notebooks/01-tour.ipynb in Debian's chromium, driven by
-Playwright, and two turns are played in the Explorer: one by clicks on its picture (a space of
-the Ba Gua wheel, then a cell of the board), one by its buttons.
+"""Real-browser tests: JupyterLab in Debian's chromium, driven by Playwright.
+
+- The stored notebooks, opened as they are (not run, not trusted), show their pictures: the
+  PNG stored beside each SVG renders as an ``<img>`` in the output area.
+- JupyterLab runs notebooks/01-tour.ipynb and two turns are played in the Explorer: one by
+  clicks on its picture (a space of the Ba Gua wheel, then a cell of the board), one by its
+  buttons; after each click the newest message stands first, above the board.
 
 The browser is ``/usr/bin/chromium`` (``apt-get install -y chromium``; ``CHROMIUM`` overrides the
 path), launched through Playwright's ``executable_path``: Playwright's own browsers are never
 downloaded. Without chromium the test skips, saying so; ``.ci/run`` installs it. JupyterLab runs
 token-less on a free local port (``--allow-root`` when root), in a temporary folder holding a copy
-of the notebook, so the repository's file is never saved over. The screenshot goes to
+of the notebooks, so the repository's files are never saved over, with its own Jupyter data
+folder, so no notebook is trusted. The screenshot goes to
 ``artifacts/browser/01-tour.png`` (``TAOLONG_ARTIFACTS`` overrides ``artifacts/``).
 """
 
@@ -26,6 +31,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = ROOT / "notebooks" / "01-tour.ipynb"
+STORED = [ROOT / "notebooks" / name for name in ("00-quickstart.ipynb", "01-tour.ipynb")]
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(os.environ.get("TAOLONG_ARTIFACTS", ROOT / "artifacts")) / "browser"
 
@@ -68,10 +74,11 @@ def _free_port() -> int:
 
 @pytest.fixture
 def lab(tmp_path):
-    """A token-less JupyterLab on a free port serving a copy of 01-tour.ipynb: its URL."""
+    """A token-less JupyterLab on a free port serving copies of the notebooks: its URL."""
     work = tmp_path / "lab"
     work.mkdir()
-    shutil.copyfile(NOTEBOOK, work / NOTEBOOK.name)
+    for notebook in {NOTEBOOK, *STORED}:
+        shutil.copyfile(notebook, work / notebook.name)
     settings = tmp_path / "settings" / "@jupyterlab" / "apputils-extension"
     settings.mkdir(parents=True)
     # no "news" toast asking to fetch announcements (it could cover the widget)
@@ -93,6 +100,7 @@ def lab(tmp_path):
         "JUPYTERLAB_SETTINGS_DIR": str(tmp_path / "settings"),
         "JUPYTER_CONFIG_DIR": str(tmp_path / "config"),
         "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"),
+        "JUPYTER_DATA_DIR": str(tmp_path / "data"),  # its own trust database: none trusted
     }
     log = (tmp_path / "lab.log").open("w")
     proc = subprocess.Popen(cmd, cwd=work, stdout=log, stderr=subprocess.STDOUT, env=env)
@@ -118,6 +126,81 @@ def lab(tmp_path):
             proc.kill()
             proc.wait(10)
         log.close()
+
+
+SHOWN_PICTURES = """() => [...document.querySelectorAll('.jp-OutputArea-output img')]
+    .filter((img) => img.complete && img.naturalWidth > 100)
+    .map((img) => [img.src.slice(-80), img.naturalWidth])"""
+SCROLL_DOWN = """() => {
+    const box = document.querySelector('.jp-NotebookPanel .jp-WindowedPanel-outer')
+        || document.querySelector('.jp-NotebookPanel .jp-Notebook');
+    const before = box.scrollTop;
+    box.scrollTop = before + 700;
+    return box.scrollTop === before;
+}"""
+
+
+def _open(page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_function("window.jupyterapp !== undefined", timeout=90_000)
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
+
+
+@pytest.mark.parametrize("stored", STORED, ids=lambda path: path.name)
+def test_a_stored_notebook_shows_its_pictures_before_it_runs(lab, stored):
+    """Opened as stored, never run and not trusted, the notebook's pictures are there: the
+    PNG twin of each SVG output is an ``<img>`` in the output area (JupyterLab would show
+    an untrusted SVG as nothing, and the text of its repr)."""
+    import nbformat
+
+    outputs = [o for c in nbformat.read(stored, as_version=4).cells for o in c.get("outputs", [])]
+    twins = sum(1 for o in outputs if "image/png" in o.get("data", {}))
+    assert twins >= 2
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        try:
+            _open(page, f"{lab}/lab/tree/{stored.name}")
+            images = page.locator(".jp-OutputArea-output img")
+            images.first.wait_for(timeout=60_000)
+            page.wait_for_function(
+                """() => [...document.querySelectorAll('.jp-OutputArea-output img')]
+                    .some((img) => img.complete && img.naturalWidth > 100)""",
+                timeout=30_000,
+            )
+            seen: dict[str, int] = {}  # the pictures met scrolling down (cells render lazily)
+            for _ in range(60):
+                for tail, width in page.evaluate(SHOWN_PICTURES):
+                    seen[tail] = width
+                at_end = page.evaluate(SCROLL_DOWN)
+                page.wait_for_timeout(250)
+                if at_end:
+                    break
+            assert len(seen) >= min(twins, 3), f"{stored.name}: {len(seen)} pictures shown"
+            if stored.name == "01-tour.ipynb":  # the scenario gallery: one wide picture
+                assert max(seen.values()) >= 1200
+            text = page.locator(".jp-OutputArea").first.inner_text()
+            assert "IPython.core.display.SVG object" not in text
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"{stored.stem}-stored.png"))
+        except Exception:
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"{stored.stem}-failure.png"), full_page=True)
+            raise
+        finally:
+            browser.close()
+
+
+def _newest_message_first(page, explorer, played: str) -> None:
+    """The newest message stands first, above the board, and tells the turn just played."""
+    first = explorer.locator(".taolong-messages .taolong-msg").first
+    assert first.get_attribute("data-age") == "0"
+    message = first.bounding_box()
+    board = explorer.locator(".taolong-board").bounding_box()
+    assert message["y"] + message["height"] <= board["y"] + 1
+    assert "now choose" not in explorer.locator(".taolong-messages").inner_text()
+    assert played in first.inner_text()
+    assert board["width"] >= 480  # a board a person clicks comfortably
 
 
 def test_run_the_tour_and_play_a_turn_by_clicking(lab):
@@ -210,7 +293,11 @@ def test_run_the_tour_and_play_a_turn_by_clicking(lab):
                 c.startswith("cell ") for c in clicked
             ), f"the turn by the picture needs a click on the wheel, then a cell: {clicked}"
             assert clicked[0].split()[1] in moves.locator("li").last.inner_text()
+            third = moves.locator("li").last.inner_text().split(" ", 1)[1]
+            _newest_message_first(page, explorer, f"played {third}")
             assert play_a_turn("4", on_picture=False) == []
+            fourth = moves.locator("li").last.inner_text().split(" ", 1)[1]
+            _newest_message_first(page, explorer, f"played {fourth}")
             assert moves.locator("li").count() == 4
             after = board.inner_html()
             assert after != before

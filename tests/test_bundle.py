@@ -1,21 +1,23 @@
-"""The bundled sets' recipe (taolong_lab.puzzles.bundle), its command (tools/bundle.py) and
-puzzles/README.md."""
+"""The bundled sets' recipe and its command (tools/bundle.py), puzzles/README.md, and the
+bundled files as the package finds them (taolong_lab.puzzles.bundle)."""
 
 from __future__ import annotations
 
 import pytest
 from tool_scripts import load
 
-from taolong_lab.puzzles import Puzzle, bundle, load_puzzles
+from taolong_lab.puzzles import Puzzle, load_puzzles
 from taolong_lab.puzzles.grade import tier_of
 from taolong_lab.rules import scenario_names
+
+bundle = load("bundle")  # tools/bundle.py
 
 
 def test_the_readme_table_is_what_the_files_hold():
     assert bundle.README.read_text(encoding="utf-8") == bundle.readme_text(), (
         f"puzzles/README.md is stale: {bundle.COMMAND} --readme"
     )
-    assert load("bundle").main(["--check"]) == 0
+    assert bundle.main(["--check"]) == 0
 
 
 def test_the_tiers_cover_every_optimum_once_and_match_the_grade():
@@ -31,9 +33,9 @@ def test_the_tiers_cover_every_optimum_once_and_match_the_grade():
 def test_a_recipe_row_takes_its_turns_from_the_tier_table():
     assert bundle.RECIPE["advanced"].turns == bundle.tier_span("advanced") == (5, 7)
     assert bundle.RECIPE["expert"].turns == (8, 12)  # the last tier, up to the row's longest
-    with pytest.raises(bundle.BundleError, match="'expert' has no upper end"):
+    with pytest.raises(bundle.RecipeError, match="'expert' has no upper end"):
         bundle.Tier("expert", 1, ("grasshopper",), 1.0, None, 1, 0)
-    with pytest.raises(bundle.BundleError, match="'nope' is not a tier"):
+    with pytest.raises(bundle.RecipeError, match="'nope' is not a tier"):
         bundle.tier_span("nope")
 
 

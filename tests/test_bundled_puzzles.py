@@ -286,7 +286,7 @@ def test_an_empty_sample_is_fine(generated_like):
 
 # ---- the rulebook file (taolong_lab.puzzles.rulebook) ---------------------------------------
 def test_the_rulebook_file_is_up_to_date():
-    assert rulebook.differences(rulebook.SHIPPED) == []
+    assert rulebook_tool.differences(rulebook.SHIPPED) == []
 
 
 def test_every_rulebook_challenge_has_a_proved_result():
@@ -317,16 +317,17 @@ def _record(optimum=None, bound=5, first=None) -> dict:
 
 
 def test_rulebook_result_ranking():
-    bound5, bound9 = rulebook.result_of(_record()), rulebook.result_of(_record(bound=9))
-    solved, counted = rulebook.result_of(_record(7)), rulebook.result_of(_record(7, first=3))
+    result_of = rulebook_tool.result_of
+    bound5, bound9 = result_of(_record()), result_of(_record(bound=9))
+    solved, counted = result_of(_record(7)), result_of(_record(7, first=3))
     assert bound5["certificate"]["status"] == "unknown" and "optimum" not in bound5
     assert bound5["certificate"]["time_limit"] == 600
     assert counted["certificate"]["optimal_first_turns"] == 3
     ladder = [None, bound5, bound9, solved, counted]
     for worse, best in itertools.pairwise(ladder):
-        assert rulebook.better(best, worse) and not rulebook.better(worse, best)
-    assert rulebook.result_of({"status": "error", "error": "boom"}) is None
-    merged = rulebook.merge_results({"a": solved}, {"a": _record(bound=9), "b": _record(7)})
+        assert rulebook_tool.better(best, worse) and not rulebook_tool.better(worse, best)
+    assert rulebook_tool.result_of({"status": "error", "error": "boom"}) is None
+    merged = rulebook_tool.merge_results({"a": solved}, {"a": _record(bound=9), "b": _record(7)})
     assert merged == {"a": solved, "b": solved}
 
 
@@ -334,26 +335,26 @@ def test_a_better_rulebook_result_keeps_a_cross_check_of_its_optimum():
     """Counting the first turns of an optimum another solver also proved must not lose that
     proof (the records of bench/rulebook_results.py carry no cross_check); a cross-check of
     another optimum goes, since it no longer agrees."""
-    solved = rulebook.result_of(_record(7))
+    solved = rulebook_tool.result_of(_record(7))
     cross = {"solver": "other", "optimum": 7, "agrees": True}
     solved["certificate"]["cross_check"] = cross
-    merged = rulebook.merge_results({"a": solved}, {"a": _record(7, first=3)})
+    merged = rulebook_tool.merge_results({"a": solved}, {"a": _record(7, first=3)})
     assert merged["a"]["certificate"]["optimal_first_turns"] == 3
     assert merged["a"]["certificate"]["cross_check"] == cross
-    stale = rulebook.result_of(_record(8))
+    stale = rulebook_tool.result_of(_record(8))
     stale["certificate"]["cross_check"] = {**cross, "optimum": 8}
-    merged = rulebook.merge_results({"a": stale}, {"a": _record(7, first=3)})
+    merged = rulebook_tool.merge_results({"a": stale}, {"a": _record(7, first=3)})
     assert "cross_check" not in merged["a"]["certificate"]
 
 
 def test_rebuilding_the_rulebook_file_keeps_its_results(tmp_path):
     path = tmp_path / RULEBOOK
     path.write_bytes(rulebook.SHIPPED.read_bytes())
-    stored = rulebook.stored_results(path)
+    stored = rulebook_tool.stored_results(path)
     assert stored, "no results in the shipped file"
     assert rulebook_tool.main(["--output", str(path)]) == 0  # up to date: left alone
     save_puzzles(path, rulebook.rulebook_puzzles(results=stored))
-    assert rulebook.stored_results(path) == stored
+    assert rulebook_tool.stored_results(path) == stored
     assert rulebook_tool.main(["--output", str(path), "--check"]) == 0
 
 
@@ -370,7 +371,7 @@ def test_a_changed_position_drops_its_stale_result(tmp_path):
         Puzzle.from_json(doc, check_solutions=False) if p.id == solved.id else p for p in puzzles
     ]
     save_puzzles(path, swapped)
-    assert solved.id not in rulebook.stored_results(path)
+    assert solved.id not in rulebook_tool.stored_results(path)
     assert rulebook_tool.main(["--output", str(path), "--check"]) == 1
     assert rulebook_tool.main(["--output", str(path)]) == 0
     rebuilt = {p.id: p for p in load_puzzles(path)}

@@ -54,7 +54,7 @@ def test_playing_black_the_agent_opens(capsys, monkeypatch):
     assert code == 0
     assert "white: GreedyAgent(); black: you." in out
     assert "1. white (GreedyAgent()) plays " in out
-    assert "2 black> " in out
+    assert "turn 2 black> " in out
 
 
 def test_an_illegal_entry_asks_again_with_the_reason(capsys, monkeypatch):
@@ -62,8 +62,8 @@ def test_an_illegal_entry_asks_again_with_the_reason(capsys, monkeypatch):
     code, out, _ = run(capsys, monkeypatch, argv, "Wa>Fi a3\n99\nhelp\n5\nquit\n")
     assert code == 0
     assert "sowing Wa lands on Heaven, not Fire" in out
-    assert "there is no action 99: enter 1 to 6" in out
-    assert "undo   take back your last action" in out
+    assert "there is no turn 99: enter 1 to 6" in out
+    assert "undo   take back your last turn" in out
     assert "1. white Wa>He a3" in out  # the game went on after the bad entries
 
 
@@ -71,15 +71,15 @@ def test_undo_takes_back_the_reply_too(capsys, monkeypatch):
     argv = ["play", "--vs", "greedy"]
     code, out, _ = run(capsys, monkeypatch, argv, "1\nundo\nundo\nquit\n")
     assert code == 0
-    assert "Took back 2 actions." in out
+    assert "Took back 2 turns." in out
     assert "nothing to undo." in out
-    assert "You left after 0 actions." in out
+    assert "You left after 0 turns." in out
 
 
 def test_the_end_of_the_input_and_ctrl_c_end_cleanly(capsys, monkeypatch):
     code, out, err = run(capsys, monkeypatch, ["play", "--vs", "human"], "")
     assert (code, err) == (0, "")
-    assert "white: you; black: you." in out and "You left after 0 actions." in out
+    assert "white: you; black: you." in out and "You left after 0 turns." in out
 
     class Interrupted(io.StringIO):
         def readline(self, *args):
@@ -88,7 +88,7 @@ def test_the_end_of_the_input_and_ctrl_c_end_cleanly(capsys, monkeypatch):
     monkeypatch.setattr("sys.stdin", Interrupted())
     assert main(["play", "--vs", "random"]) == 0
     captured = capsys.readouterr()
-    assert "You left after 0 actions." in captured.out and captured.err == ""
+    assert "You left after 0 turns." in captured.out and captured.err == ""
 
 
 def test_a_dice_game_draws_chance_by_the_seed(capsys, monkeypatch, tmp_path):
@@ -110,7 +110,8 @@ def test_hidden_cards_are_shown_only_to_the_human_side(capsys, monkeypatch):
     argv = ["play", "--game", "kuhn", "--vs", "mcts", "--nodes", "50", "--seed", "2"]
     code, out, _ = run(capsys, monkeypatch, argv, "pass\nquit\n")
     assert code == 0
-    assert "1. chance: (chance: hidden)" in out
+    assert "chance: 1 hidden draw (cards dealt face down)" in out
+    assert "(chance: hidden)" not in out
     assert "kuhn card " in out  # the human's observation
     assert "Kuhn poker: cards" not in out.split("Game over")[0]  # never the whole deal
     pure = run(capsys, monkeypatch, ["play", "--game", "pig", "--vs", "human"], "quit\n")[1]
@@ -182,7 +183,9 @@ def test_tournament_rates_and_resumes(capsys, monkeypatch, tmp_path):
     assert doc["matches"][0]["wins"] + doc["matches"][0]["losses"] + doc["matches"][0]["draws"] == 4
     games_file = tmp_path / "ladder.games" / "random-vs-greedy.jsonl"
     assert len(load_records(games_file)) == 4
-    assert run(capsys, monkeypatch, argv)[1] == out  # resumed: read back, the same result
+    again = run(capsys, monkeypatch, argv)[1]  # resumed: read back, the same result
+    first, rest = again.split("\n", 1)
+    assert first.startswith("resumed: 4 of the games were played by an earlier run") and rest == out
     other = [*argv[:6], "5", *argv[7:]]
     code, _, err = run(capsys, monkeypatch, other)
     assert code == 2 and "a tournament of other settings" in err
@@ -201,7 +204,8 @@ def test_balance_prints_the_card_and_resumes(capsys, monkeypatch, tmp_path):
     assert picture.read_text().lstrip().startswith("<?xml")
     saved = json.loads(card.read_text())
     assert len(saved["cells"][0]["games"]) == 3
-    assert run(capsys, monkeypatch, argv)[1] == out
+    again = run(capsys, monkeypatch, argv)[1]
+    assert again == "resumed: 3 of the games were played by an earlier run (" + f"{card})\n" + out
 
 
 @pytest.mark.parametrize(

@@ -217,14 +217,14 @@ def test_a_session_to_a_win(capsys, monkeypatch, puzzle_file):
         *str(start).splitlines(),
         "",
         *turn_lines(start),
-        "turn 1> 1",
+        "turn 1 white> 1",
         "1. He>Fi d3+",
         f"   {start.describe_turn(first)}",
         "",
         *str(middle).splitlines(),
         "",
         *turn_lines(middle),
-        "turn 2> La>Fi d4x",
+        "turn 2 white> La>Fi d4x",
         f"2. {middle.parse_turn('La>Fi d4x')}",
         f"   {middle.describe_turn(middle.parse_turn('La>Fi d4x'))}",
         "",
@@ -268,23 +268,23 @@ def test_undo_and_every_kind_of_bad_entry(capsys, monkeypatch, puzzle_file):
     code, out, err = session(capsys, monkeypatch, f"{puzzle_file}:win", entries)
     assert (code, err) == (0, "")
     assert "Traceback" not in out
-    transcript = out.split("turn 1> ")
+    transcript = out.split("turn 1 white> ")
     # each entry is echoed after its prompt, then answered
     replies = [part.split("\n", 1) for part in transcript[1:]]
-    # the turn played moves the prompt to "turn 2> ", so split that part again
+    # the turn played moves the prompt to "turn 2 white> ", so split that part again
     assert replies[0] == ["undo", "Nothing to undo.\n"]
     assert replies[1] == ["", ""]
     assert replies[2] == ["0", f"There is no turn 0: enter 1 to {n}, or 'list'.\n"]
     assert replies[3] == [str(n + 1), f"There is no turn {n + 1}: enter 1 to {n}, or 'list'.\n"]
     assert replies[4][0] == "frobnicate"
-    assert replies[4][1].startswith("cannot read phase 'frobnicate'")
+    assert replies[4][1].startswith("'frobnicate' is not a command: list, board, undo")
     assert replies[4][1].endswith("\nEnter a number from the list, a turn, or 'help'.\n")
     assert replies[5] == [
         "He>Fi d4x",
         "illegal turn 'He>Fi d4x': the turn: Fire allows only d3+, d3x, c4+, c4x, b3+, b3x\n"
         "Enter a number from the list, a turn, or 'help'.\n",
     ]
-    played, undo = replies[6][1].split("turn 2> ")
+    played, undo = replies[6][1].split("turn 2 white> ")
     assert played.startswith("1. He>Fi d3+\n")
     assert undo.startswith(
         "undo\nTook back turn 1.\n\n" + str(start) + "\n\n" + turn_lines(start)[0]
@@ -299,7 +299,7 @@ def test_undo_and_every_kind_of_bad_entry(capsys, monkeypatch, puzzle_file):
 def test_the_end_of_the_input_leaves_the_session(capsys, monkeypatch, puzzle_file):
     code, out, _ = session(capsys, monkeypatch, f"{puzzle_file}:black", ["1"])
     assert code == 0
-    assert out.endswith("turn 2> \nYou left after 1 turn.\n")
+    assert out.endswith("turn 2 black> \nYou left after 1 turn.\n")
 
 
 def test_ctrl_c_leaves_the_session(capsys, puzzle_file):
@@ -310,7 +310,7 @@ def test_ctrl_c_leaves_the_session(capsys, puzzle_file):
     puzzle = load_puzzles(puzzle_file)[0]
     out = io.StringIO()
     assert Session(puzzle, Interrupted(), out).run() == 0
-    assert out.getvalue().endswith("turn 1> \nYou left after 0 turns.\n")
+    assert out.getvalue().endswith("turn 1 white> \nYou left after 0 turns.\n")
 
 
 def test_an_internal_error_is_a_message_not_a_crash(capsys, monkeypatch, puzzle_file):
@@ -323,7 +323,7 @@ def test_an_internal_error_is_a_message_not_a_crash(capsys, monkeypatch, puzzle_
     monkeypatch.setattr(Session, "play", broken)
     code, out, err = session(capsys, monkeypatch, f"{puzzle_file}:win", ["1", "quit"])
     assert (code, err) == (0, "")
-    assert "internal error, please report it: RuntimeError: boom\nturn 1> quit\n" in out
+    assert "internal error, please report it: RuntimeError: boom\nturn 1 white> quit\n" in out
     assert len(calls) == 1
 
 
@@ -335,8 +335,8 @@ def test_a_terminal_gets_no_echo(puzzle_file):
     puzzle = load_puzzles(puzzle_file)[0]
     out = io.StringIO()
     Session(puzzle, Terminal("help\nquit\n"), out).run()
-    assert "turn 1> Enter the number of a turn" in out.getvalue()
-    assert "turn 1> help" not in out.getvalue()
+    assert "turn 1 white> Enter the number of a turn" in out.getvalue()
+    assert "turn 1 white> help" not in out.getvalue()
 
 
 ENTRY = st.one_of(

@@ -246,7 +246,7 @@ def test_the_docs_point_at_nothing_outside_the_repository():
 
 
 def test_the_performance_sections_cited_by_name_exist():
-    """A citation such as ``docs/performance.md, "What auto should pick"`` (in the code, the
+    """A citation such as ``docs/performance.md, "Choosing a solver"`` (in the code, the
     tests, the benchmarks or the docs) names the start of one of the page's headings."""
     headings = re.findall(
         r"^#+\s+(.*)$", (ROOT / "docs" / "performance.md").read_text("utf-8"), re.M

@@ -94,7 +94,7 @@ def test_every_button_not_offered_has_its_reason():
     builder = TurnBuilder(new_game())
     spaces = {offer.label.split()[0]: offer for offer in builder.space_offers()}
     assert {k for k, o in spaces.items() if o.choice is not None} == {"He", "Ea", "Wa"}
-    assert spaces["La"].tooltip == "Lake (empty): the Lake space is empty"
+    assert spaces["La"].tooltip == "Lake (empty). The Lake space is empty."
     assert "lands on Heaven" in spaces["Wa"].tooltip
     effects = builder.effect_offers()
     assert all(o.choice is None for o in effects.values())
@@ -306,11 +306,21 @@ def test_the_log_has_one_line_a_step_and_says_each_sowing_once():
     session.choose("a3,a4")
     session.play("Ea>Wa f8x")
     first_lines = [text.split("\n")[0] for _level, text in session.messages]
-    assert first_lines[0].startswith("sowing Water: ")
-    assert first_lines[1].startswith("white played Wa>He a3,a4: ")
-    assert first_lines[2].startswith("black played Ea>Wa f8x: ")
+    assert first_lines[0].startswith("white played Wa>He a3,a4: ")  # the prompt is gone
+    assert first_lines[1].startswith("black played Ea>Wa f8x: ")
     said = "\n".join(text for _level, text in session.messages)
     assert said.count("sowing Water") == 1 and said.count("sowing Earth") == 1
+
+
+def test_a_prompt_lasts_only_until_the_next_message():
+    """A stale "now choose the destination" never stays once the turn is played."""
+    session = ExplorerSession(new_game())
+    session.choose_space("Wa")
+    assert session.messages[-1] == ("prompt", session.builder.prompt())
+    assert "now choose the destination: a3, a3,a4" in session.message
+    session.choose("a3,a4")
+    assert all(level != "prompt" for level, _ in session.messages)
+    assert "now choose" not in "\n".join(text for _, text in session.messages)
 
 
 def test_a_lone_destination_is_taken_and_said():

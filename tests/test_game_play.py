@@ -83,9 +83,9 @@ def test_a_person_sees_only_its_sides_cards():
     play = GamePlay(KUHN.new(), seats=[None, GreedyAgent()], seed=5)
     list(play.advance())  # the deal
     state = play.state
-    assert play.view() == state.observation(0) != state.text()
+    assert play.view() == state.text_for(0) != state.text()
     assert play.action_text(CHANCE, play.actions[0]) == "(chance: hidden)"
-    assert play.view(1) == state.observation(1)
+    assert play.view(1) == state.text_for(1)
     play.play("bet")
     list(play.advance())
     assert play.over() and play.view() == play.state.text()  # all is shown at the end
@@ -96,16 +96,16 @@ def test_a_person_sees_only_its_sides_cards():
 def test_two_people_each_see_their_own_view_when_to_move():
     play = GamePlay(KUHN.new(), seed=2)
     play.draw()
-    assert play.viewer() == 0 and play.view() == play.state.observation(0)
+    assert play.viewer() == 0 and play.view() == play.state.text_for(0)
     play.play("pass")
-    assert play.viewer() == 1 and play.view() == play.state.observation(1)
+    assert play.viewer() == 1 and play.view() == play.state.text_for(1)
 
 
 def test_a_bad_entry_raises_with_the_reason_and_changes_nothing():
     play = GamePlay(new_game(), seats=[None, GreedyAgent()])
-    with pytest.raises(ExplorerError, match="there is no action 7: enter 1 to 6"):
+    with pytest.raises(ExplorerError, match="there is no turn 7: enter 1 to 6"):
         play.play("7")
-    with pytest.raises(ExplorerError, match="there is no action 0"):
+    with pytest.raises(ExplorerError, match="there is no turn 0"):
         play.play("0")
     with pytest.raises(ExplorerError, match="sowing Wa lands on Heaven, not Fire"):
         play.play("Wa>Fi a3")

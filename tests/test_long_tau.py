@@ -304,6 +304,41 @@ def test_option_sides_closed_keeps_only_the_two_used_areas():
         LONG_TAU.new(four="each")
 
 
+def test_with_partners_a_chair_removal_belongs_to_the_player_who_made_it():
+    """> If a player, during his turn, is able to occupy the 4 squares of the Golden Chair,
+    > then he, on his next turn, can remove 4 opponent's pawns situated the furthest from the
+    > Golden Chair."""
+    state = LONG_TAU.compose(
+        {"north": "f7 g7 f6 g2", "east": "a4 a5 l4 l5 d1 e2 k7"}, to=0, players=4
+    )
+    made = state.apply("g2-g6")  # north completes the chair: the removal is north's
+    assert made.pending == 0 and made.removals() == ()
+    east = made.apply("k7-h7")
+    assert east.to == 2 and east.removals() == ()  # south, north's partner, removes nothing
+    north = east.apply("g7-g12").apply("a5-a9")  # south, west
+    assert north.to == 0 and north.pending == 0 and len(north.removals()) == 4
+    assert {north.settings.board.name(i) for i in north.removals()} <= on(north, 1)
+    assert north.apply(north.legal_actions()[0]).pending == -1
+
+
+def test_with_partners_a_siege_is_removed_on_the_besiegers_next_turn():
+    """> When a player succeeds in completely surrounding an opponent's pawn, on his next
+    > turn, that "besieged" pawn is removed from play, and the player moves one of his own
+    > pawns."""
+    state = LONG_TAU.compose({"north": "e12 i11 a4", "east": "d12 l4 l5"}, to=0, players=4)
+    board = state.settings.board
+    besieged = state.apply("i11-d11")  # d12, a corner, has two neighbours: e12 and d11
+    assert besieged.claims == ((board.names["d12"], 0),)
+    east = besieged.apply("l5-l9")
+    assert east.to == 2 and east.removals() == ()  # south waits: the siege is north's
+    assert "d12" in on(east, 1)
+    south = east.apply("a4-a9")
+    west = south.apply(south.legal_actions()[0])
+    assert west.to == 0 and west.removals() == (board.names["d12"],)
+    assert LONG_TAU.from_string(besieged.to_string()) == besieged
+    assert "claims=d12@1" in besieged.to_string()
+
+
 # ---- strings, actions and pictures -----------------------------------------------------------
 def test_compose_builds_a_position_and_names_what_is_wrong():
     state = LONG_TAU.compose({"east": "k4", "south": "b4"}, to=1, players=4)
@@ -323,17 +358,29 @@ def test_the_game_is_registered_and_its_actions_read_back():
         start.apply("f8-f5")  # a stop half way is no move
 
 
+def test_only_partners_write_their_claims_and_a_string_without_them_reads_with_none():
+    assert "claims=" not in LONG_TAU.new().to_string()  # two players: the string as it was
+    four = LONG_TAU.new(players=4)
+    assert " claims=- " in four.to_string()
+    assert LONG_TAU.from_string(four.to_string().replace(" claims=-", "")) == four
+
+
 @pytest.mark.parametrize(
     ("text", "field"),
     [
         ("long-tau", "reads"),
-        ("long-tau " * 13, "reads"),
-        ("long-tau " + "x=1 " * 11, "field"),
+        ("long-tau " * 14, "reads"),
+        ("long-tau " + "x=1 " * 12, "field"),
         (LONG_TAU.new().to_string().replace("players=2", "players=3"), "players"),
         (LONG_TAU.new().to_string().replace("chair=through", "chair=over"), "chair"),
         (LONG_TAU.new().to_string().replace("ply=0", "ply=x"), "ply"),
         (LONG_TAU.new().to_string().replace("pending=-", "pending=7"), "pending"),
         (LONG_TAU.new().to_string().replace("to=0", "to=5"), "to: player"),
+        (LONG_TAU.new().to_string().replace("pending=-", "pending=- claims=d12@1"), "partners"),
+        (LONG_TAU.new(players=4).to_string().replace("claims=-", "claims=d12@9"), "claims"),
+        (LONG_TAU.new(players=4).to_string().replace("claims=-", "claims=z9@1"), "claims"),
+        (LONG_TAU.new(players=4).to_string().replace("claims=-", "claims=d12@3"), "not an enemy"),
+        (LONG_TAU.new(players=4).to_string().replace("claims=-", "claims=k4@1"), "not besieged"),
         (LONG_TAU.new().to_string()[:-3], "board"),
         (LONG_TAU.new().to_string().replace("board=1", "board=3"), "board"),
         (LONG_TAU.new().to_string().replace("board=1111", "board=...."), "none"),

@@ -10,6 +10,7 @@ cell tagged ``volatile`` (a time, or the atlas that a background run adds to).
 
 from __future__ import annotations
 
+import base64
 from pathlib import Path
 
 import nbformat
@@ -44,6 +45,21 @@ def test_notebook_is_stored_executed(path):
     )
     assert any(cell.outputs for cell in code), f"{path.name}: store it executed (make notebooks)"
     assert "widgets" not in notebook.metadata, f"{path.name}: do not save the widget state"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.name)
+def test_every_stored_picture_shows_in_a_notebook_not_trusted(path):
+    """JupyterLab renders neither the SVG nor the SVG inside HTML of a notebook it does not
+    trust, but it renders a PNG: each SVG output has its PNG twin, and no HTML output holds
+    a picture."""
+    notebook = nbformat.read(path, as_version=4)
+    outputs = [out for cell in notebook.cells for out in cell.get("outputs", [])]
+    for out in outputs:
+        data = out.get("data", {})
+        if "image/svg+xml" in data:
+            png = base64.b64decode(data.get("image/png", ""))
+            assert png.startswith(b"\x89PNG"), f"{path.name}: an SVG without its PNG twin"
+        assert "<svg" not in data.get("text/html", ""), f"{path.name}: an SVG inside HTML"
 
 
 def _run(path: Path):

@@ -549,8 +549,8 @@ def test_bad_json_on_line_3_names_line_3_and_the_others_load_with_skip(tmp_path)
             puzzle_doc(solution=["He>Fi d3+", "La"], optimum=None),
             (
                 "solution[1]",
-                "turn 2 ('La'): cannot read phase 'La': expected '<space>[><element>] "
-                "<execution>', e.g. 'He>Fi c3x'",
+                "turn 2 ('La'): cannot read phase 'La': a phase is the space sown, '>' and "
+                "the element, then what the dragon does, e.g. 'He>Fi c3x'",
             ),
         ),
         (
@@ -892,7 +892,7 @@ def test_the_shipped_rulebook_puzzles_load_and_are_what_the_generator_builds(cap
         assert puzzle.start.bagua == ("WW", "", "BW", "", "BB", "", "WB", "")
         assert puzzle.provenance["generator"] == "taolong_lab.puzzles.rulebook"
         assert set(puzzle.provenance) == {"generator", "version", "date"}
-    assert rulebook.differences(SHIPPED) == []
+    assert rulebook_tool.differences(SHIPPED) == []
     assert rulebook_tool.main(["--check"]) == 0
     assert capsys.readouterr().out == f"{SHIPPED} is up to date\n"
 
@@ -913,12 +913,12 @@ def test_the_rulebook_check_finds_a_stale_file(tmp_path, capsys):
     write_lines(path, *docs)
     assert rulebook_tool.main(["--output", str(path)]) == 0
     assert "left as it is" in capsys.readouterr().out
-    assert path.read_bytes() != first and rulebook.differences(path) == []
+    assert path.read_bytes() != first and rulebook_tool.differences(path) == []
     # a changed title, a missing and an extra puzzle are
     docs[0]["title"] = "Changed"
     replaced, docs[1]["id"] = docs[1]["id"], "moon-white"
     write_lines(path, *docs)
-    assert rulebook.differences(path) == [
+    assert rulebook_tool.differences(path) == [
         f"missing puzzle {replaced!r}",
         "unexpected puzzle 'moon-white'",
         f"puzzle {docs[0]['id']!r} differs",
@@ -927,7 +927,7 @@ def test_the_rulebook_check_finds_a_stale_file(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "is out of date" in err and "python tools/rulebook.py" in err
     write_lines(path, docs[0], {"format": "x"})
-    assert rulebook.differences(path)[0] == f"{path} does not load:"
+    assert rulebook_tool.differences(path)[0] == f"{path} does not load:"
 
 
 # ---- engine problems found while writing these tests (fixed) ----------------------------------

@@ -236,3 +236,52 @@ def test_random_positions_draw():
                 fig = figure(state, turn=turn, legal=True, size=3, dpi=30, reveal=True)
                 fig.canvas.draw()
             state = state.play(turn)
+
+
+# ---- the atlas and the balance card ------------------------------------------------------------
+def test_the_atlas_figure_names_both_dragons_and_counts_in_whole_starts():
+    from taolong_lab.pictures import atlas_figure
+    from taolong_lab.puzzles.atlas import Row
+
+    rows = [
+        Row("cave", "white", 31, {6: 29, 7: 2}, ("a",), None, None),
+        Row("wall", "white", 2, {7: 2}, ("b",), None, None),  # one optimum: one narrow bar
+    ]
+    fig = atlas_figure(rows, starts=70)
+    [legend] = fig.legends
+    assert [t.get_text() for t in legend.get_texts()] == ["white", "black"]
+    wall = fig.axes[1]
+    assert wall.get_xlim() == (6, 8) and wall.get_title() == "wall (2 of 70)"
+    ticks = [t for t in wall.get_yticks() if 0 <= t <= 2]
+    assert ticks and all(float(t).is_integer() for t in ticks)  # never 0.5 of a start
+    [bar] = [p for p in wall.patches if p.get_gid() == "bar-wall-white"]
+    assert bar.get_width() == pytest.approx(0.4)
+    with pytest.raises(PictureError, match="rows"):
+        atlas_figure([])
+
+
+def test_the_balance_plot_keeps_its_legend_off_the_bars_and_says_when_nothing_was_capped():
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from taolong_lab.agents.balance import plot, summarise_cell
+
+    games = [
+        {"turns": 40, "winner": "black", "winners": ["black"], "capped": False,
+         "branching": 5.0, "lead_change": 0.1, "drama": 0.1, "decisiveness_moves": 0.5}
+    ] * 4  # fmt: skip
+    cell = {"rules": "field/grasshopper/current", "summary": summarise_cell(games)}
+    card = {"settings": {"max_turns": 300}, "cells": [{**cell, "level": "greedy"}]}
+    fig = plot(card)
+    FigureCanvasAgg(fig).draw()
+    rate, capped, _ = fig.axes
+    assert rate.patches[0].get_width() == 0  # white won none: a bar of no length ...
+    [dots] = [line for line in rate.lines if line.get_marker() == "o"]
+    assert list(dots.get_xdata()) == [0]  # ... and the rate still shows, as a dot
+    low, high = cell["summary"]["advantage_p1"]["interval"]
+    assert low == 0 and high > 0.4  # Wilson: a sweep's interval is not empty
+    assert any("no game reached the cap" in t.get_text() for t in capped.texts)
+    assert "300 decisions" in capped.get_title()
+    [legend] = fig.legends
+    box = legend.get_window_extent()
+    for ax in fig.axes:
+        assert not box.overlaps(ax.get_window_extent())

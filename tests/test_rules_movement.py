@@ -90,9 +90,9 @@ def test_earth_moves_one_or_two_steps_forward_on_the_horizontal(white, expected,
     ("white", "bagua", "forbidden", "reason"),
     [
         # Wi (1 stone) -> Heaven; Fi (7 stones) -> Lake, which stays on the horizontal
-        (EAST, {"Wi": "W", "Fi": "WWWBBBB"}, "Wi>He e5", "Heaven needs a vertical facing"),
+        (EAST, {"Wi": "W", "Fi": "WWWBBBB"}, "Wi>He e5", "Heaven, which needs a vertical facing"),
         # Th (1 stone) -> Earth; Wa (7 stones) -> Mountain, which stays on the vertical
-        (SOUTH, {"Th": "W", "Wa": "WWWBBBB"}, "Th>Ea e4", "Earth needs a horizontal facing"),
+        (SOUTH, {"Th": "W", "Wa": "WWWBBBB"}, "Th>Ea e4", "Earth, which needs a horizontal facing"),
     ],
 )
 def test_heaven_and_earth_need_their_axis(white, bagua, forbidden, reason):
@@ -162,7 +162,7 @@ def test_heaven_cannot_jump_a_blocked_first_cell():
     }
     with pytest.raises(IllegalTurnError) as err:
         s.play("Wa>He d6")
-    assert "Heaven has no legal execution" in err.value.reason
+    assert "Heaven, which has no legal execution" in err.value.reason
 
 
 # ---- Wind and Thunder ----------------------------------------------------------------------
@@ -205,7 +205,9 @@ def test_wind_needs_a_vertical_facing():
     assert turns(s) == ["Fi>La ="]
     with pytest.raises(IllegalTurnError) as err:
         s.play("Wa>Wi d4 ; He>La =")
-    assert "Wind needs a vertical facing and the white dragon faces E" in err.value.reason
+    assert (
+        "Wind, which needs a vertical facing, but the white dragon faces east" in err.value.reason
+    )
 
 
 def test_thunder_turns_up_or_down_and_steps_once():
@@ -247,7 +249,9 @@ def test_thunder_needs_a_horizontal_facing():
     assert turns(s) == ["Wa>Mo ="]
     with pytest.raises(IllegalTurnError) as err:
         s.play("Fi>Th e4 ; He>La =")
-    assert "Thunder needs a horizontal facing and the white dragon faces S" in err.value.reason
+    assert "Thunder, which needs a horizontal facing, but the white dragon faces south" in (
+        err.value.reason
+    )
 
 
 def test_wind_with_both_sides_blocked_is_impossible():

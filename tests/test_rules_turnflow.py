@@ -34,8 +34,8 @@ def test_forbidden_spirit_choice_is_illegal_and_says_why():
     with pytest.raises(IllegalTurnError) as err:
         s.play("Fi>Ea b2")
     reason = err.value.reason
-    assert "sowing Fi gives Earth needs a horizontal facing" in reason
-    assert "the white dragon faces S" in reason
+    assert "sowing Fi lands on Earth, which needs a horizontal facing" in reason
+    assert "but the white dragon faces south" in reason
     assert "choose another space" in reason
     with pytest.raises(IllegalTurnError):
         s.parse_turn("Fi>Ea a3")
@@ -53,7 +53,7 @@ def test_forbidden_when_every_execution_is_blocked():
     assert {t.split()[0] for t in turns(s)} == {"He>Fi", "Ea>Wa"}
     with pytest.raises(IllegalTurnError) as err:
         s.play("Wa>He d6")
-    assert "Heaven has no legal execution" in err.value.reason
+    assert "Heaven, which has no legal execution" in err.value.reason
 
 
 # ---- the penalty -----------------------------------------------------------------------------

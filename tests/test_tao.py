@@ -470,17 +470,31 @@ def test_variant_no_coin_on_the_move_after_a_coin():
     """> Non è possibile effettuare una mossa che aprirebbe un portale dove è presente una
     > moneta se è già stata conquistata una moneta nella mossa precedente dello stesso turno."""
     on = VARIANT.format(0, 1, 0, 0)
-    state = position("-- RD rd BT RD RT --", options=on)
-    again = after(state, "swap 3 4", "move 5 6")
-    assert again.coins == (-1, 0, -1, -1, -1)
-    off = position("-- RD rd BT RD RT --")
-    opened = off.apply("swap 3 4")
-    assert opened.took
-    # the second move keeps the door between its guardians at another portal: shift left
-    twice = position("RD rd RD BT RT -- --", coins=".....", options=on, turn="p0s1t4c1a0")
-    assert twice.apply("swap 3 4").coins == (-1,) * 5
-    free = position("RD rd RD BT RT -- --", turn="p0s1t4c1a0")
-    assert free.apply("swap 3 4").coins == (0, -1, -1, -1, -1)
+    state = position("-- RD rd BT RD RT --", options=on).apply("swap 3 4")
+    assert state.took and state.coins == (-1, 0, -1, -1, -1)
+    # "move 5 6" would put rd between two RD at portal 3: a move that would open a portal
+    assert "move 5 6" not in state.legal_actions() and "swap 1 5" in state.legal_actions()
+    with pytest.raises(TaoLongError, match="move 5 6"):
+        state.apply("move 5 6")
+    free = position("-- RD rd BT RD RT --").apply("swap 3 4")
+    assert free.apply("move 5 6").coins == (-1, 0, 0, -1, -1)
+    # a standing tris at portal 1: every move that keeps it would open it, and is not made
+    twice = position("RD rd RD BT RT -- --", options=on, turn="p0s1t4c1a0", deck="BD")
+    assert "swap 3 4" not in twice.legal_actions() and "swap 0 1" in twice.legal_actions()
+    assert "draw 4" not in twice.legal_actions()  # the mover sees its deck's top card (BD)
+    unseen = position("RD rd RD BT RT -- --", options=on, turn="p0s1t4c1a0", known=0)
+    assert "draw 4" in unseen.legal_actions()  # it cannot know what the draw brings
+    assert unseen.apply("draw 4").coins == (-1,) * 5  # and the draw opens nothing
+    later = position("RD rd RD BT RT -- --", options=on, turn="p0s0t4c0a0")
+    assert later.apply("swap 3 4").coins == (0, -1, -1, -1, -1)  # a new turn: it opens
+
+
+def test_variant_no_coin_keeps_every_move_when_every_move_would_open(monkeypatch):
+    on = VARIANT.format(0, 1, 0, 0)
+    twice = position("RD rd RD BT RT -- --", options=on, turn="p0s1t4c1a0")
+    every = position("RD rd RD BT RT -- --", turn="p0s1t4c1a0").legal_actions()
+    monkeypatch.setattr(TaoState, "_would_open", lambda self, move: True)
+    assert twice.legal_actions() == every  # a player is never left without a move
 
 
 def test_variant_one_move_a_turn_on_the_opponents_area():
@@ -509,6 +523,15 @@ def test_variant_no_swapping_back_the_opponents_last_swap():
     assert "special 4 3" not in special.legal_actions()
     plain = after(position("-- RD BD SP BT RT --", "-- BT RT SP RD BD --"), "swap 1 2", "cross 1")
     assert "cross 1" in plain.legal_actions()
+    # the same two cards, swapped back by the other action: 6 after 3, and 3 after 6
+    special_first = position("-- SP RD BD BT RT --", "-- BT RT SP RD BD --", options=on)
+    crossed = after(special_first, "swap 4 5", "cross 1")  # the second player now holds SP at 1
+    assert crossed.areas[1][1] == "SP" and "special 1 1" not in crossed.legal_actions()
+    assert "special 1 2" in crossed.legal_actions()  # other cards: allowed
+    by_special = after(special_first, "swap 4 5", "special 1 1")
+    assert "cross 1" not in by_special.legal_actions()
+    off = position("-- SP RD BD BT RT --", "-- BT RT SP RD BD --")
+    assert "special 1 1" in after(off, "swap 4 5", "cross 1").legal_actions()
 
 
 # ---- the observations, the position string, the pictures ------------------------------------

@@ -278,6 +278,26 @@ def test_equilibrium_moves_every_piece_one_space():
     assert "equilibrium" not in actions(one_dragon)
 
 
+def test_equilibrium_moves_the_pieces_on_the_paths_not_those_still_outside():
+    """> If all the 5 dice show a different element (not dragons), then he’s reached
+    > ‘equilibrium’ and he must move each of his pieces forward one space (those that can be
+    > moved).
+    > If there is no piece of your color on the corresponding path, you must enter a piece
+    > from outside the board onto the symbol space of the path and then move it the full
+    > number of spaces (pieces never stay on the symbol spaces).
+    > If the destination space is occupied by another piece, the player’s piece cannot be
+    > moved at all (nor can it be entered onto the board) this turn."""
+    first = position(dice="WFMEO")  # the first turn: every piece is still outside
+    assert actions(first) == ["pass"]  # the default: entering is not moving a piece forward
+    assert first.apply("pass").player == 1
+    entered = position(dice="WFMEO", equilibrium="enter")
+    assert actions(entered) == ["equilibrium"]
+    after = entered.apply("equilibrium")
+    assert [after.cell(p, 0) for p in range(5)] == [1, 1, 1, 1, 1]
+    one_on = position({"F": "..k"}, dice="WFMEO")  # one piece on its path: only it moves
+    assert [one_on.apply("equilibrium").cell(p, 0) for p in range(5)] == [0, 4, 0, 0, 0]
+
+
 # ---- the end ------------------------------------------------------------------------------------
 def test_the_game_ends_when_a_player_has_every_piece_on_numbers():
     """> The game ends when one player has all of his pieces on numbered spaces.

@@ -84,7 +84,7 @@ def test_only_legal_spaces_are_enabled_and_the_others_say_why():
     ex = Explorer(new_game())
     enabled = {b.description.split()[0] for b in ex.space_buttons if not b.disabled}
     assert enabled == {"He", "Ea", "Wa"}
-    assert "the Lake space is empty" in space(ex, "La").tooltip
+    assert "The Lake space is empty." in space(ex, "La").tooltip
     assert "needs a horizontal facing" in space(ex, "Fi").tooltip
     assert "lands on Heaven" in space(ex, "Wa").tooltip
     assert all(b.disabled for b in ex.effect_buttons.values())
@@ -194,7 +194,7 @@ def test_solo_ties_are_choices_and_the_opponent_response_is_shown():
     ex.choose_space("Ea")
     ties = shown_choices(ex)
     assert [b.description for b in ties] == ["(Mo:f8 Wa:f7+)", "(Mo:f8 Wa:e8+)"]
-    assert "the black dragon acts: Mountain step f8, Water step e8, absorb" in ties[1].tooltip
+    assert "The black dragon acts: Mountain step f8, Water step e8, absorb." in ties[1].tooltip
     assert "break the opponent" in ex.status.value
     ties[1].click()
     assert "the black dragon acts" in ex.status.value
@@ -443,13 +443,17 @@ def test_clicks_on_the_picture_play_a_turn():
     assert ex.index == 1
 
 
-def test_the_messages_run_oldest_first_with_their_details_folded():
+def test_the_messages_run_newest_first_above_the_board_with_their_details_folded():
     ex = Explorer(State(ONE_TURN))
     ex.play("Ea>Mo =")
     ex.undo()
     ex.hint()
     area = ex.message_area.value
     played, hint = area.index("white played Ea&gt;Mo ="), area.index("Sow Earth, then stay")
-    assert played < hint  # oldest first, like the move list
+    assert hint < played  # the newest first: where the eye is after a click
+    assert 'data-age="0"' in area[:hint] and "font-weight:bold" in area[:hint]
+    children = list(ex.children)
+    board_row = next(c for c in children if ex.board in getattr(c, "children", ()))
+    assert children.index(ex.message_area) < children.index(board_row)  # above the board
     shown, folded = area[hint:].split("<details>", 1)
     assert "certificate" in folded and "certificate" not in shown

@@ -8,7 +8,10 @@ Each notebook runs top to bottom with nbclient in a fresh ``python3`` kernel of 
 environment, in notebooks/ as the working directory, with ``PYTHONHASHSEED=0`` (the
 notebooks seed their own random draws). What is stored is :func:`stored`: the outputs
 without the live widget views (their model ids change on every run and no widget state is
-saved: the Explorer's picture stays, as its SVG) and without the run's timings.
+saved: the Explorer's picture stays, as its SVG) and without the run's timings, and with a
+PNG twin beside each SVG output (:func:`png_twin`): JupyterLab does not render the SVG of a
+notebook it does not trust, but it shows a PNG, so the stored notebooks show their pictures as
+soon as they are opened (``make lab`` trusts them as well, so the SVG shows there).
 
 A stored notebook is *current* (:func:`differences` finds nothing) when each code cell has
 the same outputs in the same order as a fresh run: the same kind (a stream and its name, a
@@ -23,6 +26,7 @@ only, not by their text or their number.
 from __future__ import annotations
 
 import argparse
+import base64
 import copy
 import os
 import sys
@@ -39,7 +43,8 @@ NOTEBOOKS = ROOT / "notebooks"
 KERNEL = "python3"
 CELL_SECONDS = 300  # a guard against a hang, per cell
 WIDGET = "application/vnd.jupyter.widget-view+json"
-IMAGES = ("image/png", "image/svg+xml")
+PNG, SVG = "image/png", "image/svg+xml"
+IMAGES = (PNG, SVG)
 VOLATILE = "volatile"
 
 
@@ -76,8 +81,29 @@ def execute(path: Path) -> nbformat.NotebookNode:
     return notebook
 
 
+def png_twin(svg: str) -> str:
+    """The PNG of an SVG output, base64 as a notebook stores it: drawn by resvg (the resvg-py
+    wheel: no browser, no system library) with matplotlib's DejaVu fonts only, so every
+    machine draws the same picture."""
+    import matplotlib
+    import resvg_py
+
+    fonts = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
+    png = resvg_py.svg_to_bytes(
+        svg_string=svg,
+        skip_system_fonts=True,
+        font_dirs=[str(fonts)],
+        font_family="DejaVu Sans",
+        sans_serif_family="DejaVu Sans",
+        serif_family="DejaVu Serif",
+        monospace_family="DejaVu Sans Mono",
+    )
+    return base64.b64encode(bytes(png)).decode("ascii")
+
+
 def stored(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """A copy of ``notebook`` as it is stored: live widget views and run metadata left out."""
+    """A copy of ``notebook`` as it is stored: live widget views and run metadata left out, a
+    PNG twin beside each SVG."""
     notebook = copy.deepcopy(notebook)
     notebook.metadata.pop("widgets", None)
     for cell in notebook.cells:
@@ -91,6 +117,9 @@ def stored(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
                 data.pop(WIDGET)
                 if not data:
                     continue
+            if data is not None and SVG in data and PNG not in data:
+                svg = data[SVG]
+                data[PNG] = png_twin(svg if isinstance(svg, str) else "".join(svg))
             kept.append(output)
         cell.outputs = kept
     return notebook

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <chrono>
+#include <deque>
+#include <memory>
 #include <stdexcept>
 
 #include "bounds.hpp"
@@ -116,12 +118,33 @@ inline uint64_t hash_bytes(const uint8_t* p, int n) {
     return h ^ (h >> 29);
 }
 
-// A set of packed positions, each with a number: open addressing over an arena.
+// Items in blocks of a fixed size: growing never copies them nor holds twice their room.
+template <class T>
+class Blocks {
+  public:
+    explicit Blocks(size_t width = 1) : width_(width) {}
+    size_t size() const { return n_; }
+    T* at(size_t i) { return blocks_[i >> BITS].get() + (i & MASK) * width_; }
+    const T* at(size_t i) const { return blocks_[i >> BITS].get() + (i & MASK) * width_; }
+    T* grow() {  // room for one more item, at the end
+        if ((n_ & MASK) == 0) blocks_.emplace_back(new T[width_ << BITS]);
+        return at(n_++);
+    }
+    size_t bytes() const { return blocks_.size() * (sizeof(T) * width_ << BITS); }
+
+  private:
+    static constexpr int BITS = 14;
+    static constexpr size_t MASK = (size_t(1) << BITS) - 1;
+    size_t width_, n_ = 0;
+    std::vector<std::unique_ptr<T[]>> blocks_;
+};
+
+// A set of packed positions, each with a number: open addressing over blocks of keys.
 class Table {
   public:
-    explicit Table(int stride = 1) : stride_(stride) { slots_.assign(1 << 10, 0); }
-    uint32_t size() const { return (uint32_t)(arena_.size() / stride_); }
-    const uint8_t* key(uint32_t i) const { return arena_.data() + (size_t)i * stride_; }
+    explicit Table(int stride = 1) : stride_(stride), arena_(stride) { slots_.assign(1 << 10, 0); }
+    uint32_t size() const { return (uint32_t)arena_.size(); }
+    const uint8_t* key(uint32_t i) const { return arena_.at(i); }
     // The index of ``k``, or -1.
     int64_t find(const uint8_t* k) const {
         size_t mask = slots_.size() - 1, at = hash_bytes(k, stride_) & mask;
@@ -132,13 +155,13 @@ class Table {
         return -1;
     }
     uint32_t insert(const uint8_t* k) {  // ``k`` must not be there yet
-        if ((size_t)(size() + 1) * 2 > slots_.size()) grow();
+        if ((size_t)(size() + 1) * 10 > slots_.size() * 7) grow();
         uint32_t i = size();
-        arena_.insert(arena_.end(), k, k + stride_);
+        std::memcpy(arena_.grow(), k, stride_);
         place(i);
         return i;
     }
-    size_t bytes() const { return arena_.capacity() + slots_.capacity() * sizeof(uint32_t); }
+    size_t bytes() const { return arena_.bytes() + slots_.capacity() * sizeof(uint32_t); }
 
   private:
     void place(uint32_t i) {
@@ -151,7 +174,7 @@ class Table {
         for (uint32_t i = 0; i < size(); ++i) place(i);
     }
     int stride_;
-    std::vector<uint8_t> arena_;
+    Blocks<uint8_t> arena_;
     std::vector<uint32_t> slots_;
 };
 
@@ -215,7 +238,7 @@ class Search {
         : game_(game), table_(game.packer.stride), key_(game.packer.stride) {
         game.packer.pack(start, key_.data());
         table_.insert(key_.data());
-        nodes_.push_back({NO_PARENT, 0, 0, NOT_CLOSED});
+        *nodes_.grow() = {NO_PARENT, 0, 0, NOT_CLOSED};
         push(game.bounds.lower(start.walk), 0, 0);
     }
     int64_t expanded = 0, generated = 0, deferred = 0;
@@ -233,14 +256,14 @@ class Search {
             if (f > proved) proved = f;
             if (budget.states_spent()) return SPENT;
             if (expanded >= stop) return RUNNING;
-            std::vector<uint64_t>& bucket = buckets_[f];
+            std::deque<uint64_t>& bucket = buckets_[f];
             uint64_t entry = bucket.back();
             bucket.pop_back();
             --open_;
             settle_min();
             uint32_t i = (uint32_t)entry;
             int g = (int)(entry >> 32);
-            if (nodes_[i].g != g) continue;  // stale: reached in fewer turns since
+            if (nodes_.at(i)->g != g) continue;  // stale: reached in fewer turns since
             int h = f - g;
             game_.packer.unpack(table_.key(i), p);
             if (h <= Bounds::SHARP_TURNS &&
@@ -256,17 +279,17 @@ class Search {
                 ++generated;
                 game_.packer.pack(succ[move], key_.data());
                 int64_t k = table_.find(key_.data());
-                if (k >= 0 && nodes_[k].g <= g + 1) continue;
+                if (k >= 0 && nodes_.at(k)->g <= g + 1) continue;
                 int hk = game_.bounds.lower(succ[move].walk);
                 if (hk >= INF) continue;
                 if (k < 0) {
                     k = table_.insert(key_.data());
-                    nodes_.push_back({});
-                    nodes_[k].closed = NOT_CLOSED;
+                    nodes_.grow()->closed = NOT_CLOSED;
                 }
-                nodes_[k].parent = i;
-                nodes_[k].move = (uint16_t)move;
-                nodes_[k].g = (uint8_t)(g + 1);
+                Node* node = nodes_.at(k);
+                node->parent = i;
+                node->move = (uint16_t)move;
+                node->g = (uint8_t)(g + 1);
                 if (hk == 0) {
                     won = k;
                     break;
@@ -287,17 +310,17 @@ class Search {
     // The moves (turn numbers) from the start to position ``i``.
     std::vector<int> line(int64_t i) const {
         std::vector<int> moves;
-        while (nodes_[i].parent != NO_PARENT) {
-            moves.push_back(nodes_[i].move);
-            i = nodes_[i].parent;
+        while (nodes_.at(i)->parent != NO_PARENT) {
+            moves.push_back(nodes_.at(i)->move);
+            i = nodes_.at(i)->parent;
         }
         return std::vector<int>(moves.rbegin(), moves.rend());
     }
     // How many positions were first closed at each f.
     std::vector<int64_t> closed_counts() const {
         std::vector<int64_t> counts;
-        for (const Node& n : nodes_)
-            if (n.closed != NOT_CLOSED) {
+        for (size_t i = 0; i < nodes_.size(); ++i)
+            if (const Node& n = *nodes_.at(i); n.closed != NOT_CLOSED) {
                 if (counts.size() <= n.closed) counts.resize(n.closed + 1, 0);
                 ++counts[n.closed];
             }
@@ -306,8 +329,8 @@ class Search {
     int64_t open_count() const { return open_; }
     int64_t positions() const { return table_.size(); }
     size_t bytes() const {
-        size_t b = table_.bytes() + nodes_.capacity() * sizeof(Node);
-        for (const auto& bucket : buckets_) b += bucket.capacity() * sizeof(uint64_t);
+        size_t b = table_.bytes() + nodes_.bytes();
+        for (const auto& bucket : buckets_) b += bucket.size() * sizeof(uint64_t);
         return b;
     }
     const uint8_t* key(int64_t i) const { return table_.key((uint32_t)i); }
@@ -324,12 +347,12 @@ class Search {
         while (minf_ < (int)buckets_.size() && buckets_[minf_].empty()) ++minf_;
     }
     void close(uint32_t i, int f) {
-        if (nodes_[i].closed == NOT_CLOSED) nodes_[i].closed = (uint8_t)f;
+        if (nodes_.at(i)->closed == NOT_CLOSED) nodes_.at(i)->closed = (uint8_t)f;
     }
     Game& game_;
     Table table_;
-    std::vector<Node> nodes_;
-    std::vector<std::vector<uint64_t>> buckets_;
+    Blocks<Node> nodes_;
+    std::vector<std::deque<uint64_t>> buckets_;
     int minf_ = 1 << 30;
     int64_t open_ = 0;
     std::vector<uint8_t> key_;

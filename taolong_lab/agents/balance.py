@@ -12,9 +12,11 @@ with a 95 % interval:
     player with the top return wins: partners win together);
 ``balance``
     ``1 -`` (the highest player's win rate ``-`` the lowest's) (Ludii's Balance; in a game of
-    two, ``1 - |white's win rate - black's|``), bootstrap interval;
+    two, ``1 - |white's win rate - black's|``), over the games that ended (a game stopped at
+    the cap shows nothing of the balance: none when every game was), bootstrap interval;
 ``capped``
-    the games that hit the turn cap, Wilson interval;
+    the games that hit the decision cap (the game's own by default,
+    :attr:`~taolong_lab.games.Game.decision_cap`), Wilson interval;
 ``length``
     turns a game: mean (with its interval), median and the 10/25/75/90 % quantiles;
 ``branching``
@@ -54,7 +56,7 @@ from ..games.taolong import default_weights, two_player_rules
 from ..rules import Rules
 from ..rules.data import decode_json, json_decoder
 from .base import AgentError, check_seed
-from .matches import DEFAULT_MAX_TURNS, describe, game_seed, play, score_interval
+from .matches import describe, game_seed, play, score_interval
 from .records import TURN_CAP, GameRecord
 from .scoring import evaluation_for
 
@@ -142,22 +144,24 @@ def summarise_cell(games: list[dict], seed: int = 0, sides=("white", "black")) -
     won = [[1.0 if side in _won(g) else 0.0 for g in games] for side in sides]
     capped = [1.0 if g["capped"] else 0.0 for g in games]
     lengths = sorted(g["turns"] for g in games)
+    ended = [i for i, g in enumerate(games) if not g["capped"]]  # the balance's games
     rng = random.Random(f"balance:{seed}")
     balances = []
-    for _ in range(BOOTSTRAP_SAMPLES if n else 0):
-        pick = [rng.randrange(n) for _ in range(n)]
+    for _ in range(BOOTSTRAP_SAMPLES if ended else 0):
+        pick = [ended[rng.randrange(len(ended))] for _ in ended]
         counts = [sum(column[i] for i in pick) for column in won]
-        balances.append(1.0 - (max(counts) - min(counts)) / n)
+        balances.append(1.0 - (max(counts) - min(counts)) / len(ended))
     balances.sort()
     decided = [g for g in games if g["drama"] is not None]
-    totals = [sum(column) for column in won]
+    totals = [sum(column[i] for i in ended) for column in won]
     card = {
         "games": n,
+        "ended": len(ended),
         "advantage_p1": _rate(won[0]),
         "black_wins": _rate(won[1]) if len(won) > 1 else _rate([]),
         "wins": [_rate(column) for column in won],
         "balance": {
-            "value": 1.0 - (max(totals) - min(totals)) / n if n else None,
+            "value": 1.0 - (max(totals) - min(totals)) / len(ended) if ended else None,
             "interval": _percentiles(balances),
         },
         "capped": _rate(capped),
@@ -216,7 +220,7 @@ def balance_card(
     modes=None,
     editions=None,
     seed: int = 0,
-    max_turns: int = DEFAULT_MAX_TURNS,
+    max_turns: int | None = None,
     opening: int = 4,
     out=None,
     workers: int = 1,
@@ -241,7 +245,9 @@ def balance_card(
     scenarios, modes, editions
         Tao Long's cells (default: all; see :func:`cells`).
     seed, max_turns, opening
-        The card's seed, the turn cap and the random opening plies of each game.
+        The card's seed, the cap of a game in decisions (default: the game's own,
+        :attr:`~taolong_lab.games.Game.decision_cap`) and the random opening plies of each
+        game.
     out
         A JSON file: written atomically after each game; a rerun with the same settings resumes.
     workers, scheduler, security
@@ -271,6 +277,7 @@ def balance_card(
         raise AgentError(f"games must be a whole number from 1 to 100,000, not {games!r}")
     check_seed(seed)
     played = game_named(game) if isinstance(game, str) else game
+    max_turns = played.decision_cap if max_turns is None else max_turns
     starts = _starts(played, variants, scenarios, modes, editions)
     settings = {
         "levels": {name: describe(agent) for name, agent in levels.items()},
@@ -478,7 +485,8 @@ def _game_problem(game, index: int, settings: dict, sides: list) -> str | None:
 
 
 def table(card: dict) -> list[dict]:
-    """One flat row per cell and level, for a table or a DataFrame."""
+    """One flat row per cell and level, for a table or a DataFrame. The first player's win
+    rate is ``"P1 wins"`` (also ``"white wins"``, Tao Long's name for it)."""
     rows = []
     for cell in card["cells"]:
         s = cell["summary"]
@@ -487,8 +495,12 @@ def table(card: dict) -> list[dict]:
                 "rules": cell["rules"],
                 "level": cell["level"],
                 "games": s["games"],
-                "white wins": s["advantage_p1"]["value"],
+                "white wins": s["advantage_p1"]["value"],  # the first player's, in any game
                 "white 95%": s["advantage_p1"]["interval"],
+                "P1 wins": s["advantage_p1"]["value"],
+                "P1 95%": s["advantage_p1"]["interval"],
+                "wins": [w["value"] for w in s.get("wins", [])],
+                "ended": s.get("ended", s["games"]),
                 "balance": s["balance"]["value"],
                 "capped": s["capped"]["value"],
                 "length mean": s["length"]["mean"]["value"],
@@ -503,36 +515,62 @@ def table(card: dict) -> list[dict]:
 
 
 def plot(card: dict):
-    """A matplotlib figure: white's win rate with its 95 % interval, the capped games and the
-    mean length, per cell and level."""
+    """A matplotlib figure, per cell and level: the first player's win rate as a bar with its
+    95 % Wilson interval drawn as a line through a dot (a rate of 0 stays visible), the games
+    stopped at the decision cap (the panel says so when none was) and the mean length."""
     import matplotlib.pyplot as plt
 
     levels = list(dict.fromkeys(c["level"] for c in card["cells"]))
     names = list(dict.fromkeys(c["rules"] for c in card["cells"]))
-    fig, axes = plt.subplots(1, 3, figsize=(15, 0.35 * len(names) + 2), sharey=True)
+    first = "white" if "game" not in card["settings"] else "the first player"
+    fig, axes = plt.subplots(1, 3, figsize=(15, 0.45 * len(names) * len(levels) + 2.4))
     height = 0.8 / len(levels)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    capped_any = False
     for k, level in enumerate(levels):
         rows = {c["rules"]: c["summary"] for c in card["cells"] if c["level"] == level}
-        ys = [i + k * height for i, n in enumerate(names) if n in rows]
+        ys = [i + (k - (len(levels) - 1) / 2) * height for i, n in enumerate(names) if n in rows]
         got = [rows[n] for n in names if n in rows]
+        colour = colours[k % len(colours)]
         rate = [s["advantage_p1"]["value"] for s in got]
         err = [
             [v - s["advantage_p1"]["interval"][0] for v, s in zip(rate, got, strict=True)],
             [s["advantage_p1"]["interval"][1] - v for v, s in zip(rate, got, strict=True)],
         ]
-        axes[0].barh(ys, rate, height, xerr=err, label=level)
-        axes[1].barh(ys, [s["capped"]["value"] for s in got], height, label=level)
-        axes[2].barh(ys, [s["length"]["mean"]["value"] for s in got], height, label=level)
+        axes[0].barh(ys, rate, height * 0.9, color=colour, alpha=0.55, label=level)
+        axes[0].errorbar(rate, ys, xerr=err, fmt="o", color=colour, ecolor="black", capsize=3)
+        capped = [s["capped"]["value"] for s in got]
+        capped_any = capped_any or any(capped)
+        axes[1].barh(ys, capped, height * 0.9, color=colour)
+        axes[2].barh(ys, [s["length"]["mean"]["value"] for s in got], height * 0.9, color=colour)
     axes[0].axvline(0.5, color="grey", linewidth=0.8)
     axes[0].set_xlim(0, 1)
-    axes[0].set_title("white's win rate (95 %)")
+    axes[0].set_title(f"{first}'s win rate (95 % Wilson interval)")
     axes[1].set_xlim(0, 1)
-    axes[1].set_title("games at the turn cap")
-    axes[2].set_title("turns a game (mean)")
-    axes[0].set_yticks([i + 0.4 - height / 2 for i in range(len(names))], names)
-    axes[0].invert_yaxis()
-    axes[2].legend(loc="lower right")
-    fig.tight_layout()
+    cap = card["settings"].get("max_turns")
+    axes[1].set_title(f"games stopped at the cap ({cap} decisions)" if cap else "games capped")
+    if not capped_any:
+        axes[1].text(
+            0.5,
+            0.5,
+            "no game reached the cap",
+            ha="center",
+            va="center",
+            transform=axes[1].transAxes,
+            color="dimgrey",
+        )
+    axes[2].set_title("decisions a game (mean)")
+    for ax in axes:
+        ax.set_yticks(range(len(names)), names if ax is axes[0] else [""] * len(names))
+        ax.set_ylim(len(names) - 0.5, -0.5)
+    fig.legend(
+        *axes[0].get_legend_handles_labels(),
+        loc="lower center",
+        ncol=len(levels),
+        title="level (each agent plays itself)",
+        frameon=False,
+    )
+    fig.tight_layout(rect=(0, 0.12 if len(names) < 4 else 0.06, 1, 1))
     return fig
 
 

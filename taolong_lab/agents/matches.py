@@ -264,7 +264,7 @@ def match(
     games: int = 2,
     seed: int = 0,
     start=None,
-    max_turns: int = DEFAULT_MAX_TURNS,
+    max_turns: int | None = None,
     opening: int = 4,
     workers: int = 1,
     scheduler=None,
@@ -286,7 +286,9 @@ def match(
         The start position of a game of two sides (two players, or Tao Long's solo
         variant; default: Tao Long's, ``TAOLONG.new()``).
     max_turns, opening
-        The turn cap and the random opening plies (see :func:`play_game`).
+        The cap of a game in decisions (default: the game's own,
+        :attr:`~taolong_lab.games.Game.decision_cap`) and the random opening plies (see
+        :func:`play_game`).
     workers, scheduler, security
         Parallel games (see :func:`taolong_lab.runner.ordered_map`; ``security``: Dask's TLS
         settings for a ``tls://`` scheduler).
@@ -312,6 +314,7 @@ def match(
     _check_count("games", games, MAX_GAMES)
     check_seed(seed)
     start = game_state(TAOLONG.new() if start is None else start)
+    max_turns = start.game.decision_cap if max_turns is None else max_turns
     _seats(start, a, b)
     setting = _Setting(start, a, b, seed, games, max_turns, opening)
     with output_lock(out) if out is not None else contextlib.nullcontext():
@@ -525,7 +528,9 @@ def _round_robin(agents: dict, games: int, seed: int, out_dir, options: dict):
 
 def ratings(results, *, seed: int = 0, samples: int = BOOTSTRAP_SAMPLES) -> list[Rating]:
     """Bradley–Terry ratings, on the Elo scale, of the players of ``results`` (a list of
-    :class:`MatchResult`), best first, each with a 95 % bootstrap interval.
+    :class:`MatchResult`), best first, each with a 95 % interval: the bootstrap's, widened to
+    hold the Elo of the Wilson interval of the player's score (:func:`_wilson_elo`), so that a
+    sweep, which every bootstrap sample repeats, still gets an interval of some width.
 
     >>> r = MatchResult("a", "b", 3, 1, 0, 0.75, (0.3, 0.95), ())  # 3.5 to 1.5 with the draw
     >>> [round(x.elo) for x in ratings([r])]
@@ -552,8 +557,25 @@ def ratings(results, *, seed: int = 0, samples: int = BOOTSTRAP_SAMPLES) -> list
         values = sorted(draws[name])
         low = values[int(0.025 * (len(values) - 1))]
         high = values[math.ceil(0.975 * (len(values) - 1))]
-        out.append(Rating(name, best[name], min(low, best[name]), max(high, best[name])))
+        wilson = _wilson_elo(name, games, len(names))
+        low, high = min(low, wilson[0], best[name]), max(high, wilson[1], best[name])
+        out.append(Rating(name, best[name], low, high))
     return sorted(out, key=lambda r: -r.elo)
+
+
+def _wilson_elo(name: str, games: list[tuple[str, str, float]], players: int):
+    """The Elo interval of the Wilson interval of ``name``'s mean score against the field,
+    with one virtual draw against each opponent met (as in :func:`_bradley_terry`): a rating
+    is the Elo gap to the field times ``(players - 1) / players``."""
+    points = [
+        p if first == name else 1.0 - p for first, second, p in games if name in (first, second)
+    ]
+    met = {
+        first if second == name else second for first, second, _ in games if name in (first, second)
+    }
+    low, high = score_interval(points + [0.5] * len(met))
+    share = (players - 1) / players
+    return tuple(share * 400.0 * math.log10(p / (1.0 - p)) for p in (low, high))
 
 
 def _bradley_terry(names: list[str], games: list[tuple[str, str, float]]) -> dict:

@@ -9,7 +9,8 @@
     taolong show FILE[:ID]               a puzzle's start (default: the file's first puzzle)
     taolong play FILE[:ID]               play a solo challenge turn by turn in the terminal
     taolong play FILE --random [--tier T] [--seed N]   one of the file's, picked at random
-    taolong puzzles FILE... [--tier T] [--scenario S]  the puzzles of files, one row each
+    taolong puzzles [FILE...] [--tier T] [--scenario S]  the puzzles of files (default: the
+                                         bundled sets), one row each
     taolong scenarios                    the scenario files
     taolong solve FILE[:ID]              the fewest turns to win a solo challenge, proved
     taolong verify FILE... [--full]      replay (and re-prove) every stored solution
@@ -24,7 +25,9 @@
     taolong doctor                       what this install runs on (the compiled kernel or not)
     taolong --version
 
-A puzzle is ``FILE[:ID]`` for every command (``--puzzle FILE[:ID]`` is the same). The long
+A puzzle is ``FILE[:ID]`` for every command (``--puzzle FILE[:ID]`` is the same), or a
+bundled one named without a path: ``SET:ID`` (``rulebook:torus-white``), or its id alone where
+it is unique (``taolong puzzles`` lists the sets). The long
 commands show a progress bar on stderr when it is a terminal (``--progress``/``--no-progress``
 force it). Every bad input prints ``taolong: error: <message>`` on stderr and exits with
 status 2; a message from the library is put in the command line's spelling

@@ -1,17 +1,26 @@
 """``taolong atlas``: prove the optimum of every shuffled solo start
 (:func:`taolong_lab.puzzles.atlas.run`), or print what an atlas folder holds.
 
-``taolong atlas [DIR] [--scenario NAME.. | all] [--method auto|race|explicit|sat]
+``taolong atlas DIR [--scenario NAME.. | all] [--method auto|race|explicit|sat]
 [--time-limit S] [--workers K] [--scheduler [tcp://|tls://]HOST:PORT [--tls-* F]]
-[--progress|--no-progress]``: proves the challenges not yet in ``DIR`` (default
-``puzzles/atlas``); a rerun resumes. ``taolong atlas DIR --summary``: the table of optima,
-as the README shows it; ``--costs``: the positions and CPU time each challenge took. Ctrl-C
-stops the run (exit status 130); the same command resumes it.
+[--progress|--no-progress]``: proves the challenges not yet in ``DIR``; a rerun resumes. The
+folder must be named: a whole atlas is hours of CPU (``make atlas`` runs
+``taolong atlas puzzles/atlas``). ``taolong atlas [DIR] --summary``: the table of optima, as
+the README shows it (``DIR`` defaults to ``puzzles/atlas`` here); ``--costs``: the positions
+and CPU time each challenge took (both flags: both tables). Ctrl-C stops the run (exit status
+130); the same command resumes it.
+
+``taolong atlas lookup SCENARIO DRAGON STACKS [--folder DIR]``: a start as a player reads it
+off the table (``field white BB.WW.BW.BW``, or the Ba Gua field of its TLN): its optimum, a
+winning line in words, and how it ranks among the scenario's starts (the bundled atlas unless
+``--folder`` names another).
 """
 
 from __future__ import annotations
 
-from ..puzzles import atlas
+from pathlib import Path
+
+from ..puzzles import atlas, bundle
 from ..rules import scenario_names
 from ..runner import MAX_WORKERS, RunnerError
 from ..solvers import METHODS
@@ -30,19 +39,46 @@ def add_command(subparsers) -> None:
         What ``ArgumentParser.add_subparsers`` returned.
     """
     cmd = subparsers.add_parser(
-        "atlas", help="prove the optimum of every shuffled solo start (resumable)"
+        "atlas",
+        help="prove the optimum of every shuffled solo start (resumable)",
+        description="Prove the optimum of every shuffled solo start of the scenarios into "
+        "DIR, resuming what is there: the whole atlas is hours of CPU. With --summary or "
+        "--costs, print what DIR holds (default: puzzles/atlas) and stop.",
     )
     cmd.add_argument(
-        "folder", nargs="?", default=DEFAULT_FOLDER, metavar="DIR", help="the atlas folder"
+        "folder",
+        nargs="*",
+        default=[],
+        metavar="DIR | lookup SCENARIO DRAGON STACKS",
+        help="the atlas folder, required to prove (--summary, --costs: default puzzles/atlas); "
+        "or 'lookup' and a start, e.g. 'lookup field white BB.WW.BW.BW' (the Ba Gua's four "
+        "main stacks, or its TLN field): its optimum, its line in words and its rank",
     )
     cmd.add_argument(
-        "--scenario", nargs="+", default=["all"], metavar="NAME|all", help="scenarios to prove"
+        "--folder",
+        dest="lookup_folder",
+        default=None,
+        metavar="DIR",
+        help="lookup: the atlas folder (default: the bundled atlas)",
     )
     cmd.add_argument(
-        "--method", choices=METHODS, default="auto", help="the solver of each challenge"
+        "--scenario",
+        nargs="+",
+        default=["all"],
+        metavar="NAME|all",
+        help=f"scenarios to prove, of {', '.join(scenario_names())} (default: all)",
     )
     cmd.add_argument(
-        "--time-limit", default="3600", metavar="S", help="seconds per challenge (at most a day)"
+        "--method",
+        choices=METHODS,
+        default="auto",
+        help="the solver of each challenge (default: auto)",
+    )
+    cmd.add_argument(
+        "--time-limit",
+        default="3600",
+        metavar="S",
+        help="seconds per challenge, at most a day (default: 3600)",
     )
     cmd.add_argument(
         "--workers", default=None, metavar="K", help="worker processes (default: one per core)"
@@ -81,12 +117,26 @@ def run(args, out) -> int:
         A value out of its range or an unknown scenario (names the flag), or an atlas file
         that is not the run's.
     """
-    if args.summary:
-        print(atlas.table(args.folder), end="", file=out)
+    if args.folder[:1] == ["lookup"]:
+        return _lookup(args.folder[1:], args.lookup_folder, out)
+    if len(args.folder) > 1:
+        raise CommandError(f"atlas: one folder, not {len(args.folder)} ('lookup' looks a start up)")
+    args.folder = args.folder[0] if args.folder else None
+    if args.summary or args.costs:
+        folder = _atlas_folder(args.folder or DEFAULT_FOLDER)
+        if args.summary:
+            print(atlas.table(folder), end="", file=out)
+        if args.summary and args.costs:
+            print(file=out)
+        if args.costs:
+            print(atlas.cost_table(atlas.costs(folder)), end="", file=out)
         return EXIT_OK
-    if args.costs:
-        print(atlas.cost_table(atlas.costs(args.folder)), end="", file=out)
-        return EXIT_OK
+    if args.folder is None:
+        raise CommandError(
+            f"atlas: name the folder to prove into, e.g. 'taolong atlas {DEFAULT_FOLDER}' "
+            "(hours of CPU for every scenario; a rerun resumes); 'taolong atlas --summary' "
+            "prints what it holds"
+        )
     names = _names("--scenario", args.scenario, list(scenario_names()))
     workers = None if args.workers is None else _int("--workers", args.workers, 1, MAX_WORKERS)
     try:
@@ -108,3 +158,37 @@ def run(args, out) -> int:
     for scenario, counts in done.items():
         print(f"{scenario}: {counts['proved']} proved, {counts['pending']} pending", file=out)
     return EXIT_OK
+
+
+def _lookup(words: list[str], folder: str | None, out) -> int:
+    """Print a start's optimum, its line in words and its rank among the atlas's starts."""
+    if len(words) != 3:
+        raise CommandError(
+            "atlas lookup: give SCENARIO DRAGON STACKS, e.g. 'taolong atlas lookup field white "
+            "BB.WW.BW.BW'"
+        )
+    scenario, player, text = words
+    try:
+        stacks = atlas.parse_stacks(text)
+        found = atlas.lookup(folder or bundle.atlas_folder(), scenario, player, stacks)
+    except atlas.AtlasError as exc:
+        raise CommandError(f"atlas lookup: {exc}") from None
+    puzzle = found.puzzle
+    print(f"{puzzle.id}: win in {_turns(puzzle.optimum)}, {found.rank()}", file=out)
+    for line in found.words():
+        print(f"  {line}", file=out)
+    return EXIT_OK
+
+
+def _turns(n: int) -> str:
+    return f"{n} turn{'s' * (n != 1)}"
+
+
+def _atlas_folder(folder: str) -> Path:
+    """``folder`` when it holds atlas files; else a :class:`CommandError` saying why."""
+    path = Path(folder)
+    if not path.is_dir():
+        raise CommandError(f"atlas: {folder}: no such folder (taolong atlas DIR makes one)")
+    if not any(path.glob("*.jsonl")):
+        raise CommandError(f"atlas: {folder}: no atlas file (*.jsonl) in it")
+    return path

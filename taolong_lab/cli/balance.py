@@ -9,10 +9,11 @@ from pathlib import Path
 from ..agents import balance_card
 from ..agents.balance import table
 from ..agents.registry import agent_from_spec
-from ..files import write_atomic
+from ..errors import TaoLongError
+from ..files import read_bounded, write_atomic
 from ..games import TAOLONG
-from ..rules import EDITIONS, MODES
-from ..rules.data import shown
+from ..rules import EDITIONS, MODES, scenario_names
+from ..rules.data import decode_json, json_decoder, shown
 from ..runner import RunnerError
 from .common import EXIT_OK, CommandError, wants_progress
 from .game_options import (
@@ -23,6 +24,22 @@ from .game_options import (
 )
 from .generate import _security
 
+CARD_COLUMNS = (
+    ("P1 wins", "the first player's win rate, 95 % Wilson interval (never of zero width)"),
+    ("wins by seat", "each player's win rate, in seat order (the rest: draws and capped games)"),
+    ("capped", "games stopped at the decision cap, not finished: draws that say nothing"),
+    (
+        "balance",
+        "1 - (the highest seat's win rate - the lowest's) over the games that ended: 1 even, "
+        "0 one seat wins all; 'of N' when capped games are left out, '-' when all were",
+    ),
+    ("turns, median", "decisions a game, mean and median"),
+    ("branching", "legal actions a position, on average"),
+    ("lead ch.", "the share of turns after which another player leads by the evaluation"),
+    ("drama", "how far the winner's evaluation trails the leader's, on average (0: it led)"),
+    ("decisive", "the share of the game played before the winner pulls clear for good"),
+)
+
 
 def add_command(subparsers) -> None:
     """Add ``balance`` to the parser.
@@ -32,7 +49,13 @@ def add_command(subparsers) -> None:
     subparsers : argparse._SubParsersAction
         What ``ArgumentParser.add_subparsers`` returned.
     """
-    card = subparsers.add_parser("balance", help="the balance report card of a game")
+    card = subparsers.add_parser(
+        "balance",
+        help="the balance report card of a game",
+        description="The balance report card: each agent level plays itself in every cell of "
+        "the game (a variant: a scenario, a player count, a version). The columns: "
+        + " ".join(f"{name}: {what}." for name, what in CARD_COLUMNS).replace("%", "%%"),
+    )
     card.add_argument(
         "--levels",
         nargs="+",
@@ -41,7 +64,12 @@ def add_command(subparsers) -> None:
         help="agent specs, each playing itself, e.g. greedy alphabeta:nodes=2000",
     )
     add_run_arguments(card, games=10)
-    card.add_argument("--scenario", nargs="+", metavar="S", help="Tao Long: the scenarios")
+    card.add_argument(
+        "--scenario",
+        nargs="+",
+        metavar="S",
+        help=f"Tao Long: the scenarios, of {', '.join(scenario_names())} (default: all)",
+    )
     card.add_argument("--mode", nargs="+", metavar="M", help=f"Tao Long: {', '.join(MODES)}")
     card.add_argument("--edition", nargs="+", metavar="E", help=f"Tao Long: {', '.join(EDITIONS)}")
     card.add_argument(
@@ -90,6 +118,7 @@ def run_balance(args, out) -> int:
             options["variants"] = [
                 game_options([p for p in v.split(",") if p.strip()]) for v in args.variant
             ]
+    before = _card_games(args.out)
     try:
         card = balance_card(
             levels,
@@ -106,6 +135,10 @@ def run_balance(args, out) -> int:
         )
     except RunnerError as exc:
         raise CommandError(str(exc)) from None
+    if before:
+        print(
+            f"resumed: {before} of the games were played by an earlier run ({args.out})", file=out
+        )
     print_card(card, played, out)
     if args.plot is not None:
         _plot(card, args.plot)
@@ -113,12 +146,22 @@ def run_balance(args, out) -> int:
     return EXIT_OK
 
 
+def _card_games(path: str) -> int:
+    """How many games the balance card in ``path`` already holds (0 if none reads)."""
+    try:
+        held = decode_json(json_decoder(), read_bounded(path).decode("utf-8"))
+        return sum(len(cell["games"]) for cell in held["cells"])
+    except (OSError, TaoLongError, ValueError, UnicodeDecodeError, KeyError, TypeError):
+        return 0
+
+
 def _percent(rate) -> str:
     return "-" if rate is None else f"{rate:.0%}"
 
 
 def print_card(card: dict, played, out) -> None:
-    """The card as a table: one row a cell and level."""
+    """The card as a table, one row a cell and level, then a line a column saying what it
+    is (:data:`CARD_COLUMNS`)."""
     first = "white" if played is TAOLONG else "P1"
     rows = [
         (
@@ -126,8 +169,9 @@ def print_card(card: dict, played, out) -> None:
             "level",
             "games",
             f"{first} wins (95 %)",
-            "balance",
+            "wins by seat",
             "capped",
+            "balance",
             "turns",
             "median",
             "branching",
@@ -141,14 +185,20 @@ def print_card(card: dict, played, out) -> None:
         wins = _percent(row["white wins"])
         if interval:
             wins += f" ({interval[0]:.0%}-{interval[1]:.0%})"
+        seats = "/".join("-" if w is None else f"{w:.0%}" for w in row["wins"]) or "-"
+        capped = _percent(row["capped"])
+        balance = _number(row["balance"], 2)
+        if row["ended"] < row["games"]:  # a capped game tells nothing of the balance
+            balance = f"{balance} of {row['ended']}" if row["ended"] else "- (all capped)"
         rows.append(
             (
                 row["rules"],
                 row["level"],
                 str(row["games"]),
                 wins,
-                _number(row["balance"], 2),
-                _percent(row["capped"]),
+                seats,
+                capped,
+                balance,
                 _number(row["length mean"], 1),
                 _number(row["length median"], 1),
                 _number(row["branching"], 1),
@@ -160,6 +210,9 @@ def print_card(card: dict, played, out) -> None:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
         print("  ".join(f"{c:<{w}}" for c, w in zip(r, widths, strict=True)).rstrip(), file=out)
+    print(file=out)
+    for name, what in CARD_COLUMNS:
+        print(f"{name.replace('P1', first)}: {what}", file=out)
 
 
 def _number(value, digits: int) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 from ..engine import State
 from ..errors import TaoLongError
 from ..files import InputFileError, check_readable
-from ..puzzles import Puzzle, PuzzleError, read_puzzles
+from ..puzzles import Puzzle, PuzzleError, bundle, read_puzzles
 from ..puzzles.grade import TIERS
 from ..rules.data import shown
 from ..rules.options import parse_option_value
@@ -103,7 +103,9 @@ def _finite(text: str) -> float | None:
 
 
 def puzzle_spec(spec: str) -> tuple[Path, str | None]:
-    """The file and the id of ``FILE[:ID]``.
+    """The file and the id of ``FILE[:ID]``, or of a bundled puzzle named without a path
+    (``SET:ID``, ``SET``, or an id that one bundled set alone holds:
+    :func:`~taolong_lab.puzzles.bundle.locate`) when no such file exists.
 
     A file whose name holds a ':' is taken whole. The file is checked before anything reads it
     (:func:`~taolong_lab.files.check_readable`).
@@ -111,7 +113,7 @@ def puzzle_spec(spec: str) -> tuple[Path, str | None]:
     Parameters
     ----------
     spec : str
-        ``FILE`` or ``FILE:ID``.
+        ``FILE``, ``FILE:ID``, ``SET:ID``, ``SET`` or ``ID``.
 
     Returns
     -------
@@ -121,9 +123,14 @@ def puzzle_spec(spec: str) -> tuple[Path, str | None]:
     Raises
     ------
     InputFileError
-        A missing file, a directory, a device or a file over the size limit.
+        A missing file that names no bundled puzzle either, a directory, a device or a file
+        over the size limit.
     """
     file, ident = split_puzzle_spec(spec)
+    if not os.path.exists(file):
+        found = bundle.locate(spec)
+        if found is not None:
+            file, ident = found
     check_readable(file)
     return Path(file), ident
 
@@ -152,7 +159,7 @@ def split_puzzle_spec(spec: str) -> tuple[str, str | None]:
 
 def names_a_puzzle_file(word: str) -> bool:
     """Whether ``word`` reads as ``FILE[:ID]`` rather than a turn: its file has a ``.jsonl`` or
-    ``.json`` name, or exists.
+    ``.json`` name, or exists, or it names a bundled puzzle (``SET:ID``, ``SET`` or ``ID``).
 
     Parameters
     ----------
@@ -164,11 +171,15 @@ def names_a_puzzle_file(word: str) -> bool:
 
     >>> names_a_puzzle_file("puzzles/field-novice.jsonl:field-novice-01")
     True
+    >>> names_a_puzzle_file("rulebook:torus-white"), names_a_puzzle_file("torus-white")
+    (True, True)
     >>> names_a_puzzle_file("Wa>He a3,a4")
     False
     """
     file = split_puzzle_spec(word)[0]
-    return file.lower().endswith((".jsonl", ".json")) or os.path.exists(file)
+    if file.lower().endswith((".jsonl", ".json")) or os.path.exists(file):
+        return True
+    return bundle.locate(word) is not None
 
 
 def add_puzzle_argument(parser, what: str) -> None:

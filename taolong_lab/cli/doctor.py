@@ -1,13 +1,14 @@
 """``taolong doctor``: what this install of the lab runs on, a line each: the version, Python,
 the solo search (the compiled kernel or the pure-Python path, and what the kernel covers),
-the DRAT proof checker (the compiled one or dratify)
-and the optional parts (JupyterLab, the Dask runner)."""
+the DRAT proof checker (the compiled one or dratify), the bundled puzzles and the optional parts
+(JupyterLab, the Dask runner)."""
 
 from __future__ import annotations
 
 import importlib.util
 import platform
 
+from ..puzzles import bundle
 from ..solvers import kernel
 from ..solvers.sat import drat
 from ..version import __version__
@@ -43,11 +44,19 @@ def lines() -> list[str]:
         f"python: {platform.python_implementation()} {platform.python_version()}",
         f"solo search: {kernel.status()}",
         f"DRAT proof checker: {drat.status()}",
+        f"bundled puzzles: {_bundled()}",
     ]
     for module, what in OPTIONAL:
         there = importlib.util.find_spec(module) is not None
         found.append(f"{module}: {'installed' if there else 'not installed'}: {what}")
     return found
+
+
+def _bundled() -> str:
+    found = bundle.sets()
+    if not found:
+        return "missing from this install"
+    return f"{len(found)} sets in {bundle.folder()} (taolong puzzles lists them)"
 
 
 def run(args, out) -> int:

@@ -25,6 +25,11 @@ def agents_help() -> str:
     return ", ".join(kind.name for kind in registry.agents())
 
 
+def agent_keys_help() -> str:
+    """Each registered agent's spec keys, for a help text: ``random: seed; greedy: ...``."""
+    return "; ".join(f"{kind.name}: {', '.join(kind.keys)}" for kind in registry.agents())
+
+
 def game_options(pairs) -> dict:
     """The game options of ``--option NAME=VALUE`` pairs (each checked by the game)."""
     return option_pairs(
@@ -75,8 +80,9 @@ def add_run_arguments(parser, games: int) -> None:
         "--max-turns",
         metavar="N",
         type=number(int, 1, MAX_TURNS),
-        default=300,
-        help="the turn cap: a game still going is a draw",
+        default=None,
+        help="the cap, in decisions (chance does not count): a game still going there is a "
+        "draw, 'capped' (default: the game's own, 'taolong games NAME' shows it)",
     )
     parser.add_argument(
         "--workers",
@@ -99,6 +105,7 @@ def check_scheduler(args) -> None:
 
 __all__ = [
     "add_run_arguments",
+    "agent_keys_help",
     "agents_help",
     "check_scheduler",
     "game_options",

@@ -29,6 +29,8 @@ def run_games(args, out) -> int:
         except TaoLongError as exc:
             raise CommandError(f"games: {exc}") from None
         print(f"{chosen.name}: {chosen.title}", file=out)
+        cap = f"  the agents' games stop at {chosen.decision_cap} decisions (--max-turns)"
+        print(cap, file=out)
         for option in chosen.options:
             values = (
                 ", ".join(map(str, option.choices))

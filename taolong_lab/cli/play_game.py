@@ -12,6 +12,7 @@ named by a spec (:mod:`.game_options`).
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -31,19 +32,22 @@ from .common import (
     numbered,
     read_entry,
 )
-from .game_options import agents_help, game_options, the_game
+from .game_options import agent_keys_help, agents_help, game_options, the_game
 from .replay import Replay, record_of
 
 HUMAN = "human"
 
 PLAY_HELP = """\
-Enter the number of an action from the list, or the action in notation.
+Enter the number of {a} from the list, or the {word} in notation{example}.
 Commands:
-  list   the legal actions
+  list   the legal {word}s
   board  the position
-  undo   take back your last action (and the replies to it)
+  undo   take back your last {word} (and the replies to it)
   help   this text
   quit   leave (so does the end of the input, or Ctrl-C)"""
+COMMANDS = "list, board, undo, help, quit"
+GROUP_OVER = 12  # more legal actions than this, none described: grouped by kind, several a line
+LINE_WIDTH = 78
 
 
 def add_play_arguments(play: argparse.ArgumentParser) -> None:
@@ -58,7 +62,8 @@ def add_play_arguments(play: argparse.ArgumentParser) -> None:
     vs.add_argument(
         "--vs",
         metavar="AGENT|human",
-        help=f"the other side: {agents_help()} (NAME:key=value,...) or human",
+        help=f"the other side: {agents_help()} or human; an agent takes NAME:key=value,... "
+        f"with the keys {agent_keys_help()}",
     )
     vs.add_argument(
         "--time",
@@ -186,6 +191,23 @@ class GameSession:
     def __init__(self, play: GamePlay, inp, out, *, record: str | None = None):
         self.play, self.inp, self.out, self.record = play, inp, out, record
         self.echo = not (hasattr(inp, "isatty") and inp.isatty())
+        self.taolong = play.start.game is TAOLONG
+        self.word = "turn" if self.taolong else "action"  # a Tao Long action is a whole turn
+        self.hidden_chance = 0  # chance outcomes not told yet (a game with hidden cards)
+
+    def help_text(self) -> str:
+        a = "a turn" if self.taolong else "an action"
+        example = " (e.g. 'Wa>He a3,a4')" if self.taolong else ""
+        return PLAY_HELP.format(a=a, word=self.word, example=example)
+
+    def count(self, n: int) -> str:
+        """``n`` turns or actions, in words."""
+        return f"{n} {self.word}{'s' * (n != 1)}"
+
+    def again(self) -> str:
+        """What to say after an entry that is not understood."""
+        a = "a turn" if self.taolong else "an action"
+        return f"Enter a number from the list, {a}, or 'help'."
 
     def say(self, *lines: str) -> None:
         for line in lines:
@@ -201,7 +223,8 @@ class GameSession:
         self.say(
             f"{play.start.game.title}: {'; '.join(sides)}.", "Enter 'help' for the commands.", ""
         )
-        self.show()
+        if not (play.state.is_chance() and play.hidden()):  # a hidden deal: shown once dealt
+            self.show()
         try:
             while True:
                 self.answer()
@@ -209,11 +232,11 @@ class GameSession:
                     break
                 entry = read_entry(self.inp, self.out, self.prompt(), self.echo)
                 if entry is None or entry.lower() in ("quit", "exit", "q"):
-                    self.say(f"You left after {len(play.actions)} actions.")
+                    self.say(f"You left after {self.count(len(play.actions))}.")
                     break
                 self.handle(entry)
         except KeyboardInterrupt:
-            self.say("", f"You left after {len(play.actions)} actions.")
+            self.say("", f"You left after {self.count(len(play.actions))}.")
         if play.over():
             self.say(f"Game over: {play.result()}.")
         self.save()
@@ -221,29 +244,43 @@ class GameSession:
 
     def prompt(self) -> str:
         mover = self.play.state.current_player()
-        return f"{len(self.play.actions) + 1} {self.play.player_name(mover)}> "
+        return f"{self.word} {len(self.play.actions) + 1} {self.play.player_name(mover)}> "
 
     def answer(self) -> None:
-        """Let chance and the agents play until a person is to move."""
+        """Let chance and the agents play until a person is to move; the hidden chance
+        outcomes (cards dealt face down) are told as one line, by their count."""
         for mover, action in self.play.advance():
             who = self.play.player_name(mover)
             text = self.play.action_text(mover, action)
+            if mover == CHANCE and self.play.hidden():
+                self.hidden_chance += 1
+                continue
+            self.tell_hidden()
             if mover == CHANCE:
                 self.say(f"{len(self.play.actions)}. chance: {text}")
             else:
                 self.say(
                     f"{len(self.play.actions)}. {who} ({self.play.players()[mover]}) plays {text}"
                 )
-            if mover != CHANCE or not self.play.hidden():
-                self.say("")
-                self.show()
+            self.say("")
+            self.show()
+        if self.tell_hidden():
+            self.say("")
+            self.show()
+
+    def tell_hidden(self) -> bool:
+        """Say how many hidden chance outcomes came since the last line; whether any did."""
+        count, self.hidden_chance = self.hidden_chance, 0
+        if count:
+            self.say(f"chance: {count} hidden draw{'s' * (count != 1)} (cards dealt face down)")
+        return bool(count)
 
     def handle(self, entry: str) -> None:
         command = entry.lower()
         if not entry:
             return
         if command in ("help", "?", "h"):
-            self.say(PLAY_HELP)
+            self.say(self.help_text())
         elif command in ("list", "l"):
             self.list_actions()
         elif command in ("board", "b"):
@@ -254,14 +291,17 @@ class GameSession:
             except TaoLongError as exc:
                 self.say(f"{exc}.")
                 return
-            self.say(f"Took back {gone} action{'s' * (gone != 1)}.", "")
+            self.say(f"Took back {self.count(gone)}.", "")
             self.show()
         else:
             mover = self.play.state.current_player()
+            if self.taolong and entry.isalpha():  # a word: a command mistyped, not a turn
+                self.say(f"{entry!r} is not a command: {COMMANDS}.", self.again())
+                return
             try:
                 action = self.play.play(entry)
             except TaoLongError as exc:
-                self.say(str(exc), "Enter a number from the list, an action, or 'help'.")
+                self.say(str(exc), self.again())
                 return
             self.say(f"{len(self.play.actions)}. {self.play.player_name(mover)} {action}", "")
             self.show()
@@ -273,8 +313,12 @@ class GameSession:
 
     def list_actions(self) -> None:
         state = self.play.state
-        lines = numbered(state.legal_actions(), state.describe_action)
-        self.say(*(lines or ["No legal actions."]))
+        actions = state.legal_actions()
+        if len(actions) > GROUP_OVER and not any(state.describe_action(a) for a in actions):
+            lines = numbered_actions([str(a) for a in actions])
+        else:
+            lines = numbered(actions, state.describe_action)
+        self.say(*(lines or [f"No legal {self.word}s."]))
 
     def save(self) -> None:
         if self.record is None or not self.play.actions:
@@ -290,4 +334,34 @@ class GameSession:
         self.say(f"The game's record is appended to {self.record}.")
 
 
-__all__ = ["GameSession", "add_play_arguments", "run_play_game", "wants_game"]
+def numbered_actions(actions: list[str]) -> list[str]:
+    """The actions numbered from 1, grouped by their kind (the first word, or the square a
+    pawn leaves), several a line.
+
+    >>> swaps = [f"swap 1 {i}" for i in range(2, 9)]
+    >>> for line in numbered_actions(swaps + [f"draw {i}" for i in range(1, 7)]):
+    ...     print(line)
+    swap:  1. swap 1 2    2. swap 1 3    3. swap 1 4    4. swap 1 5
+           5. swap 1 6    6. swap 1 7    7. swap 1 8
+    draw:  8. draw 1    9. draw 2   10. draw 3   11. draw 4   12. draw 5
+          13. draw 6
+    """
+    width = len(str(len(actions)))
+    items = [f"{i:>{width}}. {a}" for i, a in enumerate(actions, 1)]
+    groups: dict[str, list[str]] = {}
+    for item, action in zip(items, actions, strict=True):
+        groups.setdefault(re.split(r"[ -]", action, maxsplit=1)[0], []).append(item)
+    label = max(len(kind) for kind in groups) + 2
+    lines = []
+    for kind, members in groups.items():
+        line = f"{kind + ':':<{label}}"
+        for member in members:
+            if len(line) + len(member) + 3 > LINE_WIDTH and line.strip() != kind + ":":
+                lines.append(line.rstrip())
+                line = " " * label
+            line += member + "   "
+        lines.append(line.rstrip())
+    return lines
+
+
+__all__ = ["GameSession", "add_play_arguments", "numbered_actions", "run_play_game", "wants_game"]

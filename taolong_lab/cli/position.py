@@ -97,7 +97,11 @@ def _add_position_arguments(parser: argparse.ArgumentParser) -> None:
     where.add_argument(
         "--position", metavar="TLN", help="a position in TLN (quote it: it has spaces)"
     )
-    where.add_argument("--scenario", metavar="S", help="start position of scenario S (field)")
+    where.add_argument(
+        "--scenario",
+        metavar="S",
+        help=f"start position of scenario S: {', '.join(scenario_names())} (default: field)",
+    )
     where.add_argument("--mode", metavar="M", help=f"game mode: {', '.join(MODES)}")
     where.add_argument("--edition", metavar="E", help=f"rulebook edition: {', '.join(EDITIONS)}")
     where.add_argument("--solo", action="store_true", help="the solo variant")

@@ -1,6 +1,8 @@
-"""``taolong puzzles FILE... [--tier T] [--scenario S] [--json]``: the puzzles of files, one
+"""``taolong puzzles [FILE...] [--tier T] [--scenario S] [--json]``: the puzzles of files, one
 row each (id, scenario, mode, player, optimum, tier, difficulty), to pick one to ``show``,
-``play`` or ``solve`` by its ``FILE:ID``.
+``play`` or ``solve`` by its ``FILE:ID``. With no file, the bundled sets (the rulebook's
+challenges, the generated sets, the solo atlas), with a ``set`` column: such a puzzle is
+``SET:ID``, or its id alone where it is unique.
 
 A file's bad lines are warnings (the good puzzles are listed); a file that cannot be read is
 an error.
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 import json
 
-from ..puzzles import Puzzle
+from ..puzzles import Puzzle, bundle
 from ..rules import scenario_names
 from .common import EXIT_OK, CommandError, add_tier_argument, of_tier, puzzles_of
 
@@ -25,9 +27,14 @@ def add_command(subparsers) -> None:
     subparsers : argparse._SubParsersAction
         What ``ArgumentParser.add_subparsers`` returned.
     """
-    listing = subparsers.add_parser("puzzles", help="list the puzzles of puzzle files")
+    listing = subparsers.add_parser(
+        "puzzles", help="list the puzzles of puzzle files, or of the bundled sets"
+    )
     listing.add_argument(
-        "files", nargs="+", metavar="FILE", help="puzzle files (.jsonl or .json), one or more"
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help="puzzle files (.jsonl or .json) or bundled sets (default: every bundled set)",
     )
     add_tier_argument(listing, "only the puzzles of this tier")
     listing.add_argument(
@@ -85,12 +92,17 @@ def run(args, out) -> int:
     InputFileError, PuzzleError
         A file that cannot be read, or holds no puzzle.
     """
-    several = len(args.files) > 1
+    files, column = args.files, "file"
+    if not files:
+        files, column = list(bundle.sets()), "set"
+        if not files:
+            raise CommandError("this install has no bundled puzzles: name a FILE")
+    several = len(files) > 1
     rows = []
-    for file in args.files:
+    for file in files:
         for puzzle in of_tier(puzzles_of(file, check_solutions=False, strict=False), args.tier):
             if args.scenario is None or puzzle.rules.scenario == args.scenario:
-                rows.append({"file": file, **row(puzzle)} if several else row(puzzle))
+                rows.append({column: file, **row(puzzle)} if several else row(puzzle))
     if not rows:
         raise CommandError("no puzzle of the files passes --tier and --scenario")
     if args.json:

@@ -19,6 +19,8 @@ Commands:
   undo   take back your last turn
   help   this text
   quit   leave (so does the end of the input)"""
+COMMANDS = "list, board, undo, help, quit"
+AGAIN = "Enter a number from the list, a turn, or 'help'."
 
 
 class Session:
@@ -67,7 +69,8 @@ class Session:
 
     def read(self) -> str | None:
         """The next entry, stripped; None at the end of the input."""
-        print(f"turn {len(self.line) + 1}> ", end="", file=self.out, flush=True)
+        prompt = f"turn {len(self.line) + 1} {self.state.to_move}> "
+        print(prompt, end="", file=self.out, flush=True)
         line = self.inp.readline(self.MAX_ENTRY + 1)
         if not line:
             self.say("")
@@ -81,7 +84,7 @@ class Session:
         if too_long:
             self.say(
                 f"That entry is longer than {self.MAX_ENTRY} characters.",
-                "Enter a number from the list, a turn, or 'help'.",
+                AGAIN,
             )
             return ""
         return entry
@@ -108,11 +111,13 @@ class Session:
             else:
                 shown = entry if len(entry) <= 12 else entry[:9] + "..."
                 self.say(f"There is no turn {shown}: enter 1 to {len(turns)}, or 'list'.")
+        elif entry.isalpha():  # one word: a command mistyped, never a turn
+            self.say(f"{entry!r} is not a command: {COMMANDS}.", AGAIN)
         else:
             try:
                 turn = self.state.parse_turn(entry)
             except TaoLongError as exc:
-                self.say(f"{exc}", "Enter a number from the list, a turn, or 'help'.")
+                self.say(f"{exc}", AGAIN)
                 return
             self.play(turn)
 

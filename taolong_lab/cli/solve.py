@@ -127,6 +127,8 @@ def run(args, out) -> int:
     status = EXIT_OK
     for puzzle in puzzles_of(named_puzzle(args, required=True), check_solutions=False):
         options = _solver_options(args, puzzle.id)
+        saved = options.get("checkpoint")
+        resumed = saved is not None and saved.exists() and not options.get("fresh")
         try:
             with warnings.catch_warnings():
                 warnings.showwarning = _print_key_warning
@@ -142,6 +144,8 @@ def run(args, out) -> int:
             print(json.dumps({"id": puzzle.id, **solution.to_json(), **extra}), file=out)
             continue
         print(f"{puzzle.id}: {_summary(solution, known)}", file=out)
+        if resumed:
+            print(f"  resumed from the checkpoint {saved} (the counts add up every run)", file=out)
         answered = _answered_by(solution, args.method)
         if answered:
             print(f"  {answered}", file=out)
@@ -228,22 +232,33 @@ def _answered_by(solution: Solution, method: str) -> str:
     return ""
 
 
+LOOKAHEADS = {  # the solo opponent's priority 2, as docs/rules.md names the readings
+    "matter": "the solo opponent counts the damage up to the player's pending Matter phase",
+    "next-turn": "the solo opponent counts the damage over the player's whole next turn",
+}
+
+
 def _certificate_lines(solution: Solution) -> list[str]:
     cert, stats = solution.certificate, solution.stats
-    lines = [f"certificate: {cert.method}; lookahead {cert.lookahead}"]
+    lines = [
+        f"certificate: {cert.method}; lookahead {cert.lookahead} "
+        f"({LOOKAHEADS.get(cert.lookahead, 'the solo opponent reading it was proved under')})"
+    ]
     if isinstance(cert, ExplicitCertificate):
         counts = ", ".join(f"{row.turns}:{row.positions}" for row in cert.no_win_within)
         lines.append(f"positions proved without a win (turns:positions): {counts or '-'}")
     elif isinstance(cert, SatCertificate):
         horizons = ", ".join(str(k) for k in cert.unsat_horizons) or "-"
         lines.append(f"no win within (turns, each an UNSAT answer): {horizons}")
+    peak = stats.get("peak_memory_mb")
+    memory = "peak memory unknown here" if peak is None else f"peak memory {peak} MB"
     if "expanded" in stats:
         lines.append(
             f"{stats['expanded']} positions expanded in {stats['seconds']} s "
-            f"({stats['positions_per_second']}/s), peak memory {stats['peak_memory_mb']} MB"
+            f"({stats['positions_per_second']}/s), {memory}"
         )
     else:
-        lines.append(f"{stats.get('seconds')} s, peak memory {stats.get('peak_memory_mb')} MB")
+        lines.append(f"{stats.get('seconds')} s, {memory}")
     return lines
 
 

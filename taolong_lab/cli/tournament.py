@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..agents import tournament
+from ..agents import RecordError, load_records, tournament
 from ..agents.matches import MAX_TURNS
 from ..agents.registry import agent_from_spec
 from ..errors import TaoLongError
@@ -24,6 +24,11 @@ from .game_options import (
 from .generate import _security
 
 TOURNAMENT_FORMAT = "taolong-tournament"
+TOURNAMENT_LEGEND = (
+    "score: the first agent's points a game (a win 1, a draw 1/2) with its 95 % Wilson "
+    "interval, never of zero width, even for a sweep; a rating's interval holds the "
+    "bootstrap's and the Elo of the Wilson interval of the agent's score."
+)
 
 
 def add_command(subparsers) -> None:
@@ -35,7 +40,10 @@ def add_command(subparsers) -> None:
         What ``ArgumentParser.add_subparsers`` returned.
     """
     ladder = subparsers.add_parser(
-        "tournament", help="a round robin of agents, with ratings (95 %% intervals)"
+        "tournament",
+        help="a round robin of agents, with ratings (95 %% intervals)",
+        description="A round robin of agents, sides alternating, then Bradley-Terry ratings. "
+        + TOURNAMENT_LEGEND.replace("%", "%%"),
     )
     ladder.add_argument(
         "agents",
@@ -67,6 +75,7 @@ def run_tournament(args, out) -> int:
     agents = {spec: agent_from_spec(spec) for spec in args.agents}
     played = the_game(args)
     start = played.new(**game_options(args.option))
+    args.max_turns = args.max_turns or played.decision_cap
     settings = {
         "game": played.name,
         "start": start.to_string(),
@@ -94,6 +103,7 @@ def _tournament(args, out, agents: dict, start, settings: dict) -> int:
         _check_settings(args.out, settings)
         _write_json(args.out, {"format": TOURNAMENT_FORMAT, "settings": settings, "done": False})
         out_dir.mkdir(exist_ok=True)
+    before = _games_played(out_dir)
     try:
         results, rated = tournament(
             agents,
@@ -110,11 +120,16 @@ def _tournament(args, out, agents: dict, start, settings: dict) -> int:
         )
     except RunnerError as exc:
         raise CommandError(str(exc)) from None
+    if before:
+        print(
+            f"resumed: {before} of the games were played by an earlier run ({out_dir}/)", file=out
+        )
     for result in results:
         print(result, file=out)
     print("\nratings (Bradley-Terry, Elo scale, 95 % intervals):", file=out)
     for rating in rated:
         print(f"  {rating}", file=out)
+    print(f"\n{TOURNAMENT_LEGEND}", file=out)
     if args.out is not None:
         doc = {
             "format": TOURNAMENT_FORMAT,
@@ -139,6 +154,16 @@ def _tournament(args, out, agents: dict, start, settings: dict) -> int:
         _write_json(args.out, doc)
         print(f"{args.out}: written", file=out)
     return EXIT_OK
+
+
+def _games_played(folder: Path | None) -> int:
+    """How many games the records in ``folder`` (a tournament's) already hold."""
+    if folder is None or not folder.is_dir():
+        return 0
+    try:
+        return sum(len(load_records(path)) for path in sorted(folder.glob("*.jsonl")))
+    except RecordError:
+        return 0  # the match refuses the file itself, naming the line
 
 
 def _check_settings(path: str, settings: dict) -> None:

@@ -76,12 +76,14 @@ def explain(state: State, turn: Turn) -> str:
             name = env.ring[element]
             need = _NEEDS.get(name)
             why = (
-                f"{name.title()} needs {need} and the {COLOURS[colour]} dragon faces "
-                f"{DIRECTIONS[env.facing(d)]}"
+                f"{name.title()}, which needs {need}, but the {COLOURS[colour]} dragon faces "
+                f"{_COMPASS[DIRECTIONS[env.facing(d)]]}"
                 if need and _wrong_axis(env, d, name)
-                else f"{name.title()} has no legal execution"
+                else f"{name.title()}, which has no legal execution"
             )
-            return f"{where}: sowing {space_abbrev(phase.space)} gives {why}; choose another space"
+            return (
+                f"{where}: sowing {space_abbrev(phase.space)} lands on {why}; choose another space"
+            )
         if penalty and not phase.penalty:
             return (
                 f"{where}: every choice is impossible, so the Matter phase is skipped with a "
@@ -102,6 +104,9 @@ def explain(state: State, turn: Turn) -> str:
         if extra and number == 1 and len(turn.phases) == 1 and env.extra_phases:
             return f"{env.ring[element].title()} grants an extra phase: add '; <space> <execution>'"
     return "no legal turn matches"
+
+
+_COMPASS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 
 
 def _wrong_axis(env, dragon, name) -> bool:

@@ -220,8 +220,8 @@ def parse_phase(text: str) -> Phase:
     execution = text[groups.end() :].rstrip() if groups else ""
     if not execution or "\n" in execution:
         raise NotationError(
-            f"cannot read phase {shown(text, 80)}: expected '<space>[><element>] <execution>', "
-            "e.g. 'He>Fi c3x'"
+            f"cannot read phase {shown(text, 80)}: a phase is the space sown, '>' and the "
+            "element, then what the dragon does, e.g. 'He>Fi c3x'"
         )
     space = space_index(head[1])
     drops = (head[2] or "").upper()

@@ -12,6 +12,8 @@
   controls, added to an Explorer by ``attach``.
 - ``game_play``: :class:`GamePlay`, a game of any registered game played by people and
   agents; no view. ``game_widget``: :class:`GameWidget`, its ipywidgets view.
+- ``page``: :class:`~.page.Page`, the web page's Python side (``make site``): a session and
+  the computer opponent behind JSON, for a Web Worker; no view.
 
 Importing this package never imports ipywidgets: ``Explorer`` is loaded on first use.
 """

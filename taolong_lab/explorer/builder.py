@@ -72,6 +72,20 @@ class Offer(NamedTuple):
     choice: Choice | None
 
 
+def sentence(text: str) -> str:
+    """``text`` as a sentence, for a tooltip: a capital first letter, a full stop at the end.
+
+    >>> sentence("sow Heaven: the last stone lands on Fire")
+    'Sow Heaven: the last stone lands on Fire.'
+    """
+    text = text.strip()
+    if not text:
+        return text
+    if text[1:2].isalpha() or text[1:2] == " ":  # not a cell's name ("b2 is ...")
+        text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?", ")")) and not text.endswith(" )") else text + "."
+
+
 def _key(choice: Choice) -> tuple:
     return choice.kind, choice.value
 
@@ -508,7 +522,8 @@ class TurnBuilder:
             choice = offered.get(space)
             why = self.lands(space) if choice else self.space_reason(space)
             label = f"{space_abbrev(space)} {stack}" if stack else space_abbrev(space)
-            offers.append(Offer(label, f"{name.title()} ({stack or 'empty'}): {why}", choice))
+            tip = f"{name.title()} ({stack or 'empty'}). {sentence(why)}"
+            offers.append(Offer(label, tip, choice))
         return offers
 
     def choice_offers(self) -> list[Offer]:
@@ -518,11 +533,11 @@ class TurnBuilder:
         kind = options[0].kind if options else None
         if kind in (None, "space", "effect"):
             return []
-        offers = [Offer(c.label, c.tooltip, c) for c in options]
+        offers = [Offer(c.label, sentence(c.tooltip), c) for c in options]
         if kind == "move":
             ends = {c.value[0][-1] for c in options if c.value[0]}
             offers += [
-                Offer(cell_name(cell), self.cell_reason(cell), None)
+                Offer(cell_name(cell), sentence(self.cell_reason(cell)), None)
                 for cell in self.neighbours()
                 if cell not in ends
             ]
@@ -547,7 +562,7 @@ class TurnBuilder:
                 tip = f"{effect} follows the step of a Fire or Water action" + (
                     "; choose a destination first" if kind == "move" else ""
                 )
-            offers[effect] = Offer(label, tip, offered.get(effect))
+            offers[effect] = Offer(label, sentence(tip), offered.get(effect))
         return offers
 
     def overlay(self) -> dict:

@@ -32,7 +32,7 @@ from ..agents.records import TURN_CAP
 from ..agents.registry import agent_from_spec, agents
 from ..engine import State
 from ..errors import TaoLongError
-from ..games import CHANCE, GameState, TaoLongState, draw_outcome
+from ..games import CHANCE, TAOLONG, GameState, TaoLongState, draw_outcome
 from ..rules.data import shown
 from .builder import ExplorerError
 
@@ -177,11 +177,12 @@ class GamePlay:
 
     def view(self, player: int | None = None) -> str:
         """The position as ``player`` (default :meth:`viewer`) sees it: the text picture, or
-        its observation when the game hides information (the whole text once it is over)."""
+        when the game hides information the picture of what the player sees
+        (:meth:`~taolong_lab.games.GameState.text_for`; the whole text once it is over)."""
         player = self.viewer() if player is None else player
         if not self.hidden() or player is None or self.state.is_terminal():
             return self.state.text()
-        return self.state.observation(player)
+        return self.state.text_for(player)
 
     def action_text(self, mover: int, action) -> str:
         """An action as a person may be told it: a chance outcome of a game with hidden
@@ -232,7 +233,8 @@ class GamePlay:
             if text.isascii() and text.isdigit() and len(text) <= 6:
                 number = int(text)
                 if not 1 <= number <= len(legal):
-                    raise ExplorerError(f"there is no action {number}: enter 1 to {len(legal)}")
+                    word = "turn" if self.state.game is TAOLONG else "action"
+                    raise ExplorerError(f"there is no {word} {number}: enter 1 to {len(legal)}")
                 action = legal[number - 1]
             else:
                 entry = text

@@ -38,7 +38,7 @@ from ..errors import IllegalTurnError, TaoLongError
 from ..files import read_bounded
 from ..pictures import svg
 from ..puzzles import Puzzle, load_puzzles
-from ..puzzles.bundle import PUZZLES
+from ..puzzles.bundle import folder as bundle_folder
 from ..puzzles.format import MAX_TURNS
 from ..rules import Rules
 from ..rules.data import game_data, shown
@@ -58,7 +58,7 @@ def bundled_puzzles(directory: str | Path | None = None) -> dict[str, tuple[Path
     Parameters
     ----------
     directory : str, Path or None
-        The folder (default: the repository's ``puzzles/``; an installed wheel has none).
+        The folder (default: the bundled puzzles, :func:`taolong_lab.puzzles.bundle.folder`).
         Files that cannot be read are left out.
 
     Returns
@@ -66,8 +66,8 @@ def bundled_puzzles(directory: str | Path | None = None) -> dict[str, tuple[Path
     dict
         ``{"file.jsonl:id": (path, id, title)}`` in file then line order.
     """
-    folder = Path(directory) if directory is not None else PUZZLES
     found: dict[str, tuple[Path, str, str]] = {}
+    folder = Path(directory) if directory is not None else bundle_folder()
     if not folder.is_dir():
         return found
     for path in sorted(folder.glob("*.json*")):
@@ -148,7 +148,7 @@ class ExplorerSession:
     reveal : bool
         Chosen One: draw the Board of Human.
     puzzles : str, Path or None
-        The folder :attr:`catalogue` lists (default: the repository's ``puzzles/``).
+        The folder :attr:`catalogue` lists (default: the bundled puzzles).
     hint_time, solve_time : float
         The solvers' time limits in seconds (:data:`HINT_SECONDS`, :data:`SOLVE_SECONDS`).
     method : str
@@ -165,7 +165,7 @@ class ExplorerSession:
         position_or_puzzle: Any = None,
         *,
         line: Iterable[str | Turn] = (),
-        size: int = 460,
+        size: int = 720,
         reveal: bool = False,
         puzzles: str | Path | None = None,
         hint_time: float = 2.0,
@@ -191,7 +191,9 @@ class ExplorerSession:
 
     # ---- messages ------------------------------------------------------------------------------
     def say(self, text: str, level: str = "info") -> None:
-        """Add a message: ``"info"``, ``"ok"`` or ``"error"``."""
+        """Add a message: ``"info"``, ``"ok"``, ``"error"``, or ``"prompt"`` (what to choose
+        next: it lasts only until the next message, so a prompt never outlives its turn)."""
+        self.messages = [m for m in self.messages if m[0] != "prompt"]
         self.messages.append((level, text))
         del self.messages[:-MESSAGES_KEPT]
         if self.on_message is not None:
@@ -226,7 +228,6 @@ class ExplorerSession:
         self.index = index
         self.builder = TurnBuilder(self.line[:index].end)
         self.hint_turn = None
-        self._sowings_said: set[int] = set()  # phases of the turn built whose fall was said
 
     def load(self, position_or_puzzle: Any = None, *, line: Iterable = (), quiet=False) -> None:
         """Start over; a bad start or line changes nothing.
@@ -451,18 +452,17 @@ class ExplorerSession:
             lone = ", ".join(c.label for c in self.builder.lone)
             self._commit(turn, f"; {lone}: the only destination, taken" if lone else "")
         elif self.builder.last_choice.kind == "space":
-            self._sowings_said.add(sum(c.kind == "space" for c in self.builder.picked) - 1)
-            self.say(self.builder.prompt())
+            self.say(self.builder.prompt(), "prompt")
 
     def _commit(self, turn: Turn, note: str = "") -> None:
-        before, said = self.position, self._sowings_said
+        before = self.position  # the prompts that told its sowings go: the message tells them
         if self.index >= len(self.line) or self.line.turns[self.index] != turn:
             self.line = self.line[: self.index].play(turn)  # another turn: the rest goes
         self._show(self.index + 1)
         sowings = [
             words
             for number in range(len(turn.phases))
-            if number not in said and (words := sowing_words(before, turn, number))
+            if (words := sowing_words(before, turn, number))
         ]
         result = self.position.outcome()
         self.say(
@@ -481,7 +481,7 @@ class ExplorerSession:
             return f"the game is over ({state.outcome()})"
         return None
 
-    def _run_solver(self, time_limit: float) -> tuple[Solution, float]:
+    def _run_solver(self, time_limit: float, progress=False) -> tuple[Solution, float]:
         reason = self.solver_reason()
         if reason is not None:
             if not self.position.rules.solo:
@@ -494,7 +494,7 @@ class ExplorerSession:
         started = time.perf_counter()
         try:
             solution = solve(
-                self.position, method=self.method, time_limit=time_limit, progress=False
+                self.position, method=self.method, time_limit=time_limit, progress=progress
             )
         except TaoLongError as exc:
             self.fail(f"{self.method} solver: {exc}")
@@ -601,9 +601,15 @@ class ExplorerSession:
         self._no_win(solution, how)
         return None
 
-    def solve(self) -> Solution:
+    def solve(self, progress=False) -> Solution:
         """Solve from the position shown within :attr:`solve_time` and put the winning line
         after it, to step through.
+
+        Parameters
+        ----------
+        progress : bool or callable
+            As :func:`~taolong_lab.solvers.solve` takes it: a callable is told how the
+            search goes (a web page's progress bar).
 
         Returns
         -------
@@ -615,7 +621,7 @@ class ExplorerSession:
         ExplorerError
             As :meth:`hint`.
         """
-        solution, seconds = self._run_solver(self.solve_time)
+        solution, seconds = self._run_solver(self.solve_time, progress)
         how = self.certificate_words(solution, seconds)
         if solution.status != Status.OPTIMAL:
             self._no_win(solution, how)

@@ -42,7 +42,7 @@ from .builder import EFFECTS, Choice, ExplorerError
 from .session import HINT_SECONDS, METHODS, SOLVE_SECONDS, ExplorerSession
 
 _MESSAGES_SHOWN = 4
-_COLOURS = {"error": "#a11", "ok": "#175", "info": "#333"}
+_COLOURS = {"error": "#a11", "ok": "#175", "info": "#333", "prompt": "#555"}
 
 
 _BOARD_ESM = """
@@ -69,6 +69,7 @@ function render({ model, el }) {
 export default { render };
 """
 _BOARD_CSS = """
+.taolong-board svg { width: 100%; height: auto; display: block; }
 .taolong-board .space, .taolong-board rect.cell { cursor: pointer; }
 .taolong-board .space:hover circle { filter: brightness(0.93); }
 """
@@ -129,7 +130,7 @@ class Explorer(w.VBox):
         position_or_puzzle: Any = None,
         *,
         line: Iterable[str | Turn] = (),
-        size: int = 460,
+        size: int = 720,
         puzzles: str | Path | None = None,
         hint_time: float = 2.0,
         solve_time: float = 10.0,
@@ -282,7 +283,15 @@ class Explorer(w.VBox):
         session = self.session
         self.add_class("taolong-explorer")
         small_button = w.Layout(width="auto", min_width="44px")
-        self.board = BoardView(layout=w.Layout(min_width=f"{session.size}px"))
+        # the picture fills its box, which grows with the cell (and never shrinks below a
+        # size a person clicks comfortably); the controls wrap under it in a narrow cell
+        self.board = BoardView(
+            layout=w.Layout(
+                flex=f"1 1 {session.size}px",
+                min_width=f"{min(session.size, 560)}px",
+                max_width=f"{2 * session.size}px",
+            )
+        )
         self.board.add_class("taolong-board")
         self.board.on_click(lambda target: self._guarded(lambda _b: self.click(target))(None))
         self.status = w.HTML()
@@ -304,12 +313,12 @@ class Explorer(w.VBox):
             b.add_class("taolong-effect")
             b.on_click(self._guarded(lambda _b, e=effect: self.choose(e)))
             self.effect_buttons[effect] = b
-        self.cancel_button = self._button("cancel", "forget the choices of this turn", "cancel")
+        self.cancel_button = self._button("cancel", "Forget the choices of this turn.", "cancel")
 
-        self.undo_button = self._button("↶ undo", "take back the last turn", "undo")
-        self.redo_button = self._button("↷ redo", "replay the next turn of the line", "redo")
-        self.hint_button = self._button("hint", "best next turn (solver, time-limited)", "hint")
-        self.solve_button = self._button("solve", "the whole winning line (solver)", "solve")
+        self.undo_button = self._button("↶ undo", "Take back the last turn.", "undo")
+        self.redo_button = self._button("↷ redo", "Replay the next turn of the line.", "redo")
+        self.hint_button = self._button("hint", "The best next turn, by the solver.", "hint")
+        self.solve_button = self._button("solve", "The whole winning line, by the solver.", "solve")
         self.method = w.Dropdown(
             options=list(METHODS),
             value=session.method,
@@ -326,8 +335,8 @@ class Explorer(w.VBox):
         ):
             control.observe(self._setting(name), "value")
 
-        self.prev_button = self._button("◀ prev", "previous position of the line", "prev")
-        self.next_button = self._button("next ▶", "next position of the line", "next")
+        self.prev_button = self._button("◀ prev", "The previous position of the line.", "prev")
+        self.next_button = self._button("next ▶", "The next position of the line.", "next")
         self.play_widget = w.Play(min=0, max=0, step=1, interval=900, description="play")
         # continuous_update=False: with True the browser's slider reports its *old* value
         # while it redraws for a new max, and that stale value would move the position back
@@ -369,10 +378,11 @@ class Explorer(w.VBox):
             ],
             layout=w.Layout(width="440px", margin="0 0 0 8px"),
         )
+        # the newest message first, above the board: where the eye is after a click
         self.children = [
             self.puzzle_menu,
-            w.HBox([self.board, controls], layout=w.Layout(flex_flow="row wrap")),
             self.message_area,
+            w.HBox([self.board, controls], layout=w.Layout(flex_flow="row wrap")),
         ]
 
     def _button(self, label: str, tooltip: str, action: str) -> w.Button:
@@ -427,18 +437,25 @@ class Explorer(w.VBox):
 
     # ---- drawing -------------------------------------------------------------------------------
     def _show_messages(self) -> None:
-        """The latest messages, oldest first: each one's first line, its details folded."""
+        """The latest messages, newest first (in bold, the older ones fainter): each one's
+        first line, its details folded under it."""
         items = []
-        for level, text in self.session.messages[-_MESSAGES_SHOWN:]:
+        latest = self.session.messages[-_MESSAGES_SHOWN:][::-1]
+        for age, (level, text) in enumerate(latest):
             first, _, details = text.partition("\n")
-            css = f"color:{_COLOURS.get(level, '#333')};margin:2px 0;white-space:pre-wrap"
+            css = (
+                f"color:{_COLOURS.get(level, '#333')};margin:2px 0;white-space:pre-wrap;"
+                + ("font-weight:bold;font-size:1.05em" if age == 0 else "opacity:0.7")
+                + (";font-style:italic" if level == "prompt" else "")
+            )
             folded = (
                 f"<details><summary>details</summary>{html.escape(details)}</details>"
                 if details
                 else ""
             )
             items.append(
-                f'<div class="taolong-msg {level}" style="{css}">{html.escape(first)}{folded}</div>'
+                f'<div class="taolong-msg {level}" data-age="{age}" style="{css}">'
+                f"{html.escape(first)}{folded}</div>"
             )
         self.message_area.value = "".join(items)
 

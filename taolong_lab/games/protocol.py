@@ -111,6 +111,7 @@ class Game(ABC):
     chance: ClassVar[bool] = False
     hidden: ClassVar[bool] = False
     heuristic_scale: ClassVar[float] = 1.0
+    decision_cap: ClassVar[int] = 300  # the default cap of an agents' game, in decisions
     """The heuristic's points for odds of e to 1 (see :meth:`heuristic`)."""
 
     def settings(self, options: dict) -> dict:
@@ -333,6 +334,11 @@ class GameState(ABC):
     def text(self) -> str:
         """A text picture of the position."""
         return self.to_string()
+
+    def text_for(self, player: int) -> str:
+        """A text picture of what ``player`` sees: the text picture in a game of perfect
+        information, else its observation (a game with hidden information draws its own)."""
+        return self.observation(player) if self.game.hidden else self.text()
 
     def svg(self) -> str:
         """An SVG picture of the position (by default, the text picture)."""

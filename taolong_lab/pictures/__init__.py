@@ -30,11 +30,18 @@ from __future__ import annotations
 
 from .errors import PictureError, WriterUnavailable
 from .overlay import Destinations, Highlight, Overlay, SowingPreview, TurnOverlay
-from .picture import svg
+from .picture import gallery, svg
 from .text import board_text
 from .trace import TurnTrace, destinations, preview_sowing, trace
 
-_LAZY = {"figure", "film_strip", "animate", "draw", "frames"}  # from .figures (matplotlib)
+_LAZY = {
+    "figure",
+    "film_strip",
+    "animate",
+    "draw",
+    "frames",
+    "atlas_figure",
+}  # from .figures (matplotlib)
 
 
 def __getattr__(name: str):
@@ -59,12 +66,14 @@ __all__ = [
     "TurnTrace",
     "WriterUnavailable",
     "animate",
+    "atlas_figure",
     "board_text",
     "destinations",
     "draw",
     "figure",
     "film_strip",
     "frames",
+    "gallery",
     "preview_sowing",
     "svg",
     "trace",

@@ -652,6 +652,71 @@ def figure(position, *, size: float = 7.0, dpi: float = 100, **options) -> Figur
     return fig
 
 
+DRAGON_FILLS = {"white": "#d8c8a8", "black": "#404040"}  # the atlas's bars, by dragon
+
+
+def atlas_figure(rows, starts: int | None = None, *, width: float = 3.0) -> Figure:
+    """The spread of the solo atlas's optima: a panel a scenario, a bar a dragon and optimum.
+
+    Each panel spans its optima with a turn to spare on each side, so a scenario with one
+    optimum shows one narrow bar; the counts are whole numbers; the legend, under the panels,
+    names both dragons whichever the panels show.
+
+    Parameters
+    ----------
+    rows : list of taolong_lab.puzzles.atlas.Row
+        What :func:`taolong_lab.puzzles.atlas.summary` returns.
+    starts : int or None
+        The starts a scenario and dragon has (70), for the panels' titles.
+    width : float
+        The width of one panel in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    PictureError
+        No rows, or a bad width.
+    """
+    from matplotlib.patches import Patch
+    from matplotlib.ticker import MaxNLocator
+
+    check_number("width", width, 0, MAX_INCHES / 10)
+    if not rows:
+        raise PictureError("rows", "the atlas holds no proved start")
+    scenarios = list(dict.fromkeys(r.scenario for r in rows))
+    fig = _new_figure(width * len(scenarios), 3.2)
+    axes = fig.subplots(1, len(scenarios), squeeze=False)[0]
+    for ax, scenario in zip(axes, scenarios, strict=True):
+        mine = {r.player: r for r in rows if r.scenario == scenario}
+        turns = sorted({k for r in mine.values() for k in r.optima})
+        for shift, player in zip((-0.2, 0.2), COLOURS, strict=True):
+            if player in mine:
+                counts = [mine[player].optima.get(k, 0) for k in turns]
+                ax.bar(
+                    [k + shift for k in turns],
+                    counts,
+                    width=0.4,
+                    color=DRAGON_FILLS[player],
+                    edgecolor="#222",
+                    linewidth=0.5,
+                    gid=f"bar-{scenario}-{player}",
+                )
+        proved = "/".join(str(mine[p].proved) for p in COLOURS if p in mine)
+        ax.set_title(f"{scenario} ({proved}{'' if starts is None else f' of {starts}'})")
+        ax.set_xlim(turns[0] - 1, turns[-1] + 1)
+        ax.set_xticks(turns)
+        ax.set_xlabel("optimum (turns)")
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axes[0].set_ylabel("starts")
+    handles = [Patch(facecolor=DRAGON_FILLS[p], edgecolor="#222", label=p) for p in COLOURS]
+    fig.legend(handles=handles, loc="lower center", ncol=2, frameon=False)
+    fig.tight_layout(rect=(0, 0.1, 1, 1))
+    return fig
+
+
 def frames(line: Line) -> list[tuple]:
     """``[(state, turn or None, before or None), ...]``: the positions along ``line``, each
     with the turn that led to it and the position that turn was played from.
@@ -825,6 +890,7 @@ def animate(
 __all__ = [
     "MAX_FRAMES",
     "animate",
+    "atlas_figure",
     "draw",
     "figure",
     "film_strip",

@@ -7,6 +7,7 @@ builds the overlays the options ask for, and puts the picture together from the 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from xml.sax.saxutils import escape, quoteattr
 
@@ -35,7 +36,7 @@ from .layout import (
 )
 from .overlay import Destinations, Highlight, Overlay, SowingPreview, TurnOverlay
 from .panel import bagua, caption, caption_lines, cards, flux_coin, status_height
-from .primitives import element, number
+from .primitives import element, number, text_element
 from .style import FONT, PAPER
 from .trace import TurnTrace, destinations, preview_sowing, trace
 
@@ -374,6 +375,79 @@ def _document(state, overlays, size, coordinates, panel, reveal, ids) -> str:
     return "\n".join(out) + "\n"
 
 
+MAX_GALLERY = 64  # pictures a gallery may hold
+_SIZE = re.compile(r'<svg\b[^>]*?\swidth="([0-9.]+)"[^>]*?\sheight="([0-9.]+)"')
+
+
+def gallery(pictures: list[tuple[str, str, str]], columns: int = 4, gap: int = 12) -> str:
+    """Several SVG pictures in one SVG, in rows of ``columns``, each with a title and a line
+    under it: one picture that renders where HTML holding SVG does not (a notebook opened
+    untrusted shows an SVG output's PNG twin, never the SVG inside HTML).
+
+    Parameters
+    ----------
+    pictures : list of (str, str, str)
+        Each picture's SVG (a document of :func:`svg`, its ``width`` and ``height`` set),
+        its title (bold) and a line under it (italic).
+    columns : int
+        Pictures a row.
+    gap : int
+        Pixels between the pictures.
+
+    Returns
+    -------
+    str
+        The SVG document.
+
+    Raises
+    ------
+    PictureError
+        No pictures or too many, a picture without its size, or a bad count.
+
+    >>> from taolong_lab import new_game
+    >>> one = svg(new_game(), size=100, panel=False)
+    >>> gallery([(one, "The Field", "Clarity")]).count("<svg")
+    2
+    """
+    if not isinstance(pictures, list) or not 0 < len(pictures) <= MAX_GALLERY:
+        raise PictureError("pictures", f"a list of 1 to {MAX_GALLERY} (svg, title, line)")
+    check_number("columns", columns, 0, MAX_GALLERY)
+    check_number("gap", gap, -1, 200)
+    sizes = []
+    for picture, *_ in pictures:
+        found = _SIZE.match(picture) if isinstance(picture, str) else None
+        if found is None:
+            raise PictureError("pictures", "each SVG must open with its width and height")
+        sizes.append((float(found[1]), float(found[2])))
+    cell_w = max(w for w, _ in sizes)
+    cell_h = max(h for _, h in sizes) + 36
+    rows = -(-len(pictures) // int(columns))
+    width = int(columns) * (cell_w + gap) - gap
+    height = rows * (cell_h + gap) - gap
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{number(width)}" '
+        f'height="{number(height)}" viewBox="0 0 {number(width)} {number(height)}" '
+        f'font-family="{FONT}" class="taolong-gallery">',
+        element("rect", width=width, height=height, fill=PAPER),
+    ]
+    for i, ((picture, title, line), (w, h)) in enumerate(zip(pictures, sizes, strict=True)):
+        x = (i % int(columns)) * (cell_w + gap) + (cell_w - w) / 2
+        y = (i // int(columns)) * (cell_h + gap)
+        inner = picture.replace("<svg ", f'<svg x="{number(x)}" y="{number(y)}" ', 1)
+        middle = x + w / 2
+        parts += [
+            inner,
+            text_element(
+                middle, y + h + 15, title, text_anchor="middle", font_size=13, font_weight="bold"
+            ),
+            text_element(
+                middle, y + h + 31, line, text_anchor="middle", font_size=12, font_style="italic"
+            ),
+        ]
+    parts.append("</svg>")
+    return "".join(parts)
+
+
 __all__ = [
     "MAX_PIXELS",
     "PictureError",
@@ -381,6 +455,7 @@ __all__ = [
     "as_state",
     "check_flag",
     "check_number",
+    "gallery",
     "resolve",
     "split_sow",
     "svg",

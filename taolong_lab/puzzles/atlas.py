@@ -41,6 +41,7 @@ from ..rules import COLOURS, Rules, game_data, scenario_names
 from ..runner import MAX_WORKERS, ordered_map
 from ..version import __version__
 from .format import Puzzle, append_puzzle, read_puzzles
+from .rulebook import SHIPPED as RULEBOOK_SET
 from .verify import verify_puzzle
 
 GENERATOR = "taolong_lab.puzzles.atlas"
@@ -337,7 +338,8 @@ def summary(folder) -> list[Row]:
 def table(folder) -> str:
     """The atlas in ``folder`` as a Markdown table (the README's), a row per scenario and
     dragon: how many starts are proved, the spread of their optima, the hardest start and
-    where the standard Ba Gua ranks.
+    where the standard Ba Gua ranks (its optimum from the rulebook set's proof when the atlas
+    has not proved it yet); then a line naming the scenarios and dragons with no row.
 
     Parameters
     ----------
@@ -354,19 +356,50 @@ def table(folder) -> str:
         "|---|---|---|---|---|---|",
     ]
     total = len(arrangements())
-    for row in summary(folder):
+    rows = summary(folder)
+    rulebook = _rulebook_optima()
+    for row in rows:
         spread = ", ".join(f"{k}: {v}" for k, v in row.optima.items())
         top = max(row.optima)
-        hardest = f"{top} ({_count(len(row.hardest), 'start')})"
-        if row.standard is None:
-            standard = "not proved yet"
-        else:
+        first = row.hardest[0].split("-", 2)[2]  # the stacks of the first hardest start
+        more = len(row.hardest) - 1
+        hardest = f"{top}: {first}" + (f" and {_count(more, 'other')}" if more else "")
+        proof = rulebook.get((row.scenario, row.player))
+        if row.standard is not None:
             standard = f"{row.standard}, {row.rank:.0%} of starts as hard or harder"
+        elif proof is not None:
+            harder = sum(n for k, n in row.optima.items() if k >= proof) / row.proved
+            standard = (
+                f"{proof} (the rulebook set's proof), {harder:.0%} of the {row.proved} "
+                "proved starts as hard or harder"
+            )
+        else:
+            standard = "not proved yet"
         lines.append(
             f"| {row.scenario} | {row.player} | {row.proved}/{total} | {spread} | {hardest} | "
             f"{standard} |"
         )
+    shown = {(row.scenario, row.player) for row in rows}
+    missing = [f"{s} {p}" for s in scenario_names() for p in COLOURS if (s, p) not in shown]
+    if missing:
+        lines += ["", f"Not in the atlas yet (no start proved): {', '.join(missing)}."]
     return "\n".join(lines) + "\n"
+
+
+def _rulebook_optima() -> dict[tuple[str, str], int]:
+    """The proved optimum of each scenario's standard start for each dragon, from the
+    rulebook set (``puzzles/rulebook-solo.jsonl``), where it is the atlas's standard start."""
+    if not RULEBOOK_SET.is_file():
+        return {}
+    standard = tuple(game_data().setup_stacks[i] for i in main_spaces())
+    found = {}
+    for puzzle in read_puzzles(RULEBOOK_SET, check_solutions=False)[0]:
+        scenario = puzzle.rules.scenario
+        if puzzle.optimum is None or puzzle.player not in COLOURS:
+            continue
+        if puzzle.start == atlas_start(scenario, puzzle.player, standard):
+            found[(scenario, puzzle.player)] = puzzle.optimum
+    return found
 
 
 class Cost(NamedTuple):
@@ -432,7 +465,7 @@ def by_group(rows: list[Cost]) -> dict:
 def cost_table(rows: list[Cost]) -> str:
     """:func:`costs` as a Markdown table, a row per scenario and dragon: the positions (or
     conflicts) per challenge, median and largest, the CPU time recorded, and the costliest
-    challenge."""
+    challenge; then a line saying what a "–" means."""
     lines = [
         "| scenario | dragon | proved | positions: median / largest | CPU s recorded: "
         "total / median / largest | costliest (by positions) |",
@@ -452,6 +485,12 @@ def cost_table(rows: list[Cost]) -> str:
             f"| {scenario} | {player} | {len(group)} | {positions} | {seconds} | "
             f"{costliest.id} ({costliest.optimum} turns) |"
         )
+    lines += [
+        "",
+        "CPU s recorded: only the runs that recorded their CPU time count (how many in "
+        'brackets); "–": no run of that group did (the atlas\'s earlier runs kept none). '
+        "Positions: the explicit solver's; \"–\": every proof of the group is SAT's.",
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -1,343 +1,223 @@
-"""The bundled puzzle sets: how ``puzzles/{scenario}-{tier}.jsonl`` are made, and their table.
+"""The puzzle files that ship with the lab: the rulebook's challenges, the bundled sets and
+the solo atlas, and a bundled puzzle named without a path.
 
-Each set is one :func:`~taolong_lab.puzzles.generate.generate` run per scenario and tier, with
-the seed, modes and budgets of :data:`RECIPE` (data, not code: change a row to change a set)
-and the turns of the tier (:data:`~taolong_lab.puzzles.grade.TIERS`, the one tier table). A run
-writes to ``work/{scenario}-{tier}.jsonl`` (resumable: rerunning the same command carries on
-where it stopped); publishing copies the kept puzzles to ``puzzles/{scenario}-{tier}.jsonl``,
-sorted by difficulty score, with ids ``{scenario}-{tier}-{n}``. ``puzzles/README.md`` is then
-written from the files themselves. The command is ``tools/bundle.py`` (:data:`COMMAND`).
+In a git checkout they are the repository's ``puzzles/``; an installed lab reads the copy in
+the package (``taolong_lab/_puzzles``, through :mod:`importlib.resources`). Each file is a
+*set* with a name: ``rulebook`` (``rulebook-solo.jsonl``), ``{scenario}-{tier}`` (the
+generated sets) and ``atlas-{scenario}`` (``atlas/{scenario}.jsonl``). A bundled puzzle is
+``SET:ID``, or its id alone where no other set has it (:func:`locate`).
+
+How the generated sets are made, and ``puzzles/README.md``, is maintainer tooling:
+``tools/bundle.py``.
+
+>>> path, ident = locate("rulebook:torus-white")
+>>> path.name, ident
+('rulebook-solo.jsonl', 'torus-white')
+>>> locate("torus-white") == (path, ident)
+True
 """
 
 from __future__ import annotations
 
-import math
-from collections import Counter
-from dataclasses import dataclass
+import functools
+import importlib.resources
+import json
+import re
 from pathlib import Path
 
 from ..errors import TaoLongError
-from ..rules import scenario_names
-from .format import Puzzle, load_puzzles, save_puzzles
-from .grade import TIERS as GRADE_TIERS
+from ..files import read_bounded
 
-PUZZLES = Path(__file__).resolve().parents[2] / "puzzles"
-WORK = Path(__file__).resolve().parents[2] / "artifacts" / "bundle"
-README = PUZZLES / "README.md"
-COMMAND = "python tools/bundle.py"
+RULEBOOK = "rulebook"  # the set of rulebook-solo.jsonl
+ATLAS = "atlas"  # the atlas's sets are atlas-{scenario}
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,80}")  # a set's name or a puzzle's id
 
 
 class BundleError(TaoLongError):
-    """A recipe row that does not fit the tier table; names the tier."""
+    """No bundled set of that name."""
 
 
-def tier_span(name: str) -> tuple[int, float]:
-    """The optima of a tier of :data:`~taolong_lab.puzzles.grade.TIERS`.
-
-    Parameters
-    ----------
-    name : str
-        The tier.
+def folder() -> Path:
+    """The folder of the bundled puzzle files.
 
     Returns
     -------
-    tuple
-        The fewest and the most turns to win (``math.inf`` for the last tier).
-
-    Raises
-    ------
-    BundleError
-        An unknown tier.
-
-    >>> tier_span("intermediate"), tier_span("expert")
-    ((3, 4), (8, inf))
+    Path
+        The repository's ``puzzles/`` in a git checkout, else the package's ``_puzzles``
+        (missing from an install without its puzzles: :func:`sets` is then empty, and a read
+        of a file names it).
     """
-    low = 1
-    for limit, tier in GRADE_TIERS:
-        if tier == name:
-            return low, limit
-        low = limit + 1
-    raise BundleError(f"{name!r} is not a tier of {[t for _, t in GRADE_TIERS]}")
+    checkout = Path(__file__).resolve().parents[2]
+    if (checkout / "pyproject.toml").is_file() and (checkout / "puzzles").is_dir():
+        return checkout / "puzzles"
+    return Path(str(importlib.resources.files("taolong_lab").joinpath("_puzzles")))
 
 
-@dataclass(frozen=True)
-class Tier:
-    """One difficulty tier of the bundled sets: the runs made for it in every scenario.
-
-    Its turns are the tier's span (:func:`tier_span`), up to ``longest`` when given; the last
-    tier, which has no upper end, needs it.
-    """
-
-    name: str
-    count: int  # puzzles wanted per scenario
-    modes: tuple[str, ...]
-    time_limit: float  # seconds per candidate
-    max_states: int | None  # positions per candidate for the explicit solver
-    max_candidates: int  # candidates tried per scenario, at most
-    seed: int  # the run's seed is seed + the scenario's index
-    scenarios: tuple[str, ...] | None = None  # None: every scenario
-    sources: tuple[str, ...] = ("random", "played", "backward")
-    longest: int | None = None  # the most turns asked for, below the tier's upper end
-
-    def __post_init__(self) -> None:
-        if self.longest is None and math.isinf(tier_span(self.name)[1]):
-            raise BundleError(f"tier {self.name!r} has no upper end: give it a longest")
-
-    @property
-    def turns(self) -> tuple[int, int]:
-        """The fewest and the most turns to win the run asks for."""
-        low, high = tier_span(self.name)
-        return low, int(high if self.longest is None else min(high, self.longest))
-
-
-_MODES = ("grasshopper", "monk", "master")
-TIERS: tuple[Tier, ...] = (
-    Tier("novice", 18, _MODES, 10.0, 20_000, 4000, 81_000),
-    Tier("intermediate", 18, _MODES, 20.0, 50_000, 4000, 82_000),
-    Tier("advanced", 4, _MODES, 90.0, 400_000, 400, 83_000),
-    Tier(
-        "expert",
-        10,
-        ("grasshopper",),
-        900.0,
-        5_000_000,
-        300,
-        84_000,
-        scenarios=("cave", "field", "gorge", "maze", "valley", "wall"),
-        sources=("deep", "played"),
-        longest=12,
-    ),
-)
-RECIPE = {tier.name: tier for tier in TIERS}
-
-
-def set_path(scenario: str, tier: str, root: Path = PUZZLES) -> Path:
-    """The file of one set, ``{root}/{scenario}-{tier}.jsonl``.
-
-    Parameters
-    ----------
-    scenario, tier : str
-    root : Path
-        The folder (default: the repository's ``puzzles/``).
+def rulebook_file() -> Path:
+    """The rulebook's challenges, ``rulebook-solo.jsonl``.
 
     Returns
     -------
     Path
     """
-    return Path(root) / f"{scenario}-{tier}.jsonl"
+    return folder() / "rulebook-solo.jsonl"
 
 
-def run(scenario: str, tier: Tier, *, workers: int = 2, work: Path = WORK, progress=True):
-    """Generate (or resume) one set's run into ``work``.
-
-    Parameters
-    ----------
-    scenario : str
-    tier : Tier
-        Its row of :data:`RECIPE`.
-    workers : int
-        Worker processes.
-    work : Path
-        The folder of the run's file and its sidecar.
-    progress : bool
-        Show a progress bar.
+def atlas_folder() -> Path:
+    """The solo atlas, one file per scenario.
 
     Returns
     -------
-    list of Puzzle
-        The puzzles kept.
+    Path
     """
-    from .generate import generate
-
-    work.mkdir(parents=True, exist_ok=True)
-    return generate(
-        tier.count,
-        scenarios=(scenario,),
-        modes=tier.modes,
-        sources=tier.sources,
-        turns=tier.turns,
-        seed=tier.seed + scenario_names().index(scenario),
-        workers=workers,
-        out=set_path(scenario, tier.name, work),
-        time_limit=tier.time_limit,
-        max_states=tier.max_states,
-        max_candidates=tier.max_candidates,
-        progress=progress,
-    )
+    return folder() / ATLAS
 
 
-def publish(scenario: str, tier: Tier, *, work: Path = WORK, root: Path = PUZZLES) -> int:
-    """Copy a run's puzzles to the bundled file, easiest first, renamed
-    ``{scenario}-{tier}-{n}``.
+def set_name(path: Path) -> str:
+    """The set name of a bundled file.
 
     Parameters
     ----------
-    scenario : str
-    tier : Tier
-    work : Path
-        Where the run wrote.
-    root : Path
-        Where the bundled file goes.
-
-    Returns
-    -------
-    int
-        The puzzles published (0 when the run wrote none).
-    """
-    source = set_path(scenario, tier.name, work)
-    if not source.exists():
-        return 0
-    found = load_puzzles(source)
-    found.sort(key=lambda p: ((p.difficulty or {}).get("score", p.optimum), p.id))
-    width = max(2, len(str(len(found))))
-    renamed = []
-    for n, puzzle in enumerate(found, 1):
-        doc = puzzle.to_json()
-        doc["id"] = f"{scenario}-{tier.name}-{n:0{width}d}"
-        renamed.append(Puzzle.from_json(doc, check_solutions=False))
-    if renamed:
-        save_puzzles(set_path(scenario, tier.name, root), renamed)
-    return len(renamed)
-
-
-# ---- the README table -----------------------------------------------------------------------
-def bundled_sets(root: Path = PUZZLES) -> dict[tuple[str, str], list[Puzzle]]:
-    """Every bundled generated set, read from ``root``.
-
-    Parameters
-    ----------
-    root : Path
-
-    Returns
-    -------
-    dict
-        ``{(scenario, tier): puzzles}``.
-    """
-    sets = {}
-    for scenario in scenario_names():
-        for tier in TIERS:
-            path = set_path(scenario, tier.name, root)
-            if path.exists():
-                sets[scenario, tier.name] = load_puzzles(path, check_solutions=False)
-    return sets
-
-
-def readme_text(root: Path = PUZZLES) -> str:
-    """``puzzles/README.md`` as the files in ``root`` make it.
-
-    Parameters
-    ----------
-    root : Path
+    path : Path
 
     Returns
     -------
     str
+
+    >>> set_name(Path("puzzles/rulebook-solo.jsonl")), set_name(Path("puzzles/atlas/mist.jsonl"))
+    ('rulebook', 'atlas-mist')
     """
-    sets = bundled_sets(root)
-    names = [t.name for t in TIERS]
-    total = sum(len(v) for v in sets.values())
-    lines = [
-        "# The bundled puzzle sets",
-        "",
-        f"<!-- Written by `{COMMAND} --readme`; do not edit. -->",
-        "",
-        f"{total} generated solo puzzles in {len(sets)} files `{{scenario}}-{{tier}}.jsonl`, "
-        "plus `rulebook-solo.jsonl` (the rulebook's own 16 challenges with the best results "
-        "proved). Every puzzle stores its proved optimum, one optimal line, the solver's "
-        "certificate and a cross-check by a second, independent search, the number of optimal "
-        "first turns and of optimal lines, a fairness and a non-triviality check, a difficulty "
-        "score and its features, and its provenance (`docs/puzzles.md`, *Generating puzzles*).",
-        "",
-        "Tiers, by the optimum (turns to win): "
-        + ", ".join(f"**{t.name}** {_span(t)}" for t in TIERS)
-        + ".",
-        "",
-        "## Puzzles per scenario and tier",
-        "",
-        "| scenario | " + " | ".join(names) + " | total |",
-        "|---|" + "---:|" * (len(names) + 1),
-    ]
-    for scenario in scenario_names():
-        counts = [len(sets.get((scenario, t), ())) for t in names]
-        lines.append(f"| {scenario} | " + " | ".join(map(str, counts)) + f" | {sum(counts)} |")
-    column = [sum(len(sets.get((s, t), ())) for s in scenario_names()) for t in names]
-    lines.append("| **all** | " + " | ".join(map(str, column)) + f" | {total} |")
-    every = [p for group in sets.values() for p in group]
-    optima = Counter(p.optimum for p in every)
-    modes = Counter(p.rules.mode for p in every)
-    village = sum(1 for p in every if dict(p.rules.options).get("village") is not None)
-    sources = Counter((p.provenance or {}).get("source", "?") for p in every)
-    lines += [
-        "",
-        "## What they hold",
-        "",
-        "- optimum: " + ", ".join(f"win in {k}: {optima[k]}" for k in sorted(optima)),
-        "- modes: " + ", ".join(f"{k} {v}" for k, v in sorted(modes.items())),
-        f"- the Village variant: {village} (it exists in The Field, The Valley and The Mist)",
-        "- candidate sources: " + ", ".join(f"{k} {v}" for k, v in sorted(sources.items())),
-        "",
-        "## How they were made",
-        "",
-        "Each file is one `taolong_lab.puzzles.generate` run (seed, modes, turns and budgets "
-        "below; the seed is the tier's plus the scenario's index in `data/scenarios/`), "
-        "published sorted by difficulty score and renamed `{scenario}-{tier}-{n}`:",
-        "",
-        "| tier | turns | wanted per scenario | scenarios | modes | sources | seconds per "
-        "candidate | positions per candidate | candidates at most | seed |",
-        "|---|---|---:|---|---|---|---:|---:|---:|---:|",
-    ]
-    for t in TIERS:
-        lines.append(
-            f"| {t.name} | {t.turns[0]}..{t.turns[1]} | {t.count} | "
-            f"{', '.join(t.scenarios) if t.scenarios else 'all'} | {', '.join(t.modes)} | "
-            f"{', '.join(t.sources)} | {t.time_limit:g} | {t.max_states or 'no limit'} | "
-            f"{t.max_candidates} | {t.seed} |"
-        )
-    lines += [
-        "",
-        "A tier may hold fewer puzzles than wanted when its candidates ran out (deep puzzles "
-        "are rare and slow to prove). The expert tier takes its candidates from the sources "
-        "`deep` (`deep-solo/v1`: both dragons whole, a random Ba Gua, at most one random turn) "
-        "and `played`, in the six scenarios whose whole-dragon starts reach 8 turns or more "
-        "(the atlas: The Mist and The Torus stop at 7); each is proved by the explicit "
-        "solver's compiled kernel and cross-checked by SAT like any candidate.",
-        "",
-        "Regenerate (resumable; the work files go to `artifacts/bundle/`):",
-        "",
-        "```sh",
-        f"{COMMAND}             # every scenario and tier, 2 workers",
-        f"{COMMAND} --tier novice --scenario field",
-        f"{COMMAND} --readme    # only this table",
-        "```",
-        "",
-        "`make test` replays every stored line, checks every certificate "
-        "(`taolong verify`), and fully re-proves a seeded sample; `taolong verify --full "
-        "puzzles/FILE.jsonl` re-proves a whole file.",
-        "",
-    ]
-    return "\n".join(lines)
+    if path.name == "rulebook-solo.jsonl":
+        return RULEBOOK
+    if path.parent.name == ATLAS:
+        return f"{ATLAS}-{path.stem}"
+    return path.stem
 
 
-def _span(tier: Tier) -> str:
-    low, high = tier_span(tier.name)
-    if math.isinf(high):
-        return f"{low}+"
-    return f"{low}" if low == high else f"{low}–{high}"
+def sets() -> dict[str, Path]:
+    """Every bundled set: the rulebook's first, then the generated sets, then the atlas.
+
+    Returns
+    -------
+    dict
+        ``{name: path}``; empty when the files are missing.
+    """
+    root = folder()
+    files = [root / "rulebook-solo.jsonl"]
+    files += sorted(p for p in root.glob("*.jsonl") if p.name != "rulebook-solo.jsonl")
+    files += sorted((root / ATLAS).glob("*.jsonl"))
+    return {set_name(p): p for p in files if p.is_file()}
+
+
+@functools.cache
+def _entries(path: Path) -> tuple[tuple[str, str, int | None], ...]:
+    """The id, title and optimum of each puzzle of a bundled file, read without checking the
+    puzzles (a line that does not read is left out)."""
+    found = []
+    for line in read_bounded(path).decode("utf-8").splitlines():
+        if line.strip()[:1] != "{":
+            continue
+        try:
+            doc = json.loads(line)
+        except (ValueError, RecursionError):
+            continue
+        ident, title, optimum = doc.get("id"), doc.get("title"), doc.get("optimum")
+        if isinstance(ident, str):
+            optimum = optimum if type(optimum) is int else None
+            found.append((ident, title if isinstance(title, str) else "", optimum))
+    return tuple(found)
+
+
+def _ids(path: Path) -> tuple[str, ...]:
+    return tuple(ident for ident, _title, _optimum in _entries(path))
+
+
+def entries(name: str) -> list[dict]:
+    """The puzzles of one bundled set as a listing: id, title and optimum (None when not
+    proved), in file order, read without checking the puzzles.
+
+    Parameters
+    ----------
+    name : str
+        A set of :func:`sets`.
+
+    Returns
+    -------
+    list of dict
+
+    Raises
+    ------
+    BundleError
+        No such set.
+
+    >>> entries("rulebook")[0]["id"], entries("rulebook")[0]["optimum"]
+    ('cave-white', 7)
+    """
+    ids(name)  # the set exists
+    return [
+        {"id": ident, "title": title, "optimum": optimum}
+        for ident, title, optimum in _entries(sets()[name])
+    ]
+
+
+def ids(name: str) -> tuple[str, ...]:
+    """The puzzle ids of one bundled set, in file order.
+
+    Parameters
+    ----------
+    name : str
+        A set of :func:`sets`.
+
+    Returns
+    -------
+    tuple of str
+
+    Raises
+    ------
+    BundleError
+        No such set.
+    """
+    path = sets().get(name)
+    if path is None:
+        raise BundleError(f"no bundled set {name!r}; the sets: {', '.join(sets())}")
+    return _ids(path)
+
+
+def locate(spec: str) -> tuple[Path, str | None] | None:
+    """The file and the id a bundled name means: ``SET:ID``, ``SET`` (the whole set), or an
+    ``ID`` that one set alone holds.
+
+    Parameters
+    ----------
+    spec : str
+
+    Returns
+    -------
+    tuple or None
+        ``(path, id)`` (id None for a whole set), or None when it names nothing bundled.
+    """
+    name, colon, ident = str(spec).partition(":")
+    if not _NAME.fullmatch(name) or (colon and not _NAME.fullmatch(ident)):
+        return None
+    found = sets()
+    if name in found:
+        return found[name], (ident if colon else None)
+    if colon:
+        return None
+    holders = [path for path in found.values() if name in _ids(path)]
+    return (holders[0], name) if len(holders) == 1 else None
 
 
 __all__ = [
-    "COMMAND",
-    "PUZZLES",
-    "README",
-    "RECIPE",
-    "TIERS",
-    "WORK",
+    "ATLAS",
+    "RULEBOOK",
     "BundleError",
-    "Tier",
-    "bundled_sets",
-    "publish",
-    "readme_text",
-    "run",
-    "set_path",
-    "tier_span",
+    "atlas_folder",
+    "entries",
+    "folder",
+    "ids",
+    "locate",
+    "rulebook_file",
+    "set_name",
+    "sets",
 ]

@@ -19,7 +19,7 @@ gives a problem or none, never an exception.
 >>> verify_puzzle(Puzzle.from_state("one", "win in 1", start, optimum=1, solution=["Ea>Mo ="]))
 []
 >>> verify_puzzle(Puzzle.from_state("two", "win in 2?", start, optimum=2, solution=["Ea>Mo ="]))
-['the solution wins in 1 turns, the stored optimum is 2']
+['the solution wins in 1 turn, the stored optimum is 2']
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import math
 from ..engine import Line
 from ..errors import IllegalTurnError, TaoLongError
 from ..rules.data import shown
-from ..solvers import Status, solve
+from ..solvers import Status, kernel, solve
 from ..solvers.bounds import bound_params, lower_bound
 from ..solvers.certificate import SatCertificate
 from .format import MAX_TURNS, Puzzle
@@ -55,7 +55,8 @@ def verify_puzzle(
     - A puzzle with no solution but a certificate with ``proved_no_win_below`` (and
       ``status: "unknown"``) is a *bound-only* puzzle: its certificate is checked the same way
       against that bound, and it is not re-proved.
-    - ``full`` re-proves the optimum with ``method``.
+    - ``full`` re-proves the optimum with ``method``, in the pure-Python engine (the judge,
+      whichever path found it).
 
     Parameters
     ----------
@@ -150,7 +151,8 @@ def _replay_problems(puzzle: Puzzle) -> list[str]:
         return [f"the solution does not win: {result or 'the game goes on'} after {turns} turns"]
     if puzzle.optimum is not None and turns != puzzle.optimum:
         return [
-            f"the solution wins in {turns} turns, the stored optimum is {shown(puzzle.optimum)}"
+            f"the solution wins in {turns} turn{'s' * (turns != 1)}, the stored optimum is "
+            f"{shown(puzzle.optimum)}"
         ]
     return []
 
@@ -160,7 +162,8 @@ def _reprove_problems(puzzle: Puzzle, method: str, time_limit) -> list[str]:
     method = reproving_method(puzzle, method)
     # the optimum is re-proved, not the count of optimal first turns
     no_count = {"count_first_turns": False} if method in ("explicit", "sat") else {}
-    found = solve(puzzle, method=method, time_limit=time_limit, progress=False, **no_count)
+    with kernel.pure():  # the judge is the Python engine, whoever found the optimum
+        found = solve(puzzle, method=method, time_limit=time_limit, progress=False, **no_count)
     if found.status != Status.OPTIMAL:
         return [f"not re-proved: {found.status}, no win in fewer than {found.proved_no_win_below}"]
     if found.optimum != turns:
@@ -496,8 +499,8 @@ def _check_greedy(c: _Claim) -> list[str]:
         )
     if won and (c.optimum or 0) > 1:
         found.append(
-            f"certificate.greedy_line: wins in {len(line)} turns (the greedy player "
-            "must not win within the optimum)"
+            f"certificate.greedy_line: wins in {len(line)} turn{'s' * (len(line) != 1)} "
+            "(the greedy player must not win within the optimum)"
         )
     for place, fields in (("certificate", c.cert), ("difficulty", c.puzzle.difficulty or {})):
         said = fields.get("greedy_wins_within_optimum", won)

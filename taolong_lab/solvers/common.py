@@ -20,7 +20,6 @@ import hmac
 import json
 import os
 import re
-import resource
 import secrets
 import stat
 import sys
@@ -33,6 +32,12 @@ from pathlib import Path
 from ..engine import Line, State
 from ..errors import TaoLongError
 from ..files import write_atomic
+from ..processes import IN_BROWSER
+
+try:  # missing in a web page (Pyodide): peak memory is then unknown
+    import resource
+except ImportError:  # pragma: no cover - depends on the platform
+    resource = None
 from .certificate import (
     Certificate,
     Status,
@@ -57,7 +62,7 @@ class Solution:
     an :class:`ExplicitCertificate` or a :class:`SatCertificate` (its ``to_json()`` fits the
     puzzle format's ``certificate``). ``stats``: positions expanded and generated, seconds (wall
     and CPU), positions per second, peak memory (MB, the peak resident set during this solve
-    on Linux).
+    on Linux; None where it cannot be measured, in a web page).
 
     >>> from taolong_lab import State, solve
     >>> s = solve(State("field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "
@@ -194,15 +199,88 @@ def reset_peak_memory() -> bool:
     return True
 
 
-def peak_memory_mb() -> float:
+def peak_memory_mb() -> float | None:
     """The peak resident set in MB: since the last :func:`reset_peak_memory` on Linux, else the
-    process's lifetime peak (``ru_maxrss``)."""
+    process's lifetime peak (``ru_maxrss``); None where neither can be read (a web page)."""
     with contextlib.suppress(OSError):
         found = re.search(r"VmHWM:\s+(\d+)\s+kB", _STATUS.read_text())
         if found:
             return round(int(found.group(1)) / 1024, 1)
+    if resource is None:
+        return None
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return round(peak / (1024 * 1024 if sys.platform == "darwin" else 1024), 1)
+
+
+# ---- progress ------------------------------------------------------------------------------
+class ProgressCallback:
+    """A progress bar that draws nothing: each change goes to ``report`` as one dict (``stage``,
+    ``done``, ``total``, and the solver's fields such as ``bound``, ``depth``, ``frontier``).
+    It stands in for tqdm where no bar can be drawn: a web page, whose Python cannot start
+    tqdm's monitor thread, passes ``progress=callback``. It keeps the part of tqdm's interface
+    the solvers use.
+
+    >>> seen = []
+    >>> bar = ProgressCallback(seen.append, stage="positions")
+    >>> bar.update(256); bar.set_postfix(bound=3, refresh=False)
+    >>> seen[-1]
+    {'stage': 'positions', 'done': 256, 'total': None, 'bound': 3}
+    """
+
+    def __init__(self, report, *, stage: str = "", total: int | None = None):
+        self.report, self.stage, self.total = report, stage, total
+        self.n, self.fields, self.unit = 0, {}, ""
+
+    def _send(self) -> None:
+        self.report({"stage": self.stage, "done": self.n, "total": self.total, **self.fields})
+
+    def update(self, n: int = 1) -> None:
+        self.n += n
+        self._send()
+
+    def set_postfix(self, refresh: bool = True, **fields) -> None:
+        self.fields = fields
+        self._send()
+
+    def set_description(self, text: str) -> None:
+        self.stage = text
+        self._send()
+
+    def reset(self, total: int | None = None) -> None:
+        self.n, self.total = 0, total
+        self._send()
+
+    def refresh(self) -> None:
+        self._send()
+
+    def close(self) -> None:
+        """Nothing to take down."""
+
+
+def progress_bar(progress, **options):
+    """The bar a solver draws for ``progress``.
+
+    Parameters
+    ----------
+    progress : bool or callable
+        False: none; a callable: a :class:`ProgressCallback` reporting to it; True: a tqdm bar
+        (none in a web page, where tqdm's monitor thread cannot start, or without tqdm).
+    **options
+        For tqdm (``desc`` names the stage of a callback too).
+
+    Returns
+    -------
+    tqdm, ProgressCallback or None
+    """
+    if callable(progress):
+        return ProgressCallback(progress, stage=options.get("desc", ""))
+    if not progress or IN_BROWSER:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # pragma: no cover - tqdm is a dependency, but progress is optional
+        return None
+    return tqdm(**options)
 
 
 # ---- budgets -------------------------------------------------------------------------------
@@ -373,6 +451,11 @@ class Checkpoint:
     OVERHEAD = 10
 
     def __init__(self, path, *, solver: str, start, every: float = 60.0):
+        if IN_BROWSER:
+            raise SolverError(
+                "checkpoints cannot be kept in a web page (its files vanish with the page): "
+                "solve without checkpoint="
+            )
         self.path = Path(path)
         self.solver, self.start, self.every = solver, start.to_tln(), every
         self.digest = hashlib.sha256(
@@ -521,11 +604,13 @@ __all__ = [
     "Checkpoint",
     "CheckpointError",
     "CheckpointKeyWarning",
+    "ProgressCallback",
     "Solution",
     "SolverError",
     "checkpoint_key",
     "checkpoint_key_path",
     "peak_memory_mb",
+    "progress_bar",
     "reset_peak_memory",
     "solo_start",
 ]

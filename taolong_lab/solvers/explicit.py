@@ -68,6 +68,7 @@ from .common import (
     SolverError,
     paused_gc,
     peak_memory_mb,
+    progress_bar,
     reset_peak_memory,
     solo_start,
 )
@@ -403,7 +404,7 @@ def solve(
     method: str = "explicit",
     time_limit: float | None = None,
     max_states: int | None = None,
-    progress: bool = True,
+    progress=True,
     checkpoint=None,
     checkpoint_every: float = 60.0,
     count_first_turns: bool = True,
@@ -437,8 +438,9 @@ def solve(
         Seconds of wall clock, at most.
     max_states : int or None
         Positions expanded, at most.
-    progress : bool
-        Show a progress bar (tqdm).
+    progress : bool or callable
+        Show a progress bar (tqdm), or report to this function
+        (:class:`~.common.ProgressCallback`).
     checkpoint : str or Path or None
         The checkpoint file.
     checkpoint_every : float
@@ -899,14 +901,8 @@ def _count_first_turns(start: State, optimum: int, params, budget, bar=None) -> 
     return wins
 
 
-def _progress(enabled: bool):
-    if not enabled:
-        return None
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:  # pragma: no cover - tqdm is a dependency, but progress is optional
-        return None
-    return tqdm(desc="positions", unit="pos", leave=False)
+def _progress(enabled):
+    return progress_bar(enabled, desc="positions", unit="pos", leave=False)
 
 
 # ---- replay --------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import sys
 import time
 import warnings
 from array import array
@@ -82,7 +83,7 @@ def status() -> str:
     str
     """
     if _kernel is None:
-        return "pure Python: the compiled kernel is not built (no C++ compiler at install)"
+        return "pure Python: the compiled kernel is not built (no C++ compiler, or a pure build)"
     if os.environ.get(PURE_ENV) == "1":
         return f"pure Python: the compiled kernel is turned off by {PURE_ENV}=1"
     return f"compiled kernel {_kernel.VERSION} (C++): {COVERS}"
@@ -119,7 +120,7 @@ def unsupported(state: State) -> str | None:
 def usable(state: State) -> bool:
     """Whether the explicit solver runs this challenge in the kernel (and says once, in a
     warning, when only the build is missing)."""
-    if _kernel is None and os.environ.get(PURE_ENV) != "1":
+    if _kernel is None and os.environ.get(PURE_ENV) != "1" and sys.platform != "emscripten":
         _warn_missing()
     return available() and unsupported(state) is None
 

@@ -21,7 +21,7 @@ import queue as queues
 import time
 from dataclasses import replace
 
-from ..processes import end_with_parent
+from ..processes import IN_BROWSER, end_with_parent, one_process
 from .certificate import Status
 from .common import Solution, SolverError
 
@@ -81,12 +81,20 @@ def race(puzzle_or_state, time_limit=None, progress: bool = True, **options) -> 
     SolverError
         Another option, not a solo challenge, or both solvers failed (each one's error
         named).
+
+    Notes
+    -----
+    In a web page (Pyodide), which starts no processes, the explicit solver runs alone in this
+    process, a :class:`~taolong_lab.processes.SingleProcessWarning` says so, and
+    ``stats["race"]`` records it (``"sat": "not run (no processes here)"``).
     """
     from .explicit import _start_of
 
     if options:
         raise SolverError(f"method='race' takes time_limit and progress only, not {options}")
     _start_of(puzzle_or_state)
+    if IN_BROWSER:
+        return _explicit_alone(puzzle_or_state, time_limit, progress)
     ctx = _context()
     results = ctx.Queue()
     parent = os.getpid()
@@ -144,6 +152,18 @@ def race(puzzle_or_state, time_limit=None, progress: bool = True, **options) -> 
             "race": {"winner": winner, "seconds": seconds, "stopping": stopping, other: fate},
         },
     )
+
+
+def _explicit_alone(puzzle_or_state, time_limit, progress) -> Solution:
+    """The explicit solver alone, in this process, where no racer can be started."""
+    from . import solve
+
+    one_process("method='race': the explicit solver runs alone")
+    t0 = time.perf_counter()
+    solution = solve(puzzle_or_state, method="explicit", time_limit=time_limit, progress=progress)
+    seconds = round(time.perf_counter() - t0, 3)
+    record = {"winner": "explicit", "seconds": seconds, "sat": "not run (no processes here)"}
+    return replace(solution, stats={**solution.stats, "race": record})
 
 
 def _stop(workers) -> None:

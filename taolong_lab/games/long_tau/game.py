@@ -4,7 +4,9 @@ Two players on two opposite areas (north moves first, 22 pawns each), or four wi
 each, the opposite players partners with one colour. A move slides one of the player's pawns
 along a straight line as far as it can. At the start of its turn a player removes the enemy
 groups it has besieged, and the four enemy pawns farthest from the Golden Chair if its last
-move completed the chair; a side left without pawns has lost.
+move completed the chair; a side left without pawns has lost. Removals belong to the player
+who earned them: with partners, a siege or the chair one partner made waits for that
+partner's next turn.
 
 >>> start = LONG_TAU.new()
 >>> start.player_names(), start.current_player(), len(start.legal_actions())
@@ -23,7 +25,7 @@ from xml.sax.saxutils import escape
 
 from ..protocol import TERMINAL, Game, GameError, GameOption, GameState
 from .board import AREAS, long_tau_board
-from .rules import EMPTY, play, slides, start_of_turn
+from .rules import EMPTY, besieged_groups, play, slides, start_of_turn
 
 NAMES = {2: ("north", "south"), 4: ("north", "east", "south", "west")}
 GLYPHS = {2: "XO", 4: "NESW"}  # a colour's pawns in the text picture, by colour count
@@ -41,6 +43,7 @@ FIELDS = (
     "ply",
     "to",
     "pending",
+    "claims",
 )
 
 
@@ -81,6 +84,11 @@ class Settings:
     def colour(self, player: int) -> int:
         """The colour of ``player``'s pawns (partners share one)."""
         return player % self.colours
+
+    @property
+    def partners(self) -> bool:
+        """Whether two players share a colour (four players, partners)."""
+        return self.colours < self.players
 
     def enemies(self, colour: int) -> tuple[int, ...]:
         return tuple(c for c in range(self.colours) if c != colour)
@@ -170,6 +178,8 @@ class LongTauGame(Game):
         if not isinstance(text, str) or len(text) > MAX_TEXT:
             raise GameError(f"a Long Tau position is a string of at most {MAX_TEXT} characters")
         fields = text.split()
+        if len(fields) == len(FIELDS) + 1 and fields[-2].startswith("pending="):
+            fields.insert(-1, "claims=-")  # no claims field: none (only partners write it)
         if len(fields) != len(FIELDS) + 2 or fields[0] != self.name:
             keys = " ".join(f"{k}=..." for k in (*FIELDS, "board"))
             raise GameError(f"a Long Tau position reads 'long-tau {keys}', not {text[:60]!r}")
@@ -201,11 +211,18 @@ class LongTauGame(Game):
                 f"{glyphs!r}"
             )
         pending = values["pending"]
-        if pending != "-" and pending not in glyphs:
-            raise GameError(f"Long Tau position: pending: '-' or a colour of {glyphs!r}")
+        seats = "".join(str(p + 1) for p in range(chosen.players))
+        if pending != "-" and (len(pending) != 1 or pending not in seats):
+            raise GameError(f"Long Tau position: pending: '-' or a player of {seats!r}")
         cells = tuple(EMPTY if ch == "." else int(ch) - 1 for ch in values["board"])
+        claims = _read_claims(values["claims"], board, seats)
         state = LongTauState(
-            chosen, cells, numbers["to"], -1 if pending == "-" else int(pending) - 1, numbers["ply"]
+            chosen,
+            cells,
+            numbers["to"],
+            -1 if pending == "-" else int(pending) - 1,
+            numbers["ply"],
+            claims,
         )
         found = state.problems()
         if found:
@@ -223,7 +240,8 @@ class LongTauGame(Game):
         to
             The player to move.
         pending
-            The player whose last move completed the Golden Chair, if any.
+            The player whose last move completed the Golden Chair, if any (its removal is
+            due on its next turn).
         **options
             The game's options.
 
@@ -257,7 +275,7 @@ class LongTauGame(Game):
                 cells[board.names[square]] = chosen.colour(names.index(player))
         if pending is not None and pending not in names:
             raise GameError(f"compose: pending: a player of {names}, not {pending!r}")
-        mark = -1 if pending is None else chosen.colour(names.index(pending))
+        mark = -1 if pending is None else names.index(pending)
         state = LongTauState(chosen, tuple(cells), to, mark, 0)
         found = state.problems()
         if found:
@@ -291,17 +309,27 @@ LONG_TAU = LongTauGame()
 
 
 class LongTauState(GameState):
-    """A Long Tau position: the pawns on the board, the player to move, the colour whose last
-    move completed the Golden Chair (its removal is due, -1 for none) and the turns played.
+    """A Long Tau position: the pawns on the board, the player to move, the player whose last
+    move completed the Golden Chair (its removal is due, -1 for none), the turns played and,
+    with partners, the sieges each player earned that wait for its next turn (``claims``:
+    sorted ``(square, player)`` pairs, the squares of the besieged enemy pawns).
 
     The board is as the last move left it: the removals the player to move makes at the start
     of its turn are not made yet (:meth:`board_after_removals`)."""
 
-    __slots__ = ("_actions", "_after", "cells", "pending", "ply", "settings", "to")
+    __slots__ = ("_actions", "_after", "cells", "claims", "pending", "ply", "settings", "to")
 
     game = LONG_TAU
 
-    def __init__(self, settings: Settings, cells: tuple, to: int, pending: int, ply: int):
+    def __init__(
+        self,
+        settings: Settings,
+        cells: tuple,
+        to: int,
+        pending: int,
+        ply: int,
+        claims: tuple[tuple[int, int], ...] = (),
+    ):
         self.settings, self.cells, self.to, self.pending, self.ply = (
             settings,
             cells,
@@ -309,11 +337,12 @@ class LongTauState(GameState):
             pending,
             ply,
         )
+        self.claims = tuple(sorted(claims))
         self._after = None
         self._actions = None
 
     def __getstate__(self):
-        return (self.settings, self.cells, self.to, self.pending, self.ply)
+        return (self.settings, self.cells, self.to, self.pending, self.ply, self.claims)
 
     def __setstate__(self, values):
         self.__init__(*values)
@@ -335,6 +364,16 @@ class LongTauState(GameState):
         """The board once the player to move has made its removals."""
         return self._start()[0]
 
+    def reserved(self) -> frozenset[int]:
+        """The squares of the sieges the partner of the player to move earned: they wait for
+        the partner's next turn ("he, on his next turn")."""
+        mine = {square for square, player in self.claims if player == self.to}
+        return frozenset(
+            square
+            for square, player in self.claims
+            if player != self.to and self.settings.colour(player) == self.colour
+        ).difference(mine)
+
     def _start(self):
         if self._after is None:
             self._after = start_of_turn(
@@ -342,8 +381,9 @@ class LongTauState(GameState):
                 self.settings.board,
                 self.colour,
                 self.settings.enemies(self.colour),
-                self.pending == self.colour,
+                self.pending == self.to,
                 self.settings.farthest,
+                self.reserved(),
             )
         return self._after
 
@@ -378,14 +418,37 @@ class LongTauState(GameState):
 
     def apply(self, action) -> LongTauState:
         move = self.parse_action(action)
-        after = self.board_after_removals()
-        pending = -1 if self.pending == self.colour else self.pending
+        before = self.board_after_removals()
+        after = before
+        pending = -1 if self.pending == self.to else self.pending
         if move != PASS:
-            after, completed = play(after, self.settings.board, move.origin, move.target)
+            after, completed = play(before, self.settings.board, move.origin, move.target)
             if completed:
-                pending = self.colour
+                pending = self.to
         nxt = (self.to + 1) % self.players
-        return LongTauState(self.settings, after, nxt, pending, self.ply + 1)
+        claims = self._claims_after(before, after) if self.settings.partners else ()
+        return LongTauState(self.settings, after, nxt, pending, self.ply + 1, claims)
+
+    def _claims_after(self, before: tuple, after: tuple) -> tuple[tuple[int, int], ...]:
+        """The claims once the player to move has made its removals (its own claims are
+        spent) and its move from ``before`` to ``after``: the earlier claims on groups still
+        besieged, and the mover's on the enemy groups its move besieged."""
+        settings, board = self.settings, self.settings.board
+        kept = []
+        for player in range(self.players):
+            if player == self.to:
+                continue
+            theirs = {square for square, p in self.claims if p == player}
+            enemies = settings.enemies(settings.colour(player))
+            for group in besieged_groups(after, board, enemies):
+                if theirs.intersection(group):
+                    kept += [(square, player) for square in group]
+        enemies = settings.enemies(self.colour)
+        already = {square for group in besieged_groups(before, board, enemies) for square in group}
+        for group in besieged_groups(after, board, enemies):
+            if not already.issuperset(group):
+                kept += [(square, self.to) for square in group]
+        return tuple(kept)
 
     def returns(self) -> tuple[float, ...]:
         if not self.is_terminal():
@@ -409,10 +472,13 @@ class LongTauState(GameState):
         s = self.settings
         board = "".join("." if held == EMPTY else str(held + 1) for held in self.cells)
         pending = "-" if self.pending < 0 else str(self.pending + 1)
+        names = s.board.name
+        claims = ",".join(f"{names(square)}@{player + 1}" for square, player in self.claims)
+        claims = f" claims={claims or '-'}" if s.partners else ""  # only partners keep claims
         return (
             f"long-tau players={s.players} four={s.four} chair={s.chair} "
             f"farthest={s.farthest} sides={s.sides} lines={s.lines} limit={s.limit} ply={self.ply} "
-            f"to={self.to} pending={pending} board={board}"
+            f"to={self.to} pending={pending}{claims} board={board}"
         )
 
     def player_names(self) -> tuple[str, ...]:
@@ -427,8 +493,9 @@ class LongTauState(GameState):
             found.append(f"to: player {self.to} is not 0 to {s.players - 1}")
         if s.limit and self.ply > s.limit:
             found.append(f"ply {self.ply} is past the limit {s.limit}")
-        if self.pending >= s.colours or self.pending < -1:
-            found.append(f"pending: colour {self.pending} is not in play")
+        if self.pending >= s.players or self.pending < -1:
+            found.append(f"pending: player {self.pending} is not in play")
+        found += self._claim_problems()
         most = 22 if s.players == 2 else 24 if s.colours == 2 else 12
         for colour in range(s.colours):
             count = self.pawns(colour, after=False)
@@ -437,6 +504,18 @@ class LongTauState(GameState):
             if count == 0:
                 found.append(f"colour {colour + 1} has no pawn on the board")
         return found
+
+    def _claim_problems(self) -> list[str]:
+        s, board = self.settings, self.settings.board
+        if self.claims and not s.partners:
+            return ["claims: only partners keep the sieges each earned"]
+        for square, player in self.claims:
+            held = self.cells[square] if 0 <= square < len(self.cells) else EMPTY
+            if not 0 <= player < s.players or held not in s.enemies(s.colour(player)):
+                return [f"claims: {board.name(square)} is not an enemy pawn of player {player + 1}"]
+            if not any(square in g for g in besieged_groups(self.cells, board, (held,))):
+                return [f"claims: the pawn on {board.name(square)} is not besieged"]
+        return []
 
     # ---- pictures ------------------------------------------------------------------------
     def _header(self) -> str:
@@ -539,6 +618,24 @@ class LongTauState(GameState):
         )
         parts.append("</svg>")
         return "".join(parts)
+
+
+def _read_claims(text: str, board, seats: str) -> tuple[tuple[int, int], ...]:
+    """The claims of a position string: ``-`` or ``square@player`` joined by commas."""
+    if text == "-":
+        return ()
+    claims = []
+    for item in text.split(",")[: len(board.cells) + 1]:
+        square, _, player = item.partition("@")
+        if board.names.get(square) is None or len(player) != 1 or player not in seats:
+            raise GameError(
+                f"Long Tau position: claims: '-' or square@player joined by commas, "
+                f"not {item[:20]!r}"
+            )
+        claims.append((board.names[square], int(player) - 1))
+    if len(set(claims)) != len(claims) or len(claims) > len(board.cells):
+        raise GameError("Long Tau position: claims: a square claimed twice by one player")
+    return tuple(claims)
 
 
 __all__ = ["LONG_TAU", "PASS", "LongTauGame", "LongTauState", "Move", "Settings"]

@@ -7,8 +7,10 @@ play by these functions.
 - :func:`besieged`: a group of pawns of one colour (joined along the lines) is besieged when
   no square next to it is empty: it is surrounded by enemy pawns and cannot move.
 - :func:`start_of_turn`: the removals a player makes before moving: every enemy group it
-  besieges, then, if its last move completed the Golden Chair, the four enemy pawns farthest
-  from the chair.
+  besieges (but those its partner earned), then, if its last move completed the Golden Chair,
+  the four enemy pawns farthest from the chair.
+- :func:`besieged_groups`: the enemy groups a colour besieges, to tell which ones a move
+  earned.
 - :func:`play`: a move, and whether it completed the chair.
 """
 
@@ -51,11 +53,14 @@ def start_of_turn(
     enemies: tuple[int, ...],
     chair_due: bool,
     farthest: str,
+    reserved: frozenset[int] = frozenset(),
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The board after ``colour``'s removals at the start of its turn, and the squares
     emptied (in board order).
 
-    Every enemy group that is besieged and touches one of ``colour``'s pawns goes; then, when
+    Every enemy group that is besieged and touches one of ``colour``'s pawns goes, but a group
+    with a square in ``reserved`` (a siege the player's partner earned: it waits for the
+    partner's turn); then, when
     ``chair_due`` (its last move completed the Golden Chair), the four enemy pawns farthest
     from the chair, by ``farthest`` (``"euclidean"``: the straight distance from the chair's
     centre; ``"steps"``: the fewest steps along the lines), ties in board order.
@@ -64,6 +69,8 @@ def start_of_turn(
     for enemy in enemies:
         for group in groups(cells, board, enemy):
             touches = any(cells[n] == colour for s in group for n in board.neighbours[s])
+            if reserved.intersection(group):
+                continue
             if touches and besieged(cells, board, group):
                 removed += group
     after = list(cells)
@@ -77,6 +84,18 @@ def start_of_turn(
             after[square] = EMPTY
             removed.append(square)
     return tuple(after), tuple(sorted(removed))
+
+
+def besieged_groups(
+    cells: tuple[int, ...], board: LongTauBoard, enemies: tuple[int, ...]
+) -> list[list[int]]:
+    """The groups of the ``enemies``' pawns that are besieged (no empty square next to them)."""
+    return [
+        group
+        for enemy in enemies
+        for group in groups(cells, board, enemy)
+        if besieged(cells, board, group)
+    ]
 
 
 def slides(
@@ -116,4 +135,13 @@ def play(
     return tuple(after), completed
 
 
-__all__ = ["CHAIR_REMOVALS", "EMPTY", "besieged", "groups", "play", "slides", "start_of_turn"]
+__all__ = [
+    "CHAIR_REMOVALS",
+    "EMPTY",
+    "besieged",
+    "besieged_groups",
+    "groups",
+    "play",
+    "slides",
+    "start_of_turn",
+]

@@ -41,10 +41,18 @@ OPTIONS = (
     GameOption(
         "first_turn", False, "variant: no portal opens in a player's first turn", (False, True)
     ),
-    GameOption("one_coin", False, "variant: no coin on the move after a coin", (False, True)),
+    GameOption(
+        "one_coin",
+        False,
+        "variant: after a coin, no move that would open a portal in the same turn",
+        (False, True),
+    ),
     GameOption("one_across", False, "variant: one move a turn on the other area", (False, True)),
     GameOption(
-        "no_mirror", False, "variant: no swapping back the other's last swap", (False, True)
+        "no_mirror",
+        False,
+        "variant: no swapping back the two cards of the other's last swap (action 3 or 6)",
+        (False, True),
     ),
     GameOption(
         "reveal",
@@ -77,6 +85,7 @@ class TaoGame(Game):
     chance = True
     hidden = True
     heuristic_scale = 1.0
+    decision_cap = 400  # two moves a turn and some openings, up to its own 120-turn limit
 
     def start(self, settings: dict) -> TaoState:
         if settings["open_hands"] and settings["version"] != "yang":
@@ -279,16 +288,33 @@ class TaoState(GameState):
             ]
         if self.option("no_mirror") and self.mirror:
             moves = [m for m in moves if not self._mirrors(m)]
+        if self.option("one_coin") and self.took:
+            moves = [m for m in moves if not self._would_open(m)] or moves
         return moves
 
     def _mirrors(self, move: str) -> bool:
-        """Whether ``move`` swaps back the two cards of the other player's last swap."""
+        """Whether ``move`` exchanges back the two cards of the other player's last swap, by
+        action 3 (``cross``) or 6 (``special``), whichever action made the swap."""
+        word, *numbers = move.split()
+        if word not in ("cross", "special"):
+            return False
         action, mine, yours = self.mirror.split(":")
         where = [int(n) for n in action.split("_")[1:]]
-        return move == action.replace("_", " ") and (
+        slots = [int(n) for n in numbers]
+        return (slots[0], slots[-1]) == (where[0], where[-1]) and (
             self.areas[self.mover][where[0]] == mine
             and self.areas[1 - self.mover][where[-1]] == yours
         )
+
+    def _would_open(self, move: str) -> bool:
+        """Whether ``move`` would open a portal, as far as the mover can see: a draw or a deal
+        brings the top card of its deck, and when the mover cannot see that card it cannot
+        know (False; should it open one, it opens nothing, :meth:`_with_pending`)."""
+        if move.split()[0] in ("draw", "deal"):
+            _card, known = self.decks[self.mover][0]
+            if not known >> self.mover & 1:
+                return False
+        return bool(self._move(move, judging=True).pending)
 
     # ---- apply ---------------------------------------------------------------------------
     def apply(self, action) -> TaoState:
@@ -309,9 +335,10 @@ class TaoState(GameState):
             return moved._open(portals[0])._end_move()
         return moved if portals else moved._end_move()
 
-    def _move(self, action: str) -> TaoState:
+    def _move(self, action: str, judging: bool = False) -> TaoState:
         """The position after the move ``action`` (no portal opened yet); ``pending`` holds
-        how a portal could open ('door' or 'five') when one can."""
+        how a portal could open ('door' or 'five') when one can (``judging``: whether it
+        would, the variant ``one_coin`` aside)."""
         word, *numbers = action.split()
         a, b = (int(n) for n in (*numbers, numbers[0])[:2])
         me, you = self.mover, 1 - self.mover
@@ -347,10 +374,12 @@ class TaoState(GameState):
             across=self.across or crossed,
             last=swapped,
             pending="",
-        )._with_pending()
+        )._with_pending(judging)
 
-    def _with_pending(self) -> TaoState:
-        if (self.option("first_turn") and self.turn < 2) or (self.option("one_coin") and self.took):
+    def _with_pending(self, judging: bool = False) -> TaoState:
+        if self.option("first_turn") and self.turn < 2:
+            return self
+        if self.option("one_coin") and self.took and not judging:
             return self
         if self._door_portals():
             return self._replace(pending="door")
@@ -600,6 +629,10 @@ class TaoState(GameState):
 
     def text(self) -> str:
         return state_text(self)
+
+    def text_for(self, player: int) -> str:
+        """The text picture as ``player`` sees it: the cards it cannot see written ``??``."""
+        return state_text(self, player)
 
     def svg(self) -> str:
         return state_svg(self)

@@ -24,9 +24,10 @@ def _deck_line(state, player: int, viewer: int | None) -> str:
     return " ".join(cards)
 
 
-def state_text(state) -> str:
+def state_text(state, viewer: int | None = None) -> str:
     """A text picture: the second player's area on top, the portals and their coins, the first
-    player's area, the decks (top first) and the guardian deck."""
+    player's area, the decks (top first) and the guardian deck; for ``viewer``, the cards that
+    player cannot see written ``??``."""
     names = state.player_names()
 
     def area(p):
@@ -34,11 +35,15 @@ def state_text(state) -> str:
 
     coins = " ".join(" o" if c < 0 else f" {c + 1}" for c in state.coins)
     rule = state.row[state.at]
+    row = [
+        c if viewer is None or c == "__" or state._row_known(i) else "??"
+        for i, c in enumerate(state.row)
+    ]
     lines = [
-        f"{names[1]:>6} | {area(1)} | deck {_deck_line(state, 1, None)}",
+        f"{names[1]:>6} | {area(1)} | deck {_deck_line(state, 1, viewer)}",
         f"{'coins':>6} |    {coins}    |",
-        f"{names[0]:>6} | {area(0)} | deck {_deck_line(state, 0, None)}",
-        f"guardian deck {' '.join(state.row)} (current {rule}, barred {state.ban or '-'})",
+        f"{names[0]:>6} | {area(0)} | deck {_deck_line(state, 0, viewer)}",
+        f"guardian deck {' '.join(row)} (current {rule}, barred {state.ban or '-'})",
     ]
     who = state.current_player()
     if who >= 0:

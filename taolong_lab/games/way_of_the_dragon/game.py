@@ -85,6 +85,7 @@ class WayOfTheDragonGame(Game):
     players = (2, 3, 4, 5)
     chance = True
     heuristic_scale = 3.0
+    decision_cap = 2000  # a turn is several decisions (rolls kept, a move, an end), by 5 players
 
     def __init__(self):
         self.options = _options()
