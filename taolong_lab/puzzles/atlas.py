@@ -169,6 +169,25 @@ def entries(path, scenario: str) -> list[Puzzle]:
     AtlasError
         The first entry that does not check, naming the file, the line or the id, and why.
     """
+    try:
+        info = os.stat(path)
+    except OSError:
+        info = None
+    key = (str(Path(path).resolve()), scenario, info and (info.st_mtime_ns, info.st_size))
+    if info is not None and key in _CHECKED:  # this file, unchanged, was checked already
+        return list(_CHECKED[key])
+    puzzles = _checked_entries(path, scenario)
+    if info is not None:
+        if len(_CHECKED) >= 32:  # a few files' entries kept, as they were when checked
+            _CHECKED.clear()
+        _CHECKED[key] = tuple(puzzles)
+    return puzzles
+
+
+_CHECKED: dict = {}
+
+
+def _checked_entries(path, scenario: str) -> list[Puzzle]:
     puzzles, problems = read_puzzles(path, check_solutions=False)
     if problems:
         line, field, reason = problems[0]
