@@ -603,7 +603,9 @@ def test_dratify_refuses_a_proof_over_the_budget_before_reading_it(tmp_path, sto
     assert found["problems"][0].startswith(
         f"{_first_drat(tmp_path / 'proofs' / PUZZLE.id)['drat']}: dratify would need about "
     )
-    assert found["problems"][0].endswith("build the lab's compiled checker (docs/proofs.md)")
+    assert found["problems"][0].endswith(
+        "the lab's compiled checker checks it (taolong doctor says whether it is built and on)"
+    )
 
 
 def _drat_rows(folder: Path) -> list[dict]:

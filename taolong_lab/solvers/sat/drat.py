@@ -200,7 +200,8 @@ def _check_dratify(arena, variables, goal, text, engine, memory) -> DratResult:
         raise ProofBudgetError(
             f"dratify would need about {projected / 2**30:.1f} GiB for this proof "
             f"({DRATIFY_BYTES_PER_BYTE} bytes a byte of text), over the memory budget of "
-            f"{memory / 2**30:.1f} GiB; build the lab's compiled checker (docs/proofs.md)"
+            f"{memory / 2**30:.1f} GiB; the lab's compiled checker checks it (taolong doctor says "
+            "whether it is built and on)"
         )
     formula = CNF(variables)
     clause: list[int] = []
