@@ -1210,3 +1210,15 @@ def test_doctor_names_the_drat_checker(capsys, monkeypatch):
     assert drat.resolve("auto") in ("native", "python")
     with pytest.raises(TaoLongError, match="engine: 'lab' needs the compiled checker"):
         drat.resolve("lab")
+
+
+@pytest.mark.skipif(drat.compiled() is None, reason="taolong_lab._drat not built")
+def test_the_compiled_checker_refuses_what_its_budget_cannot_hold(stored):
+    """Its own structures are bounded before they are made: a CNF whose variables alone pass
+    the budget is refused, and so is a proof, as it grows (the bomb test above)."""
+    from array import array
+
+    with pytest.raises(drat.ProofBudgetError, match="its variables alone need more than"):
+        drat.check_drat(array("i", [1, 0]), 10**8, 1, lambda: iter([b"0\n"]), memory=2**20)
+    found = drat.check_drat(array("i", [1, 0]), 1, -1, lambda: iter([b"0\n"]), engine="lab")
+    assert found.ok and found.reason == "input formula is refuted by unit propagation alone"

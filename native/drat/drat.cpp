@@ -671,9 +671,9 @@ int checker_init(CheckerObject* self, PyObject* args, PyObject* kwargs) {
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Ky*KK", (char**)names, &nvars, &clauses,
                                      &memory, &work))
         return -1;
-    if (nvars >= (1ull << 31)) {
+    if (nvars >= (1ull << 31) || nvars * 64 > memory) {
         PyBuffer_Release(&clauses);
-        PyErr_SetString(PyExc_ValueError, "nvars: too many variables");
+        PyErr_SetString(PyExc_MemoryError, "its variables alone need more than the memory budget");
         return -1;
     }
     if (clauses.itemsize != 4 || clauses.len % 4 != 0) {

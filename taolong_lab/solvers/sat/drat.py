@@ -174,11 +174,13 @@ def _check_compiled(arena, variables, goal, pieces, memory: int, work: int) -> D
     clauses = arena if goal is True else arena + array("i", [goal, 0])
     try:
         checker = native.Checker(variables, clauses, memory, work)
+        for piece in pieces:
+            checker.feed(piece)
+        found = checker.finish()
     except ValueError as exc:
         raise TaoLongError(f"the CNF: {exc}") from None
-    for piece in pieces:
-        checker.feed(piece)
-    found = checker.finish()
+    except MemoryError as exc:
+        raise ProofBudgetError(f"the compiled checker ran out of memory ({exc})") from None
     status, reason = found["status"], found["reason"]
     if status == "syntax":
         raise TaoLongError(reason if reason == "not ASCII text" else f"not a DRAT proof ({reason})")
