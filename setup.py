@@ -1,7 +1,8 @@
-"""The optional compiled kernel (native/kernel): built when a C++ compiler is at hand.
+"""The optional compiled parts, built when a C++ compiler is at hand: the solo kernel
+(native/kernel) and the DRAT checker (native/drat).
 
-Without one, or with ``TAOLONG_BUILD_PURE=1``, the install goes on without it and the lab
-runs its pure-Python path (``taolong doctor`` says which).
+Without one, or with ``TAOLONG_BUILD_PURE=1``, the install goes on without them and the lab
+runs its pure-Python paths (``taolong doctor`` says which).
 """
 
 import os
@@ -43,6 +44,16 @@ KERNEL = Extension(
     optional=True,
 )
 
+DRAT = Extension(
+    "taolong_lab._drat",
+    sources=["native/drat/drat.cpp"],
+    language="c++",
+    extra_compile_args=["-std=c++17", "-O2", "-g0", "-fvisibility=hidden"]
+    if sys.platform != "win32"
+    else [],
+    optional=True,
+)
+
 # The game's data and the bundled puzzle files ship inside the package (taolong_lab/_data,
 # taolong_lab/_puzzles); in a git checkout the lab reads data/ and puzzles/ instead. The
 # atlas's pending files and the SAT proofs (puzzles/proofs/) stay out.
@@ -64,6 +75,6 @@ setup(
         "taolong_lab._puzzles": ["README.md"],
         "taolong_lab._puzzles.atlas": ["*.pending.json"],
     },
-    ext_modules=[] if PURE else [KERNEL],
+    ext_modules=[] if PURE else [KERNEL, DRAT],
     cmdclass={"build_ext": OptionalBuild},
 )

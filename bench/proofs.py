@@ -3,8 +3,9 @@
 For each challenge of a set (``bench``, ``rulebook``, or ``bundled``: every puzzle file under
 puzzles/ but the rulebook's), ONE AT A TIME: SAT without a proof (``--no-baseline``
 skips it), SAT with ``proof=FOLDER`` (the proof folder kept under ``--proofs``), then the
-independent check (:func:`taolong_lab.puzzles.proofs.check`: dratify on every DRAT proof, the
-engine on every refinement, the explicit search on every dead end). The results JSON is
+independent check (:func:`taolong_lab.puzzles.proofs.report`: each CNF built again by the lab's
+encoder, each DRAT proof checked against it, the engine on every refinement, the explicit
+search on every dead end, the spot-check of the encoding). The results JSON is
 rewritten atomically after each challenge, and a challenge already in it is skipped, so an
 interrupted run resumes where it stopped.
 
@@ -79,15 +80,21 @@ def solve_one(puzzle, folder: Path | None, time_limit) -> dict:
 
 
 def check_one(puzzle, folder: Path, engine: str) -> dict:
-    """The check of ``folder`` with dratify's ``engine``."""
-    from taolong_lab.puzzles.proofs import check
+    """The check of ``folder`` with the DRAT checker ``engine`` (``lab``: the compiled one;
+    ``native``, ``python``: dratify's), its time and its process's peak memory."""
+    from taolong_lab.puzzles.proofs import report
+    from taolong_lab.solvers.common import peak_memory_mb, reset_peak_memory
 
+    reset_peak_memory()
     t0, cpu0 = time.perf_counter(), time.process_time()
-    problems = check(puzzle, folder, engine=engine)
+    found = report(puzzle, folder, engine=engine)
     return {
         "seconds": round(time.perf_counter() - t0, 3),
         "cpu_seconds": round(time.process_time() - cpu0, 3),
-        "problems": problems,
+        "peak_memory_mb": peak_memory_mb(),
+        "checker": found.checker,
+        "rests_on": [basis for _, basis, _ in found.horizons],
+        "problems": found.problems,
     }
 
 
@@ -135,6 +142,7 @@ def measure(ident: str, name: str, folder: Path, baseline: bool, time_limit, eng
         )
         row[f"check_seconds_{engine}"] = checked.get("seconds")
         row[f"check_cpu_seconds_{engine}"] = checked.get("cpu_seconds")
+        row[f"check_peak_mb_{engine}"] = checked.get("peak_memory_mb")
         row["problems"] += checked["problems"]
     return row
 
@@ -143,8 +151,9 @@ def table(results: dict) -> str:
     """The results as the Markdown table of docs/proofs.md (CPU seconds)."""
     head = (
         "| challenge | optimum | UNSAT horizons | SAT s | SAT + proof s | proof s | DRAT lines "
-        "| CNF gz MB | DRAT gz MB | refinements | dead ends | check s (Rust) | check s (Python) "
-        "| checked |\n|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
+        "| CNF gz MB | DRAT gz MB | refinements | dead ends | check s (lab) | check MB (lab) "
+        "| check s (dratify, Python) | checked |\n"
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
     )
     rows = []
     for ident, r in sorted(results.items(), key=lambda item: item[1].get("drat_lines") or 0):
@@ -155,8 +164,8 @@ def table(results: dict) -> str:
             f"| {_n(r.get('cpu_seconds_with_proof'))} | {_n(r.get('proof_seconds'))} "
             f"| {r.get('drat_lines', 0):,} | {r.get('cnf_gz_bytes', 0) / 1e6:.2f} "
             f"| {r.get('drat_gz_bytes', 0) / 1e6:.2f} | {r.get('refinements', '–')} "
-            f"| {r.get('dead_ends', '–')} | {_n(r.get('check_cpu_seconds_native'))} "
-            f"| {_n(r.get('check_cpu_seconds_python'))} "
+            f"| {r.get('dead_ends', '–')} | {_n(r.get('check_cpu_seconds_lab'))} "
+            f"| {_n(r.get('check_peak_mb_lab'))} | {_n(r.get('check_cpu_seconds_python'))} "
             f"| {'yes' if not r.get('problems') else 'NO'} |"
         )
     return head + "\n".join(rows) + "\n"
@@ -217,9 +226,12 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--engines",
         nargs="+",
-        choices=["native", "python"],
-        default=["native"],
-        help="dratify's engines to time the check with (native: the extra 'proofs')",
+        choices=["lab", "native", "python"],
+        default=["lab"],
+        help=(
+            "the DRAT checkers to time the check with (lab: taolong_lab._drat, built by the "
+            "install; native, python: dratify's engines, native with the extra 'proofs')"
+        ),
     )
     args = parser.parse_args(argv)
 

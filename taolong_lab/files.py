@@ -4,20 +4,32 @@
 one, never a part. Used by every long job that writes results (puzzle files, checkpoints,
 state graphs, bench sets).
 
-:func:`read_bounded` and :func:`check_readable`: a file a user hands in is read only when it is
-a regular file (not a directory, a device or a pipe) of at most :data:`MAX_INPUT_BYTES`.
+:func:`read_bounded`, :func:`read_chunks` and :func:`check_readable`: a file a user hands in is
+read only when it is a regular file (not a directory, a device or a pipe) of at most
+:data:`MAX_INPUT_BYTES`.
+
+:func:`output_lock`: one writer per output. A long job holds an advisory lock on the file or
+folder it writes; a second run gets an :class:`OutputLockedError` naming the first one's
+process id, and the first thing a run does under the lock is remove the temporary files an
+earlier run killed in :func:`write_atomic` left behind.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from .errors import TaoLongError
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on POSIX: no advisory locks
+    fcntl = None
 
 MAX_INPUT_BYTES = 64 * 2**20
 """The largest file read as input (64 MiB): a bigger one is refused before it is read."""
@@ -143,6 +155,44 @@ def check_readable(path, *, limit: int = MAX_INPUT_BYTES) -> None:
     os.close(_open_checked(path, limit))
 
 
+def read_chunks(path, *, limit: int = MAX_INPUT_BYTES, size: int = 1 << 20):
+    """The bytes of ``path`` in pieces of at most ``size``, checked as :func:`check_readable`
+    does before anything is read; a file that grows past ``limit`` while it is read is
+    refused too. Never more than one piece is held.
+
+    Parameters
+    ----------
+    path : path
+        The file.
+    limit : int
+        Its most bytes.
+    size : int
+        The most bytes of one piece.
+
+    Returns
+    -------
+    iterator of bytes
+
+    Raises
+    ------
+    InputFileError
+        A file that is missing, not a regular file, or over ``limit``.
+
+    >>> import tempfile
+    >>> target = Path(tempfile.mkdtemp()) / "in.txt"
+    >>> write_atomic(target, b"some text")
+    >>> list(read_chunks(target, size=4))
+    [b'some', b' tex', b't']
+    """
+    with os.fdopen(_open_checked(path, limit), "rb") as handle:
+        total = 0
+        while piece := handle.read(size):
+            total += len(piece)
+            if total > limit:
+                raise InputFileError(path, f"over the {limit:,}-byte limit")
+            yield piece
+
+
 def read_bounded(path, *, limit: int = MAX_INPUT_BYTES) -> bytes:
     """The bytes of ``path``, checked as :func:`check_readable` does before anything is read;
     a file that grows past ``limit`` while it is read is refused too.
@@ -162,3 +212,120 @@ def read_bounded(path, *, limit: int = MAX_INPUT_BYTES) -> bytes:
     if len(data) > limit:
         raise InputFileError(path, f"over the {limit:,}-byte limit")
     return data
+
+
+# ---- one writer per output -------------------------------------------------------------------
+class OutputLockedError(TaoLongError):
+    """Another run is writing the same output: names it and that run's process id."""
+
+    def __init__(self, path, pid: int | None):
+        self.path, self.pid = str(path), pid
+        who = f"pid {pid}" if pid else "its pid not written yet"
+        super().__init__(
+            f"{self.path}: another run ({who}) is writing it; wait for it to end, or write "
+            "to another file"
+        )
+
+
+def lock_file(path, *, folder: bool = False) -> Path:
+    """The lock file of the output ``path``: ``.<name>.lock`` beside a file, ``.lock`` inside
+    a folder.
+
+    Parameters
+    ----------
+    path : path
+        The output.
+    folder : bool
+        Whether it is a folder.
+
+    Returns
+    -------
+    Path
+    """
+    path = Path(path)
+    return path / ".lock" if folder else path.parent / f".{path.name}.lock"
+
+
+@contextlib.contextmanager
+def output_lock(path, *, folder: bool = False) -> Iterator[None]:
+    """Hold the advisory lock (``fcntl.flock``) of the output ``path`` (a file, or with
+    ``folder`` a folder that exists) for the block, its lock file holding this process's id;
+    then remove the stale temporary files of :func:`write_atomic` there
+    (:func:`remove_stale_temporaries`).
+
+    Parameters
+    ----------
+    path : path
+        The output.
+    folder : bool
+        Whether it is a folder.
+
+    Raises
+    ------
+    OutputLockedError
+        Another process holds the lock (the error names its process id).
+    TaoLongError
+        The lock file cannot be opened.
+
+    >>> import tempfile
+    >>> target = Path(tempfile.mkdtemp()) / "out.jsonl"
+    >>> with output_lock(target):
+    ...     with output_lock(target):
+    ...         pass  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    taolong_lab.files.OutputLockedError: .../out.jsonl: another run (pid ...) is writing it; ...
+    """
+    lock = lock_file(path, folder=folder)
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    except OSError as exc:
+        raise TaoLongError(f"{lock}: cannot open the lock file ({exc.strerror or exc})") from None
+    try:
+        if fcntl is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+                raise OutputLockedError(path, int(text) if text.isdigit() else None) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        remove_stale_temporaries(path, folder=folder)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+_TEMPORARY = re.compile(r"\.(.+)\.[0-9a-f]{12}\.tmp")
+
+
+def remove_stale_temporaries(path, *, folder: bool = False) -> int:
+    """Remove the temporary files :func:`write_atomic` left beside ``path`` (or in the folder
+    ``path``, for any of its files) when a run was killed mid-write: ``.<name>.<hex>.tmp``.
+    Only safe under :func:`output_lock`.
+
+    Parameters
+    ----------
+    path : path
+        The output.
+    folder : bool
+        Whether it is a folder.
+
+    Returns
+    -------
+    int
+        How many files were removed.
+    """
+    path = Path(path)
+    where = path if folder else path.parent
+    gone = 0
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(where):
+            found = _TEMPORARY.fullmatch(entry.name)
+            if found is None or not entry.is_file(follow_symlinks=False):
+                continue
+            if folder or found.group(1) == path.name or found.group(1).startswith(path.name + "."):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(entry.path)
+                    gone += 1
+    return gone

@@ -22,19 +22,32 @@ def own_key(tmp_path, monkeypatch):
 
 
 def read(path) -> tuple[dict, dict]:
-    """The header and the body of a checkpoint file."""
-    head, _, body = gzip.decompress(path.read_bytes()).partition(b"\n")
-    return json.loads(head), json.loads(body)
+    """The header and the body of a checkpoint file (a JSON line, then the body gzipped)."""
+    head, _, packed = path.read_bytes().partition(b"\n")
+    return json.loads(head), json.loads(gzip.decompress(packed))
 
 
-def write(path, header: dict, body, *, sign: bool = True, raw: bytes | None = None) -> None:
-    """Write a checkpoint: ``body`` as JSON (or the bytes ``raw``), signed with this user's key
-    when ``sign``, else keeping the header's signature."""
+def write(
+    path,
+    header: dict,
+    body,
+    *,
+    sign: bool = True,
+    raw: bytes | None = None,
+    packed: bytes | None = None,
+    size: int | None = None,
+) -> None:
+    """Write a checkpoint: ``body`` as JSON (or the bytes ``raw``, or the gzip bytes
+    ``packed``), its header declaring its unpacked ``size`` (by default the real one), signed
+    over the compressed bytes with this user's key when ``sign``, else keeping the header's
+    signature."""
     text = raw if raw is not None else json.dumps(body, separators=(",", ":")).encode()
-    header = dict(header)
+    if packed is None:
+        packed = gzip.compress(text)
+    header = dict(header, size=len(text) if size is None else size)
     if sign:
         header.pop("signature", None)
         signed = json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
-        mac = hmac.new(checkpoint_key(), signed + b"\n" + text, hashlib.sha256)
+        mac = hmac.new(checkpoint_key(), signed + b"\n" + packed, hashlib.sha256)
         header["signature"] = mac.hexdigest()
-    path.write_bytes(gzip.compress(json.dumps(header).encode() + b"\n" + text))
+    path.write_bytes(json.dumps(header).encode() + b"\n" + packed)

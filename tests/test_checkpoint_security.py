@@ -1,7 +1,9 @@
 """What a solver checkpoint file cannot do: run code, change an answer, or exhaust memory.
 
-A checkpoint is gzip JSON signed with the user's key (:mod:`taolong_lab.solvers.common`); the
-explicit solver checks the search it holds and replays any answer from it before returning it
+A checkpoint is a JSON header line and a gzip JSON body, signed with the user's key over the
+compressed bytes (:mod:`taolong_lab.solvers.common`): the signature is checked before anything
+is unpacked, and the body unpacks to no more than its header declares. The explicit solver
+checks the search it holds and replays any answer from it before returning it
 (:mod:`taolong_lab.solvers.explicit`). Files are forged here with :mod:`checkpoint_files`,
 signed with the test's key (so the consistency checks must catch them) or not (the signature
 must)."""
@@ -9,11 +11,14 @@ must)."""
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import pickle
 import stat
 import subprocess
 import sys
+import warnings
+import zlib
 from pathlib import Path
 
 import pytest
@@ -153,6 +158,25 @@ def test_a_file_signed_with_another_key_is_refused(tmp_path, monkeypatch):
     assert "does not verify with this user's key" in refused(path, "signature")
 
 
+def test_a_key_others_can_read_is_used_with_one_warning(tmp_path, monkeypatch):
+    """Whoever can read the key can sign a checkpoint: a key file readable by the group or
+    others is named once a process, with the fix."""
+    unfinished(tmp_path)
+    key_file = common.checkpoint_key_path()
+    key_file.chmod(0o644)
+    monkeypatch.setattr(common, "_WARNED_KEYS", set())
+    warned = pytest.warns(common.CheckpointKeyWarning, match=r"readable by others \(mode 0644\)")
+    with warned as seen:
+        solve(START, progress=False, checkpoint=tmp_path / "half.ckpt", max_states=12)
+        solve(START, progress=False, checkpoint=tmp_path / "other.ckpt", max_states=12)
+    assert len(seen) == 1 and f"chmod 600 {key_file}" in str(seen[0].message)
+    key_file.chmod(0o600)
+    monkeypatch.setattr(common, "_WARNED_KEYS", set())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        common.checkpoint_key()
+
+
 def test_a_bad_key_file_is_named(tmp_path):
     key_file = common.checkpoint_key_path()
     key_file.parent.mkdir()
@@ -221,6 +245,11 @@ def forgeries(line: list[str]) -> dict:
             {"certificate": {"optimum": 4}},
         ),
         "stats": ("result.stats", "non-negative numbers", {"stats": {"seconds": -1}}),
+        "stats without seconds": (
+            "result.stats",
+            "fields missing ['seconds'], or too many or too long names",
+            lambda result: {"stats": {k: v for k, v in result["stats"].items() if k != "seconds"}},
+        ),
     }
 
 
@@ -236,6 +265,7 @@ def forgeries(line: list[str]) -> dict:
         "first turns",
         "certificate",
         "stats",
+        "stats without seconds",
     ],
 )
 @pytest.mark.parametrize("signed", [True, False])
@@ -243,7 +273,7 @@ def test_a_forged_result_is_refused(tmp_path, forgery, signed):
     path = finished(tmp_path)
     header, body = read(path)
     field, reason, change = forgeries(body["result"]["line"])[forgery]
-    body["result"].update(change)
+    body["result"].update(change(body["result"]) if callable(change) else change)
     write(path, header, body, sign=signed)
     if signed:
         assert reason in refused(path, field)
@@ -387,34 +417,96 @@ def test_a_file_over_the_size_cap_is_refused_unread(tmp_path, monkeypatch):
     assert "more than a checkpoint's" in refused(path, "file")
 
 
-def test_gzip_that_inflates_past_the_cap_is_refused(tmp_path, monkeypatch):
-    path = tmp_path / "bomb.ckpt"
-    path.write_bytes(gzip.compress(b"\0" * (8 << 20)))
-    monkeypatch.setattr(common, "MAX_CHECKPOINT_INFLATED", 4 << 20)
-    reads = []
-    real = gzip.GzipFile.read
+def test_a_body_that_unpacks_past_its_declared_size_is_refused(tmp_path):
+    path = unfinished(tmp_path)
+    header, body = read(path)
+    text = json.dumps(body, separators=(",", ":")).encode()
+    write(path, header, body, size=len(text) // 2)
+    assert f"unpacks past the {len(text) // 2} bytes its header declares" in refused(path, "file")
+    write(path, header, body, size=2 * len(text))
+    assert "not the size its header declares" in refused(path, "file")
+    write(path, header, body, size=common.MAX_CHECKPOINT_INFLATED + 1)
+    assert "must be a number of bytes up to" in refused(path, "size")
 
-    def counted(self, size=-1):
-        chunk = real(self, size)
-        reads.append(len(chunk))
-        return chunk
 
-    monkeypatch.setattr(gzip.GzipFile, "read", counted)
-    assert "inflates past 4194304 bytes" in refused(path, "file")
-    assert sum(reads) <= (4 << 20) + (1 << 20), "it stops at the cap"
+BOMB = """
+import json, resource, sys
+from pathlib import Path
+from taolong_lab import State
+from taolong_lab.solvers.bounds import BOUND_NAME
+from taolong_lab.solvers.common import Checkpoint, CheckpointError
+from taolong_lab.solvers.explicit import SOLVER
+
+path, start = Path(sys.argv[1]), State(sys.argv[2])
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+try:
+    Checkpoint(path, solver=f"{SOLVER}/{BOUND_NAME}", start=start).load()
+    print(json.dumps({"error": None}))
+except CheckpointError as exc:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    print(json.dumps({"error": str(exc), "peak_kb": peak}))
+"""
+
+
+def gzip_bomb(unpacked: int) -> bytes:
+    """Gzip data of ``unpacked`` zero bytes (about a thousandth of that, packed)."""
+    pack = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    zeros = b"\0" * (1 << 20)
+    parts = [pack.compress(zeros) for _ in range(unpacked >> 20)]
+    return b"".join([*parts, pack.flush()])
+
+
+@pytest.mark.parametrize("signed", [True, False])
+def test_a_checkpoint_bomb_is_refused_with_little_memory(tmp_path, signed):
+    """256 MiB of zeros in a quarter of a MiB: unsigned, it is refused by its signature before
+    it is unpacked; signed (by a key holder) with a small declared size, it is unpacked no
+    further than that size. Either way the process grows by a few MiB at most."""
+    path = unfinished(tmp_path)
+    header, _ = read(path)
+    bomb = gzip_bomb(256 << 20)
+    assert len(bomb) < 1 << 19
+    write(path, header, None, packed=bomb, size=1000, sign=signed)
+    root = Path(taolong_lab.__file__).parents[1]
+    done = subprocess.run(
+        [sys.executable, "-c", BOMB, str(path), START.to_tln()],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    found = json.loads(done.stdout)
+    field = "file: unpacks past the 1000 bytes" if signed else "signature: does not verify"
+    assert f": {field}" in found["error"]
+    assert found["peak_kb"] < 32 * 1024
 
 
 def test_a_truncated_file_is_refused(tmp_path):
     path = unfinished(tmp_path)
-    path.write_bytes(path.read_bytes()[:-20])
+    whole = path.read_bytes()
+    path.write_bytes(whole[:-20])
+    assert "does not verify" in refused(path, "signature")
+    path.write_bytes(whole)
+    header, body = read(path)
+    text = json.dumps(body, separators=(",", ":")).encode()
+    write(path, header, None, packed=gzip.compress(text)[:-20], size=len(text))
     assert "damaged gzip data" in refused(path, "file")
 
 
 def test_an_unknown_version_is_refused(tmp_path):
     path = unfinished(tmp_path)
     header, body = read(path)
-    write(path, {**header, "version": 2}, body)
-    assert "2 is not a version this lab reads (1)" in refused(path, "version")
+    write(path, {**header, "version": 3}, body)
+    assert "3 is not a version this lab reads (2)" in refused(path, "version")
+
+
+def test_a_checkpoint_of_the_older_format_is_refused(tmp_path):
+    """Version 1 was gzip all through, its signature over the unpacked text."""
+    path = unfinished(tmp_path)
+    header, body = read(path)
+    header = {k: v for k, v in header.items() if k not in ("size", "signature")}
+    old = json.dumps({**header, "version": 1}).encode() + b"\n" + json.dumps(body).encode()
+    path.write_bytes(gzip.compress(old))
+    assert "an older format (version 1)" in refused(path, "version")
 
 
 def test_another_puzzles_file_is_refused(tmp_path):
@@ -448,8 +540,10 @@ def test_a_body_that_is_not_the_format_is_refused(tmp_path, raw, field, reason):
 
 def test_a_deep_header_is_refused_before_the_signature(tmp_path):
     path = tmp_path / "deep.ckpt"
-    path.write_bytes(gzip.compress(b"[" * 30_000 + b"]" * 30_000 + b"\n{}"))
+    path.write_bytes(b'{"a": ' + b"[" * 30_000 + b"]" * 30_000 + b"}\n{}")
     assert "nested too deep" in refused(path, "header")
+    path.write_bytes(b"{" * (common.MAX_HEADER_BYTES + 1) + b"\n{}")
+    assert "no header line" in refused(path, "format")
 
 
 # ---- starting afresh -------------------------------------------------------------------------

@@ -138,7 +138,26 @@ def test_a_bad_record_file_is_one_line(capsys, monkeypatch, tmp_path):
     code, out, err = run(capsys, monkeypatch, ["play", "--replay", str(bad)])
     assert out == ""
     assert code == 2 and err.count("\n") == 1
-    assert f"--replay: {bad}:1: " in err and "(and 7 more problems)" in err
+    assert f"--replay: {bad}:1: " in err and "(and 6 more problems)" in err  # line 1's only
+
+
+def test_replay_reads_only_the_record_it_shows(capsys, monkeypatch, tmp_path):
+    """Finding 7 of issue 40: ``--replay F:N`` replayed every record of F first. Now the
+    other lines are not even decoded unless they may hold the id asked for: record 2 of a file
+    whose first and last lines are broken plays, and so does its id."""
+    record = tmp_path / "games.jsonl"
+    run(capsys, monkeypatch, ["play", "--vs", "human", "--record", str(record)], "1\n2\nq\n")
+    good = record.read_text()
+    broken = '{"format": "taolong-game", "version": 1, "turns": ["Zz"]}\n'
+    doc = json.loads(good)
+    doc["id"] = "game-abc"
+    record.write_text(broken + json.dumps(doc) + "\n" + "not json\n")
+    code, out, err = run(capsys, monkeypatch, ["play", "--replay", f"{record}:2"], "q\n")
+    assert (code, err) == (0, "") and "turn 1: white to move" in out
+    code, out, err = run(capsys, monkeypatch, ["play", "--replay", f"{record}:game-abc"], "q\n")
+    assert (code, err) == (0, "") and "turn 1: white to move" in out
+    code, _, err = run(capsys, monkeypatch, ["play", "--replay", f"{record}:1"], "q\n")
+    assert code == 2 and f"--replay: {record}:1: " in err and err.count("\n") == 1
 
 
 def test_games_lists_the_registry(capsys, monkeypatch):

@@ -284,3 +284,136 @@ def test_fuzz_scenario_files(text):
     if scenario is not None:
         assert len(scenario.rows) == scenario.height
         assert all(len(row) == scenario.width for row in scenario.rows)
+
+
+# ---- the files of long runs: atlas pending lists, proof manifests, balance cards, matches ----
+SMALL = settings(FUZZ, max_examples=FUZZ.max_examples if os.environ.get("TAOLONG_FUZZ") else 80)
+"""Each example of these reads a file and may replay games or rebuild a CNF: fewer in make test."""
+
+
+@pytest.fixture(scope="module")
+def run_folder(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("fuzz-runs")
+
+
+def _pending_corpus() -> list[str]:
+    from taolong_lab.puzzles.atlas import challenges
+
+    ids = [ident for ident, _ in challenges("torus")][:3]
+    return [
+        "{}",
+        json.dumps({ids[0]: {"error": "a worker died"}}),
+        json.dumps(
+            {ids[1]: {"status": "unknown", "proved_no_win_below": 7, "seconds": 3600.2}}, indent=1
+        ),
+    ]
+
+
+PENDING = _pending_corpus()
+
+
+@FUZZ
+@given(documents(PENDING))
+def test_fuzz_atlas_pending_files(run_folder, text):
+    """Finding 9 of issue 40: a pending file of ``[`` nested 200,000 deep raised a
+    RecursionError; foreign keys counted as pending."""
+    from taolong_lab.puzzles.atlas import _read_pending, challenges
+
+    path = run_folder / "torus.pending.json"
+    path.write_text(text, encoding="utf-8")
+    pending = read_or_refuse(lambda p: _read_pending(p, "torus"), path)
+    if pending is not None:
+        assert set(pending) <= {ident for ident, _ in challenges("torus")}
+
+
+MANIFEST_FOLDERS = ["torus-novice-11", "field-novice-13", "valley-novice-10"]  # tiny proofs
+MANIFESTS = [
+    (ROOT / "puzzles" / "proofs" / name / "manifest.json").read_text() for name in MANIFEST_FOLDERS
+]
+
+
+@SMALL
+@given(documents(MANIFESTS), st.sampled_from(MANIFEST_FOLDERS))
+def test_fuzz_proof_manifests(run_folder, text, name):
+    """Finding 9 of issue 40: a manifest holding a 5,000-digit number raised a ValueError.
+    Every manifest is read into problems (a list of lines) or one TaoLongError."""
+    import shutil
+
+    from taolong_lab.puzzles import proofs
+
+    folder = run_folder / "proof"
+    shutil.rmtree(folder, ignore_errors=True)
+    shutil.copytree(ROOT / "puzzles" / "proofs" / name, folder)
+    (folder / "manifest.json").write_text(text, encoding="utf-8")
+    found = read_or_refuse(lambda f: proofs.check_folder(f, budget=2000), folder)
+    if found is not None:
+        assert all(isinstance(p, str) and p for p in found)
+        event("checked" if not found else "problems")
+
+
+def _card(folder: Path):
+    """A finished balance card of Pig (two games a cell), its settings' arguments."""
+    from tiny_games import PIG
+
+    from taolong_lab.agents import RandomAgent
+    from taolong_lab.agents.balance import balance_card
+
+    options = {"game": PIG, "variants": [{"target": 8}], "games": 2, "seed": 3, "max_turns": 30}
+    levels = {"random": RandomAgent()}
+    path = folder / "card-corpus.json"
+    balance_card(levels, out=path, **options)
+    return path.read_text(), levels, options
+
+
+@pytest.fixture(scope="module")
+def card_corpus(run_folder):
+    return _card(run_folder)
+
+
+@SMALL
+@given(st.data())
+def test_fuzz_balance_cards(run_folder, card_corpus, data):
+    """Finding 9 of issue 40: a card holding a game ``{}`` raised a KeyError. A mutated card
+    is resumed (a game or two played again where it lacks them) or refused in one error."""
+    from taolong_lab.agents.balance import balance_card, table
+
+    text, levels, options = card_corpus
+    doc = data.draw(st.one_of(documents([text]), mutated_object([text]).map(json.dumps)))
+    path = run_folder / "card.json"
+    path.write_text(doc if isinstance(doc, str) else json.dumps(doc), encoding="utf-8")
+    card = read_or_refuse(lambda p: balance_card(levels, out=p, **options), path)
+    if card is not None:
+        assert all(len(cell["games"]) == options["games"] for cell in card["cells"])
+        assert len(table(card)) == len(card["cells"])
+
+
+@pytest.fixture(scope="module")
+def match_corpus(run_folder):
+    from tiny_games import PIG
+
+    from taolong_lab.agents import GreedyAgent, RandomAgent
+    from taolong_lab.agents.matches import match
+
+    path = run_folder / "match-corpus.jsonl"
+    options = {"games": 2, "seed": 5, "start": PIG.new(target=8), "max_turns": 30, "opening": 2}
+    agents = (GreedyAgent(), RandomAgent())
+    match(*agents, out=path, **options)
+    return path.read_text().splitlines(), agents, options
+
+
+@SMALL
+@given(st.data())
+def test_fuzz_match_records(run_folder, match_corpus, data):
+    """Finding 9 of issue 40: a record id ``game-abc`` raised a ValueError; records of another
+    match were kept. A mutated record file is resumed or refused in one error."""
+    from taolong_lab.agents.matches import match
+
+    lines, agents, options = match_corpus
+    rows = list(lines)
+    i = data.draw(st.integers(0, len(rows) - 1))
+    rows[i] = data.draw(st.one_of(documents([rows[i]]), mutated_object([rows[i]]).map(json.dumps)))
+    path = run_folder / "match.jsonl"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    result = read_or_refuse(lambda p: match(*agents, out=p, **options), path)
+    if result is not None:
+        assert result.games == options["games"]

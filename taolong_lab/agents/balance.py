@@ -34,7 +34,9 @@ with a 95 % interval:
     and decisiveness use the decided games only.
 
 Results go to a JSON file, written atomically after each game; a rerun with the same file and
-settings resumes where it stopped.
+settings resumes where it stopped, once every game kept is known to be this card's (its seed,
+its turn cap, its figures in their ranges; every summary is computed again from them). One run
+at a time writes a card (:func:`taolong_lab.files.output_lock`).
 """
 
 from __future__ import annotations
@@ -43,10 +45,11 @@ import json
 import math
 import random
 import statistics
+from contextlib import nullcontext
 from pathlib import Path
 
 from ..errors import TaoLongError
-from ..files import read_bounded, write_atomic
+from ..files import output_lock, read_bounded, write_atomic
 from ..games import TAOLONG, Game, GameState
 from ..games import game as game_named
 from ..games.taolong import default_weights, two_player_rules
@@ -109,10 +112,10 @@ def game_metrics(record: GameRecord, capped: bool) -> dict:
 
 
 def _game_job(job) -> dict:
-    start, agent, max_turns, opening, seed = job
+    start, agent, max_turns, opening, seed, settings = job
     seats = [agent] * start.players
     record = play(seats, start, max_turns=max_turns, opening=opening, seed=seed)
-    return game_metrics(record, capped=record.reason == TURN_CAP)
+    return {**game_metrics(record, capped=record.reason == TURN_CAP), "seed": seed, **settings}
 
 
 def _top_sides(sides: tuple[str, ...], end: GameState) -> list[str]:
@@ -267,7 +270,6 @@ def balance_card(
     TaoLongError
         ``out`` holds a card of other settings, or does not read.
     """
-    from ..runner import ordered_map
 
     if not isinstance(levels, dict) or not levels:
         raise AgentError("levels must be a dict of agents by name")
@@ -288,19 +290,35 @@ def balance_card(
         settings["weights"] = default_weights().__dict__
     else:
         settings["game"] = played.name
-    card = _resume(out, settings) or {"format": CARD_FORMAT, "settings": settings, "cells": []}
+    pool = {"workers": workers, "scheduler": scheduler, "security": security}
+    with output_lock(out) if out is not None else nullcontext():
+        card = _resume(out, settings) or {"format": CARD_FORMAT, "settings": settings, "cells": []}
+        _play_card(card, starts, levels, out, pool, progress)
+    return card
+
+
+def _play_card(card: dict, starts, levels: dict, out, pool: dict, progress: bool) -> None:
+    """Play the games of ``card`` (its ``settings``) not played yet, each cell's figures
+    summarised again after each game, the card written to ``out`` after each."""
+    from ..runner import ordered_map
+
+    settings = card["settings"]
+    games, seed = settings["games"], settings["seed"]
+    rest = (settings["max_turns"], settings["opening"])
     by_key = {(c["rules"], c["level"]): c for c in card["cells"]}
-    jobs, sides = [], {}
+    jobs = []
     for label, start in starts:
-        sides[label] = start.player_names()
+        sides = list(start.player_names())
         for name, agent in levels.items():
             cell = by_key.get((label, name))
             if cell is None:
-                cell = {"rules": label, "level": name, "summary": None, "games": []}
+                cell = {"rules": label, "level": name, "sides": sides, "summary": None, "games": []}
                 card["cells"].append(cell)
                 by_key[(label, name)] = cell
+            elif cell["sides"] != sides:
+                raise TaoLongError(f"{out}: {label} {name}: sides: not this game's players")
             for index in range(len(cell["games"]), games):
-                job = (start, agent, max_turns, opening, game_seed(seed, index))
+                job = (start, agent, *rest, game_seed(seed, index), _game_settings(settings))
                 jobs.append(((label, name), job))
     bar = None
     if progress:
@@ -310,14 +328,13 @@ def balance_card(
         bar = tqdm(total=total, initial=total - len(jobs), desc="games", unit="game", leave=False)
     keys = [key for key, _ in jobs]
     try:
-        todo = [job for _, job in jobs]
-        runs = ordered_map(_game_job, todo, workers=workers, scheduler=scheduler, security=security)
+        runs = ordered_map(_game_job, [job for _, job in jobs], **pool)
         for key, (_, result) in zip(keys, runs, strict=False):
             if "error" in result:
                 raise AgentError(f"{key[0]} {key[1]}: {result['error']}")
             cell = by_key[key]
             cell["games"].append(result)
-            cell["summary"] = summarise_cell(cell["games"], seed, sides[key[0]])
+            cell["summary"] = summarise_cell(cell["games"], seed, tuple(cell["sides"]))
             if out is not None:
                 _write(out, card)
             if bar is not None:
@@ -325,12 +342,10 @@ def balance_card(
     finally:
         if bar is not None:
             bar.close()
-    for cell in card["cells"]:
-        if cell["rules"] in sides:  # a cell of an earlier run keeps its summary
-            cell["summary"] = summarise_cell(cell["games"], seed, sides[cell["rules"]])
+    for cell in card["cells"]:  # every summary from its games: none is read from the file
+        cell["summary"] = summarise_cell(cell["games"], seed, tuple(cell["sides"]))
     if out is not None:
         _write(out, card)
-    return card
 
 
 def _starts(played: Game, variants, scenarios, modes, editions) -> list[tuple[str, GameState]]:
@@ -364,21 +379,109 @@ def _write(out, card: dict) -> None:
 
 
 def _resume(out, settings: dict) -> dict | None:
+    """The card in ``out`` to go on with, once it is known to be this card's: its settings,
+    and each cell's games (:func:`_game_problem`); None when there is no file."""
     if out is None or not Path(out).exists():
         return None
     try:
         card = decode_json(json_decoder(), read_bounded(out, limit=MAX_CARD_BYTES).decode("utf-8"))
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise TaoLongError(f"{out}: not a balance card: {exc}") from None
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise TaoLongError(f"{out}: not a balance card: {str(exc)[:160]}") from None
     if not isinstance(card, dict) or card.get("format") != CARD_FORMAT:
         raise TaoLongError(f"{out}: format: not a balance card")
     if card.get("settings") != json.loads(json.dumps(settings)):
         raise TaoLongError(f"{out}: settings: a card of other settings; use another file")
-    if not isinstance(card.get("cells"), list) or not all(
-        isinstance(c, dict) and isinstance(c.get("games"), list) for c in card["cells"]
-    ):
-        raise TaoLongError(f"{out}: cells: malformed")
+    cells = card.get("cells")
+    if not isinstance(cells, list) or len(cells) > MAX_CELLS:
+        raise TaoLongError(f"{out}: cells: not a list of at most {MAX_CELLS} cells")
+    for i, cell in enumerate(cells):
+        problem = _cell_problem(cell, settings)
+        if problem is not None:
+            raise TaoLongError(f"{out}: cells[{i}]{problem}; use another file")
     return card
+
+
+MAX_CELLS = 10_000
+
+
+def _game_settings(settings: dict) -> dict:
+    """What each game of a card carries of the card's settings: its seed, turn cap, opening."""
+    return {
+        "card_seed": settings["seed"],
+        "max_turns": settings["max_turns"],
+        "opening": settings["opening"],
+    }
+
+
+_FIGURES = {
+    "turns",
+    "winner",
+    "winners",
+    "capped",
+    "branching",
+    "lead_change",
+    "drama",
+    "decisiveness_moves",
+    "seed",
+    "card_seed",
+    "max_turns",
+    "opening",
+}
+
+
+def _cell_problem(cell, settings: dict) -> str | None:
+    """Why ``cell`` is not a cell of the card of ``settings`` (a field, then the reason)."""
+    if not isinstance(cell, dict) or set(cell) != {"rules", "level", "sides", "summary", "games"}:
+        return ": not a cell (rules, level, sides, summary, games)"
+    sides, games = cell["sides"], cell["games"]
+    if not isinstance(cell["rules"], str) or len(cell["rules"]) > 200:
+        return ".rules: not a cell's name"
+    if cell["level"] not in settings["levels"]:
+        return ".level: not one of this card's levels"
+    if not (
+        isinstance(sides, list)
+        and 1 <= len(sides) <= 16
+        and all(isinstance(side, str) and len(side) <= 100 for side in sides)
+    ):
+        return ".sides: not the names of a game's players"
+    if not isinstance(games, list) or len(games) > settings["games"]:
+        return f".games: not a list of at most {settings['games']} games"
+    for j, game in enumerate(games):
+        problem = _game_problem(game, j, settings, sides)
+        if problem is not None:
+            return f".games[{j}]{problem}"
+    return None
+
+
+def _game_problem(game, index: int, settings: dict, sides: list) -> str | None:
+    """Why ``game`` is not the figures of game ``index`` of the card of ``settings``: the
+    card's seed for that game, at most its turn cap (exactly at it when capped), winners among
+    the cell's sides, each figure a number in its range."""
+    if not isinstance(game, dict) or set(game) != _FIGURES:
+        return f": not a game's figures ({', '.join(sorted(_FIGURES))})"
+    own = _game_settings(settings)
+    if any(game[key] != value or type(game[key]) is not int for key, value in own.items()):
+        return ": not a game of this card's seed, turn cap and opening"
+    if game["seed"] != game_seed(settings["seed"], index) or type(game["seed"]) is not int:
+        return ".seed: not this card's seed for this game"
+    turns, cap = game["turns"], settings["max_turns"]
+    if type(turns) is not int or not 0 <= turns <= cap or type(game["capped"]) is not bool:
+        return f".turns: not a number of turns up to the cap ({cap})"
+    if game["capped"] and turns != cap:
+        return ".capped: a game at the cap has as many turns as the cap"
+    winners = game["winners"]
+    if not (isinstance(winners, list) and all(w in sides for w in winners)):
+        return ".winners: not the cell's sides"
+    if game["winner"] is not None and game["winner"] not in sides:
+        return ".winner: not one of the cell's sides"
+    ranges = {"branching": 10**6, "lead_change": 1, "drama": 2, "decisiveness_moves": 1}
+    for name, most in ranges.items():
+        value = game[name]
+        if value is None and name in ("drama", "decisiveness_moves"):
+            continue
+        if type(value) not in (int, float) or not 0 <= value <= most:
+            return f".{name}: not a number from 0 to {most}"
+    return None
 
 
 def table(card: dict) -> list[dict]:

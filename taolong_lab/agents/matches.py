@@ -12,7 +12,9 @@ alternating: game ``2k`` has the first agent as the first player (white in Tao L
 (seeded), so the agents meet in varied positions on equal terms.
 Games stopped at ``max_turns`` turns count as draws. With ``out=`` every finished game's record is
 written to that file (the whole file, atomically, after each game), and a rerun with the same
-file resumes: the games already recorded there are read back, not played again.
+file resumes: the games already recorded there are read back, not played again, once each is
+known to be this match's game (its id, its seed, its players, its turn cap and its random
+opening). One run at a time writes a file (:func:`taolong_lab.files.output_lock`).
 
 Games run on the process pool (``workers=``) or a Dask cluster (``scheduler=``) through
 :func:`taolong_lab.runner.ordered_map`; the agents and the positions cross to the
@@ -25,6 +27,7 @@ with 95 % intervals from a seeded bootstrap over the games.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import math
@@ -33,10 +36,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import TaoLongError
-from ..files import write_atomic
+from ..files import output_lock, write_atomic
 from ..games import TAOLONG, GameState, draw_outcome
+from ..rules.data import shown
 from .base import AgentError, check_seed, game_state, legal_or_raise
-from .records import TURN_CAP, GameRecord, load_records, records_text
+from .records import TURN_CAP, GameRecord, RecordError, load_records, records_text
 
 MAX_GAMES = 1_000_000
 MAX_TURNS = 5000
@@ -68,6 +72,7 @@ def play_game(
     seed: int = 0,
     opening_seed: int | None = None,
     id: str | None = None,
+    settings: dict | None = None,
 ) -> GameRecord:
     """Play one game from ``start`` and return its record.
 
@@ -86,6 +91,8 @@ def play_game(
         The agents' seed for this game, and the chance events' source.
     id
         The record's id.
+    settings
+        The record's ``settings`` (a match's seed, turn cap and opening), if any.
 
     Returns
     -------
@@ -100,6 +107,7 @@ def play_game(
         seed=seed,
         opening_seed=opening_seed,
         id=id,
+        settings=settings,
     )
 
 
@@ -125,6 +133,7 @@ def play(
     seed: int = 0,
     opening_seed: int | None = None,
     id: str | None = None,
+    settings: dict | None = None,
 ) -> GameRecord:
     """Play one game of any number of players: ``agents[p]`` plays player ``p``.
 
@@ -134,7 +143,7 @@ def play(
         One agent a player, in the game's order.
     start : GameState
         The start position.
-    max_turns, opening, seed, opening_seed, id
+    max_turns, opening, seed, opening_seed, id, settings
         As in :func:`play_game`.
 
     Returns
@@ -165,8 +174,15 @@ def play(
             turns += 1
         actions.append(action)
         state = state.apply(action)
-    names = start.side_players([describe(agent) for agent in agents])
-    return GameRecord.from_actions(start, actions, names, seed=seed, id=id, reason=TURN_CAP)
+    names = _player_names(start, agents)
+    return GameRecord.from_actions(
+        start, actions, names, seed=seed, id=id, reason=TURN_CAP, settings=settings
+    )
+
+
+def _player_names(start: GameState, agents) -> tuple[str, ...]:
+    """The names a record gives the players of ``agents`` (in the game's order), a side each."""
+    return start.side_players([describe(agent) for agent in agents])
 
 
 def _check_count(name: str, value, most: int, least: int = 1) -> None:
@@ -181,7 +197,7 @@ def game_seed(seed: int, index: int) -> int:
 
 def _play_job(job) -> dict:
     """One game for the runner: plays it and returns its record as JSON."""
-    white, black, start, max_turns, opening, seed, opening_seed, ident = job
+    white, black, start, max_turns, opening, seed, opening_seed, settings, ident = job
     record = play_game(
         white,
         black,
@@ -191,6 +207,7 @@ def _play_job(job) -> dict:
         seed=seed,
         opening_seed=opening_seed,
         id=ident,
+        settings=settings,
     )
     return record.to_json()
 
@@ -293,24 +310,57 @@ def match(
     RecordError
         When ``out`` holds a record that does not read, or one of another match.
     """
-    from ..runner import ordered_map
 
     _check_count("games", games, MAX_GAMES)
     check_seed(seed)
     start = game_state(TAOLONG.new() if start is None else start)
     max_turns = start.game.decision_cap if max_turns is None else max_turns
     _seats(start, a, b)
-    done = _resume(out, start)
+    setting = _Setting(start, a, b, seed, games, max_turns, opening)
+    with output_lock(out) if out is not None else contextlib.nullcontext():
+        done = _resume(out, setting)
+        return _play_match(setting, done, out, (workers, scheduler, security), progress)
+
+
+@dataclass(frozen=True)
+class _Setting:
+    """What makes a match's games its own: the start, the agents, the seed, the number of
+    games, the turn cap and the random opening."""
+
+    start: GameState
+    a: object
+    b: object
+    seed: int
+    games: int
+    max_turns: int
+    opening: int
+
+    def seats(self, index: int) -> tuple:
+        """White and black (the first and second player) of game ``index``."""
+        return (self.a, self.b) if index % 2 == 0 else (self.b, self.a)
+
+    def record_settings(self) -> dict:
+        """What each record of the match carries: its seed, turn cap and opening."""
+        return {"seed": self.seed, "max_turns": self.max_turns, "opening": self.opening}
+
+
+def _play_match(setting: _Setting, done: dict, out, pool: tuple, progress: bool) -> MatchResult:
+    """The games of ``setting`` not in ``done`` played (``pool``: the workers, the scheduler
+    and its security), each recorded in ``out`` as it ends; the match's result."""
+    from ..runner import ordered_map
+
+    start, games, seed = setting.start, setting.games, setting.seed
+    workers, scheduler, security = pool
     jobs = []
     for index in range(games):
         ident = f"game-{index}"
         if ident in done:
             continue
-        first_white = index % 2 == 0
-        white, black = (a, b) if first_white else (b, a)
+        white, black = setting.seats(index)
         pair_seed = game_seed(seed, index // 2)
         own_seed = game_seed(seed, index)
-        jobs.append((white, black, start, max_turns, opening, own_seed, pair_seed, ident))
+        options = (setting.max_turns, setting.opening, own_seed, pair_seed)
+        jobs.append((white, black, start, *options, setting.record_settings(), ident))
     bar = _bar(games, len(done), progress)
     try:
         for job, result in ordered_map(
@@ -327,7 +377,7 @@ def match(
         if bar is not None:
             bar.close()
     records = [done[f"game-{i}"] for i in range(games)]
-    return summarise(describe(a), describe(b), records)
+    return summarise(describe(setting.a), describe(setting.b), records)
 
 
 def _bar(total: int, initial: int, progress: bool):
@@ -339,23 +389,68 @@ def _bar(total: int, initial: int, progress: bool):
 
 
 def _in_order(done: dict) -> list[GameRecord]:
-    return [done[key] for key in sorted(done, key=lambda k: int(k.rsplit("-", 1)[1]))]
+    return [done[key] for key in sorted(done, key=lambda k: int(k[len("game-") :]))]
 
 
-def _resume(out, start: GameState) -> dict:
-    """The records already in ``out`` by id (none when it does not exist)."""
+def _resume(out, setting: _Setting) -> dict:
+    """The records already in ``out`` by id (none when it does not exist), each checked to be
+    a game of this match (:func:`_match_problem`)."""
     if out is None or not Path(out).exists():
         return {}
-    from .records import RecordError
-
     done = {}
-    for record in load_records(out, known=start.game):
-        if record.start != start or record.id is None or not record.id.startswith("game-"):
-            raise RecordError(
-                str(out), [(None, "start", "a record of another match: use another file")]
+    for record in load_records(out, known=setting.start.game):
+        index = _game_index(record.id, setting.games)
+        if index is None:
+            last = setting.games - 1
+            reason = (
+                f"{shown(record.id)} is not a game of this match (game-0 to game-{last}): a "
+                "record of another match; use another file"
             )
+            raise RecordError(str(out), [(None, "id", reason)])
+        problem = _match_problem(record, setting, index)
+        if problem is not None:
+            reason = f"{problem}: a record of another match; use another file"
+            raise RecordError(str(out), [(None, record.id, reason)])
         done[record.id] = record
     return done
+
+
+def _game_index(ident, games: int) -> int | None:
+    """The game number of the record id ``game-<n>``, None unless ``0 <= n < games``."""
+    if not isinstance(ident, str) or not ident.startswith("game-"):
+        return None
+    number = ident[len("game-") :]
+    if not (number.isascii() and number.isdigit()) or len(number) > 7:
+        return None
+    index = int(number)
+    return index if index < games else None
+
+
+def _match_problem(record: GameRecord, setting: _Setting, index: int) -> str | None:
+    """Why ``record`` is not game ``index`` of the match ``setting``, None when it is: its
+    start, its seed, its players, its turns (at most the cap; the cap's reason only at it) and
+    its random opening (replayed from the pair's seed)."""
+    if record.start != setting.start:
+        return "start: not this match's start"
+    if record.settings != setting.record_settings():
+        return "settings: not this match's seed, turn cap and opening"
+    if record.seed != game_seed(setting.seed, index):
+        return "seed: not this match's seed for this game"
+    if record.players != _player_names(setting.start, _seats(setting.start, *setting.seats(index))):
+        return "players: not this match's agents in these seats"
+    played = record.trajectory()
+    moves = [
+        (s, a) for s, a in zip(played.states(), played.actions, strict=False) if not s.is_chance()
+    ]
+    if len(moves) > setting.max_turns or (record.reason == TURN_CAP) != (
+        len(moves) == setting.max_turns and not played.end.is_terminal()
+    ):
+        return f"turns: not a game of this match's turn cap ({setting.max_turns})"
+    rng = random.Random(f"opening:{game_seed(setting.seed, index // 2)}")
+    for turn, (state, action) in enumerate(moves[: setting.opening], start=1):
+        if str(rng.choice(state.legal_actions())) != str(action):
+            return f"turns[{turn - 1}]: not this match's random opening"
+    return None
 
 
 def summarise(first: str, second: str, records: list[GameRecord]) -> MatchResult:
@@ -398,11 +493,21 @@ def tournament(agents: dict, *, games: int = 2, seed: int = 0, out_dir=None, **o
     """A round robin: a :func:`match` of ``games`` games between each pair of ``agents``
     (a dict of name to agent), then :func:`ratings`.
 
-    ``out_dir``: a folder for each match's records (``A-vs-B.jsonl``), so a rerun resumes.
-    The other options go to :func:`match`. Returns ``(results, ratings)``.
+    ``out_dir``: a folder for each match's records (``A-vs-B.jsonl``), so a rerun resumes;
+    one run at a time writes it (:func:`taolong_lab.files.output_lock`). The other options go
+    to :func:`match`. Returns ``(results, ratings)``.
     """
     if not isinstance(agents, dict) or len(agents) < 2:
         raise AgentError("a tournament needs a dict of at least two agents by name")
+    if out_dir is None:
+        return _round_robin(agents, games, seed, None, options)
+    Path(out_dir).mkdir(parents=True, exist_ok=True)
+    with output_lock(out_dir, folder=True):
+        return _round_robin(agents, games, seed, out_dir, options)
+
+
+def _round_robin(agents: dict, games: int, seed: int, out_dir, options: dict):
+    """:func:`tournament`'s matches and ratings."""
     names = list(agents)
     results = []
     for i, first in enumerate(names):

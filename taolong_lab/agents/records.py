@@ -21,7 +21,8 @@ from __future__ import annotations
 import datetime
 import functools
 import json
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine import Line
@@ -62,7 +63,9 @@ class GameRecord:
     notation, chance outcomes included. ``winner`` is the name of the winning side (one of
     :attr:`sides`: ``"white"`` or ``"black"`` in Tao Long) or None (a draw, or a game stopped
     unfinished, e.g. at the turn cap); ``reason`` says how it ended. ``players`` says who
-    played each of :attr:`sides`. ``date`` is ``YYYY-MM-DD``.
+    played each of :attr:`sides`. ``date`` is ``YYYY-MM-DD``. ``settings``: the match's seed,
+    turn cap and random opening plies, for a game of a match
+    (:func:`~taolong_lab.agents.matches.match`).
 
     >>> start = TAOLONG.new()
     >>> record = GameRecord.from_actions(start, ["Wa>He a3,a4"], ("me", "you"),
@@ -81,6 +84,7 @@ class GameRecord:
     date: str
     seed: int | None = None
     id: str | None = None
+    settings: dict | None = field(default=None, hash=False)
 
     @property
     def sides(self) -> tuple[str, ...]:
@@ -100,6 +104,7 @@ class GameRecord:
         seed: int | None = None,
         id: str | None = None,
         reason: str | None = None,
+        settings: dict | None = None,
     ) -> GameRecord:
         """The record of any game played from ``start`` by ``actions`` (values or notation,
         each checked); ``players`` names who played each of its :attr:`sides`. The result is
@@ -116,6 +121,7 @@ class GameRecord:
             date or datetime.date.today().isoformat(),
             seed,
             id,
+            settings,
         )
         return record._with_replay(played)
 
@@ -169,6 +175,8 @@ class GameRecord:
         )
         if self.seed is not None:
             doc["seed"] = self.seed
+        if self.settings is not None:
+            doc["settings"] = dict(self.settings)
         return doc
 
     @classmethod
@@ -228,6 +236,7 @@ def read_record(doc, known: Game | None = None) -> tuple[GameRecord | None, list
         doc["date"],
         doc.get("seed"),
         doc.get("id"),
+        doc.get("settings"),
     )
     return record._with_replay(played), []
 
@@ -410,8 +419,129 @@ def save_records(path, records) -> None:
 def append_record(path, record: GameRecord) -> None:
     """Append one record to ``path`` (created if missing) as one whole line, by a single
     write on a file opened for appending, then flushed to disk: appends never interleave, and a
-    crash leaves at most a torn last line."""
-    append_bytes(Path(path), records_text([record]).encode("utf-8"))
+    crash leaves at most a torn last line. A last line without its newline (a torn append) is
+    kept whole: a newline goes first. A file that is not a record file is refused, untouched.
+
+    Raises
+    ------
+    RecordError
+        ``path`` holds a line that is not a game record (:func:`record_file_problem`).
+    """
+    path = Path(path)
+    problem = record_file_problem(path)
+    if problem is not None:
+        raise RecordError(str(path), [problem])
+    data = records_text([record]).encode("utf-8")
+    if path.exists() and path.stat().st_size:
+        with open(path, "rb") as handle:
+            handle.seek(-1, os.SEEK_END)
+            if handle.read(1) != b"\n":
+                data = b"\n" + data
+    append_bytes(path, data)
+
+
+def record_file_problem(path) -> tuple[int | None, str, str] | None:
+    """Why ``path`` cannot take a game record appended.
+
+    Parameters
+    ----------
+    path
+        A file, there or not.
+
+    Returns
+    -------
+    tuple or None
+        ``(line, field, reason)``; None when the file is missing, empty or a record file
+        (every line a JSON object of the ``taolong-game`` format, but a torn last line without
+        its newline). The records are not replayed.
+    """
+    path = Path(path)
+    if not path.exists():
+        return None
+    try:
+        text = read_bounded(path).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return (None, "file", "not UTF-8 text: not a record file")
+    rows = text.split("\n")
+    for number, row in enumerate(rows, start=1):
+        if not row.strip():
+            continue
+        try:
+            doc = decode_json(_DECODER, row)
+        except ValueError:
+            if number == len(rows):  # a torn last line: kept, a newline goes after it
+                return None
+            return (number, "json", "not a game record: not a record file")
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+            return (number, "format", f"not a game record ({FORMAT}): not a record file")
+    return None
+
+
+def read_record_at(path, which: str | None = None, known: Game | None = None) -> GameRecord:
+    """One record of the file ``path``, read and checked alone: the one whose id is
+    ``which``, else the ``which``-th (from 1), the first when ``which`` is None. The other
+    lines are only decoded as far as needed to find it, never replayed.
+
+    Parameters
+    ----------
+    path
+        A record file.
+    which : str or None
+        An id, or a number from 1.
+    known
+        As in :func:`load_records`.
+
+    Returns
+    -------
+    GameRecord
+
+    Raises
+    ------
+    RecordError
+        No such record, or the record found is not a good one (naming its line and field).
+    taolong_lab.files.InputFileError
+        A file that is missing, not a regular file or too big.
+    """
+    raw = read_bounded(path)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise RecordError(str(path), [(None, "file", f"is not UTF-8 text: {exc}")]) from None
+    rows = [(n, row) for n, row in enumerate(text.split("\n"), start=1) if row.strip()]
+    if not rows:
+        raise RecordError(str(path), [(None, "file", "holds no record")])
+    found = _row_of(rows, which)
+    if found is None:
+        reason = f"has no record {shown(which)} (1 to {len(rows)}, or an id)"
+        raise RecordError(str(path), [(None, "record", reason)])
+    number, row = found
+    try:
+        doc = decode_json(_DECODER, row)
+    except ValueError as exc:
+        raise RecordError(str(path), [(number, *_json_problem(exc))]) from None
+    record, problems = read_record(doc, known)
+    if problems:
+        raise RecordError(str(path), [(number, field, reason) for field, reason in problems])
+    return record
+
+
+def _row_of(rows: list, which: str | None):
+    """The ``(line, text)`` of ``rows`` that ``which`` names (an id, else a number)."""
+    if which is None:
+        return rows[0]
+    quoted = json.dumps(which)
+    for number, row in rows:
+        if quoted not in row:  # no need to decode a line that cannot hold the id
+            continue
+        try:
+            doc = decode_json(_DECODER, row)
+        except ValueError:
+            continue
+        if isinstance(doc, dict) and doc.get("id") == which:
+            return number, row
+    if which.isascii() and which.isdigit() and len(which) < 10 and 1 <= int(which) <= len(rows):
+        return rows[int(which) - 1]
+    return None
 
 
 __all__ = [
@@ -424,7 +554,9 @@ __all__ = [
     "append_record",
     "load_records",
     "read_record",
+    "read_record_at",
     "read_records",
+    "record_file_problem",
     "records_text",
     "save_records",
     "schema",

@@ -1,6 +1,7 @@
 """``taolong doctor``: what this install of the lab runs on, a line each: the version, Python,
 the solo search (the compiled kernel or the pure-Python path, and what the kernel covers),
-the bundled puzzles and the optional parts (JupyterLab, the Dask runner)."""
+the DRAT proof checker (the compiled one or dratify), the bundled puzzles and the optional parts
+(JupyterLab, the Dask runner)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import platform
 
 from ..puzzles import bundle
 from ..solvers import kernel
+from ..solvers.sat import drat
 from ..version import __version__
 from .common import EXIT_OK, PROG
 
@@ -41,6 +43,7 @@ def lines() -> list[str]:
         f"{PROG} {__version__}",
         f"python: {platform.python_implementation()} {platform.python_version()}",
         f"solo search: {kernel.status()}",
+        f"DRAT proof checker: {drat.status()}",
         f"bundled puzzles: {_bundled()}",
     ]
     for module, what in OPTIONAL:

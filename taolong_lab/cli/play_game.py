@@ -16,8 +16,9 @@ import re
 import sys
 from pathlib import Path
 
-from ..agents import append_record
+from ..agents import RecordError, append_record
 from ..agents.base import MAX_NODES
+from ..agents.records import record_file_problem
 from ..agents.registry import agent_from_spec
 from ..errors import TaoLongError
 from ..explorer.game_play import GamePlay
@@ -139,6 +140,12 @@ def run_play_game(args, out, inp=None) -> int:
         raise CommandError(f"--record {shown(args.record)}: must be a .jsonl file")
     if args.record is not None and not Path(args.record).resolve().parent.is_dir():
         raise CommandError(f"--record {shown(args.record)}: no such folder")
+    if args.record is not None:
+        problem = record_file_problem(args.record)
+        if problem is not None:
+            line, field, reason = problem
+            where = f"{args.record}:{line}" if line else args.record
+            raise CommandError(f"--record {where}: {field}: {reason}")
     play = GamePlay(start, seats=seats, seed=args.seed or 0)  # play's --seed, None unless given
     return GameSession(play, inp, out, record=args.record).run()
 
@@ -320,6 +327,10 @@ class GameSession:
             append_record(self.record, self.play.record())
         except OSError as exc:
             raise CommandError(f"--record {self.record}: {exc.strerror or exc}") from None
+        except RecordError as exc:
+            line, field, reason = exc.problems[0]
+            where = f"{self.record}:{line}" if line else self.record
+            raise CommandError(f"--record {where}: {field}: {reason}") from None
         self.say(f"The game's record is appended to {self.record}.")
 
 

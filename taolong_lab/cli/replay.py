@@ -1,42 +1,33 @@
 """``taolong play --replay FILE[:N]``: step through the N-th record of a file (or the one with
-id N), position by position."""
+id N), position by position. Only that record is read and replayed
+(:func:`~taolong_lab.agents.records.read_record_at`)."""
 
 from __future__ import annotations
 
-from ..agents import RecordError, load_records
+from ..agents import RecordError
+from ..agents.records import read_record_at
 from ..errors import TaoLongError
 from ..games import CHANCE
-from ..rules.data import shown
 from .common import EXIT_OK, CommandError, puzzle_spec, read_entry
 
 REPLAY_HELP = "Enter: next; p: previous; a number: go to that action; q: quit."
 
 
 def record_of(spec: str):
-    """The record ``--replay FILE[:N]`` names: the N-th of the file, or the one with id N
-    (default: the first)."""
+    """The record ``--replay FILE[:N]`` names: the one with id N, or the N-th of the file
+    (default: the first), read alone: the file's other records are not replayed."""
     try:
         path, ident = puzzle_spec(spec)
     except TaoLongError as exc:
         raise CommandError(f"--replay: {exc}") from None
     try:
-        records = load_records(path)
+        return read_record_at(path, ident)
     except RecordError as exc:
         line, field, reason = exc.problems[0]
         more = f" (and {len(exc.problems) - 1} more problems)" if len(exc.problems) > 1 else ""
+        if line is None:  # the file as a whole, or no such record
+            raise CommandError(f"--replay: {path} {reason}") from None
         raise CommandError(f"--replay: {path}:{line}: {field}: {reason}{more}") from None
-    if not records:
-        raise CommandError(f"--replay: {path} holds no record")
-    if ident is None:
-        return records[0]
-    for record in records:
-        if record.id == ident:
-            return record
-    if ident.isascii() and ident.isdigit() and 1 <= int(ident) <= len(records):
-        return records[int(ident) - 1]
-    raise CommandError(
-        f"--replay: {path} has no record {shown(ident)} (1 to {len(records)}, or an id)"
-    )
 
 
 class Replay:

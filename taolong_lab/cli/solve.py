@@ -10,6 +10,8 @@ puzzle was solved (optimal or proved unwinnable), 1 when a budget left one unkno
 from __future__ import annotations
 
 import json
+import sys
+import warnings
 from pathlib import Path
 
 from ..puzzles.known import Known, combine
@@ -23,13 +25,14 @@ from ..solvers import (
     Status,
     solve,
 )
-from ..solvers.common import CheckpointError
+from ..solvers.common import CheckpointError, CheckpointKeyWarning
 from ..solvers.race import RACERS
 from .common import (
     EXIT_OK,
     EXIT_UNKNOWN,
     MAX_COUNT,
     MAX_SECONDS,
+    PROG,
     CommandError,
     add_progress_option,
     add_puzzle_argument,
@@ -95,6 +98,11 @@ def add_command(subparsers) -> None:
     solve_.set_defaults(run=run)
 
 
+def _print_key_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning (the checkpoint key's) as one line on stderr."""
+    print(f"{PROG}: warning: {' '.join(str(message).split())}", file=sys.stderr)
+
+
 def run(args, out) -> int:
     """Solve each puzzle of ``args.puzzle`` and print what was proved.
 
@@ -122,7 +130,10 @@ def run(args, out) -> int:
         saved = options.get("checkpoint")
         resumed = saved is not None and saved.exists() and not options.get("fresh")
         try:
-            solution = solve(puzzle, method=args.method, **options)
+            with warnings.catch_warnings():
+                warnings.showwarning = _print_key_warning
+                warnings.simplefilter("always", CheckpointKeyWarning)
+                solution = solve(puzzle, method=args.method, **options)
         except CheckpointError as exc:
             raise exc.with_hint("pass --fresh to start again") from None
         known = combine(solution, puzzle)

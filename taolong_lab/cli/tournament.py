@@ -11,7 +11,7 @@ from ..agents import RecordError, load_records, tournament
 from ..agents.matches import MAX_TURNS
 from ..agents.registry import agent_from_spec
 from ..errors import TaoLongError
-from ..files import read_bounded, write_atomic
+from ..files import output_lock, read_bounded, write_atomic
 from ..rules.data import decode_json, json_decoder, shown
 from ..runner import RunnerError
 from .common import EXIT_OK, CommandError, number, wants_progress
@@ -85,10 +85,20 @@ def run_tournament(args, out) -> int:
         "max_turns": args.max_turns,
         "opening": args.opening,
     }
+    if args.out is None:
+        return _tournament(args, out, agents, start, settings)
+    if not args.out.endswith(".json"):
+        raise CommandError(f"--out {shown(args.out)}: must be a .json file")
+    if not Path(args.out).resolve().parent.is_dir():
+        raise CommandError(f"--out {shown(args.out)}: no such folder")
+    with output_lock(args.out):  # one run at a time writes the results and their games
+        return _tournament(args, out, agents, start, settings)
+
+
+def _tournament(args, out, agents: dict, start, settings: dict) -> int:
+    """:func:`run_tournament`'s games and output, ``args.out`` (if any) locked."""
     out_dir = None
     if args.out is not None:
-        if not args.out.endswith(".json"):
-            raise CommandError(f"--out {shown(args.out)}: must be a .json file")
         out_dir = Path(args.out[: -len(".json")] + ".games")
         _check_settings(args.out, settings)
         _write_json(args.out, {"format": TOURNAMENT_FORMAT, "settings": settings, "done": False})

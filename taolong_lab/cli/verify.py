@@ -5,8 +5,11 @@
 
 Each puzzle's result is printed, and each problem under its ``FAIL``; with several files, each
 file's results follow its name, and a file that cannot be read is reported and skipped. Any
-problem is one error naming the first, exit status 2. A proof that fails its check is printed
-with its problems, one a line, exit status 1.
+problem is one error naming the first, exit status 2. With ``--proof``, each proof's result
+follows its puzzle's (what each horizon's claim rests on under a checked one, each problem
+under a failed one), and a summary line ends the output: the proofs checked, missing, failed,
+not checked (a budget) and the puzzles with none stored. A proof that was asked for and could
+not be checked (missing, failed, over a budget) makes the exit status 1.
 """
 
 from __future__ import annotations
@@ -17,7 +20,15 @@ from pathlib import Path
 from tqdm.auto import tqdm
 
 from ..errors import TaoLongError
-from ..puzzles.proofs import FAILED, check_stored
+from ..puzzles.proofs import (
+    CHECKED,
+    FAILED,
+    NO_PROOF,
+    NO_PROOF_SENTENCE,
+    NOT_PRESENT,
+    UNCHECKED,
+    stored_report,
+)
 from ..puzzles.verify import METHODS, unsolved_bound, verify_puzzle
 from .common import (
     EXIT_OK,
@@ -32,6 +43,8 @@ from .common import (
 )
 
 EXIT_PROOF_FAILED = EXIT_UNKNOWN  # 1: a result (a proof that does not check), not bad input
+SUMMARY = ((CHECKED, "checked"), (NOT_PRESENT, "missing"), (FAILED, "failed"))
+SUMMARY += ((UNCHECKED, "not checked (over a budget)"), (NO_PROOF, "puzzles with none stored"))
 
 DESCRIPTION = (
     "Replay every stored solution (each turn legal, a win for the player in exactly the stored "
@@ -77,7 +90,10 @@ def add_command(subparsers) -> None:
     verify.add_argument(
         "--proof",
         action="store_true",
-        help="check each stored SAT proof too (docs/proofs.md): exit 1 if one fails",
+        help=(
+            "check each stored SAT proof too (docs/proofs.md): exit 1 if one fails or cannot "
+            "be checked (missing, over a budget)"
+        ),
     )
     add_progress_option(verify)
     verify.set_defaults(run=run)
@@ -96,7 +112,8 @@ def run(args, out) -> int:
     Returns
     -------
     int
-        The exit status: 0, or 1 if a stored proof fails its check (``--proof``).
+        The exit status: 0, or 1 if a stored proof fails its check or cannot be checked
+        (``--proof``).
 
     Raises
     ------
@@ -107,13 +124,12 @@ def run(args, out) -> int:
         The one file given cannot be read.
     """
     several = len(args.files) > 1
-    failures, failed_proofs = [], 0
+    failures, counts = [], dict.fromkeys([status for status, _ in SUMMARY], 0)
     for file in args.files:
         if several:
             print(f"{file}:", file=out)
         try:
-            problems, failed = _verify_file(file, args, out)
-            failed_proofs += failed
+            problems = _verify_file(file, args, out, counts)
         except TaoLongError as exc:
             if not several:
                 raise
@@ -124,6 +140,8 @@ def run(args, out) -> int:
             failures.append(
                 f"{file}: {len(problems)} problem(s), listed above; the first: {problems[0]}"
             )
+    if args.proof:
+        print("proofs: " + ", ".join(f"{counts[s]} {name}" for s, name in SUMMARY), file=out)
     if failures and not several:
         raise CommandError(failures[0])
     if failures:
@@ -132,13 +150,14 @@ def run(args, out) -> int:
         )
     if several:
         print(f"{len(args.files)} files: all ok", file=out)
-    return EXIT_PROOF_FAILED if failed_proofs else EXIT_OK
+    unchecked = counts[FAILED] + counts[NOT_PRESENT] + counts[UNCHECKED]
+    return EXIT_PROOF_FAILED if unchecked else EXIT_OK
 
 
-def _verify_file(file: str, args, out) -> tuple[list[str], int]:
+def _verify_file(file: str, args, out, counts: dict) -> list[str]:
     """Verify the puzzles of one file and print each one's result (a bar over the puzzles on
-    stderr, if wanted); its problems, and how many of its stored proofs failed (``--proof``)."""
-    failures, failed_proofs = [], 0
+    stderr, if wanted); its problems. ``counts`` gets each proof's status (``--proof``)."""
+    failures = []
     puzzles = puzzles_of(file, check_solutions=False)
     bar = tqdm(puzzles, desc=file, unit="puzzle", leave=False, disable=not wants_progress(args))
     for puzzle in bar:
@@ -155,12 +174,35 @@ def _verify_file(file: str, args, out) -> tuple[list[str], int]:
             extra = ", optimum re-proved" if args.full else ""
             lines = [f"{puzzle.id}: ok (win in {len(puzzle.solution)}{extra})"]
         if args.proof:
-            status, found = check_stored(puzzle, Path(file).parent, progress=False)
-            lines += [f"{puzzle.id}: proof {status}", *(f"  {problem}" for problem in found)]
-            failed_proofs += status == FAILED
+            found = stored_report(puzzle, Path(file).parent, progress=False)
+            counts[found.status] += 1
+            lines += _proof_lines(puzzle.id, found)
         for line in lines:
             bar.write(line, file=out)  # the bar, if shown, is drawn again under the line
-    return failures, failed_proofs
+    return failures
+
+
+def _proof_lines(ident: str, found) -> list[str]:
+    """What ``--proof`` prints of one puzzle's proof (a :class:`~..puzzles.proofs.ProofReport`)."""
+    if found.status == NO_PROOF:
+        return [f"{ident}: {NO_PROOF_SENTENCE}"]
+    if found.status == NOT_PRESENT:
+        return [f"{ident}: proof {NOT_PRESENT}"]
+    if found.status != CHECKED:
+        return [f"{ident}: proof {found.status}", *(f"  {problem}" for problem in found.problems)]
+    lines = [f"{ident}: proof checked"]
+    if found.checker:
+        lines[0] += f" by {found.checker}, {found.lines} engine-legal lines forced into its CNF"
+    groups: list[list] = []
+    for turns, basis, why in found.horizons:
+        if groups and groups[-1][1:] == [basis, why] and groups[-1][0][-1] == turns - 1:
+            groups[-1][0].append(turns)
+        else:
+            groups.append([[turns], basis, why])
+    for turns, basis, why in groups:
+        span = f"horizon {turns[0]}" if len(turns) == 1 else f"horizons {turns[0]}-{turns[-1]}"
+        lines.append(f"  {span}: rests on {basis} ({why})")
+    return lines
 
 
 __all__ = ["DESCRIPTION", "EXIT_PROOF_FAILED", "add_command", "run"]

@@ -9,7 +9,11 @@ line and the certificate, as puzzles in ``puzzles/atlas/<scenario>.jsonl`` (the 
 :func:`run` proves them, on the process pool or a Dask cluster
 (:func:`~taolong_lab.runner.ordered_map`). It is resumable: a puzzle already in its file
 is not proved again, and a challenge whose budget ran out is kept in ``<scenario>.pending.json``
-with the bound proved so far, to be tried again by the next run.
+with the bound proved so far, to be tried again by the next run. What a run keeps is checked
+first: each entry must be one of the scenario's challenges, from its start, its line replayed
+and its certificate read (:func:`~taolong_lab.puzzles.verify.verify_puzzle`); the pending list
+may name only the scenario's challenges. One run at a time writes a folder
+(:func:`taolong_lab.files.output_lock`).
 
 >>> len(arrangements()), arrangements()[0]
 (70, ('BB', 'BB', 'WW', 'WW'))
@@ -32,12 +36,13 @@ from typing import NamedTuple
 
 from ..engine import State, solo_start
 from ..errors import TaoLongError
-from ..files import read_bounded, write_atomic
+from ..files import output_lock, read_bounded, write_atomic
 from ..rules import COLOURS, Rules, game_data, scenario_names
 from ..runner import MAX_WORKERS, ordered_map
 from ..version import __version__
 from .format import Puzzle, append_puzzle, read_puzzles
 from .rulebook import SHIPPED as RULEBOOK_SET
+from .verify import verify_puzzle
 
 GENERATOR = "taolong_lab.puzzles.atlas"
 STACK = 2  # stones a main space holds in a shuffled start
@@ -131,17 +136,72 @@ def atlas_file(folder: Path, scenario: str) -> Path:
     return Path(folder) / f"{scenario}.jsonl"
 
 
-def _done(path: Path) -> set[str]:
+def _done(path: Path, scenario: str) -> set[str]:
+    """The ids of the challenges proved in the atlas file ``path``, once each is checked
+    (:func:`entries`)."""
     if not path.exists():
         return set()
     data = read_bounded(path)
     if data and not data.endswith(b"\n"):
         raise AtlasError(f"{path}: the last line has no end; mend or remove it, then run again")
+    return {p.id for p in entries(path, scenario)}
+
+
+def entries(path, scenario: str) -> list[Puzzle]:
+    """The puzzles of the atlas file ``path`` of ``scenario``, each checked before it counts:
+    one of the scenario's challenges, from that challenge's start, its line replayed (a win in
+    exactly its optimum) and its certificate consistent with it
+    (:func:`~taolong_lab.puzzles.verify.verify_puzzle`).
+
+    Parameters
+    ----------
+    path : path
+        An atlas file (``<scenario>.jsonl``).
+    scenario : str
+        Its scenario.
+
+    Returns
+    -------
+    list of Puzzle
+
+    Raises
+    ------
+    AtlasError
+        The first entry that does not check, naming the file, the line or the id, and why.
+    """
+    try:
+        info = os.stat(path)
+    except OSError:
+        info = None
+    key = (str(Path(path).resolve()), scenario, info and (info.st_mtime_ns, info.st_size))
+    if info is not None and key in _CHECKED:  # this file, unchanged, was checked already
+        return list(_CHECKED[key])
+    puzzles = _checked_entries(path, scenario)
+    if info is not None:
+        if len(_CHECKED) >= 32:  # a few files' entries kept, as they were when checked
+            _CHECKED.clear()
+        _CHECKED[key] = tuple(puzzles)
+    return puzzles
+
+
+_CHECKED: dict = {}
+
+
+def _checked_entries(path, scenario: str) -> list[Puzzle]:
     puzzles, problems = read_puzzles(path, check_solutions=False)
     if problems:
         line, field, reason = problems[0]
         raise AtlasError(f"{path}:{line}: {field}: {reason}")
-    return {p.id for p in puzzles}
+    starts = {ident: start.to_tln() for ident, start in challenges(scenario)}
+    for puzzle in puzzles:
+        if puzzle.id not in starts:
+            raise AtlasError(f"{path}: {puzzle.id}: not a challenge of the {scenario} atlas")
+        if puzzle.start.to_tln() != starts[puzzle.id]:
+            raise AtlasError(f"{path}: {puzzle.id}: start: not this challenge's start")
+        found = verify_puzzle(puzzle)
+        if found:
+            raise AtlasError(f"{path}: {puzzle.id}: {found[0]}")
+    return puzzles
 
 
 def run(
@@ -191,44 +251,49 @@ def run(
         workers = max(1, min(os.cpu_count() or 1, MAX_WORKERS))
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    summary = {}
-    for scenario in names:
-        path = atlas_file(folder, scenario)
-        done = _done(path)
-        pending_path = folder / f"{scenario}.pending.json"
-        pending = _read_pending(pending_path)
-        todo = [(ident, start) for ident, start in challenges(scenario) if ident not in done]
-        jobs = (
-            {"id": ident, "start": start.to_tln(), "method": method, "time_limit": time_limit}
-            for ident, start in todo
-        )
-        bar = _bar(progress, scenario, len(done), len(todo) + len(done))
-        starts = dict(todo)
-        try:
-            for job, result in ordered_map(
-                prove, jobs, workers=workers, scheduler=scheduler, security=security
-            ):
-                ident = job["id"]
-                if "error" in result:
-                    pending[ident] = {"error": result["error"]}
-                elif result["status"] == "optimal":
-                    append_puzzle(path, _puzzle(ident, starts[ident], result))
-                    pending.pop(ident, None)
-                    done.add(ident)
-                else:
-                    pending[ident] = {
-                        "status": result["status"],
-                        "proved_no_win_below": result["proved_no_win_below"],
-                        "seconds": result["stats"].get("seconds"),
-                    }
-                write_atomic(pending_path, (json.dumps(pending, indent=1) + "\n").encode())
-                if bar is not None:
-                    bar.update(1)
-        finally:
+    with output_lock(folder, folder=True):
+        options = {"workers": workers, "scheduler": scheduler, "security": security}
+        return {
+            scenario: _run_scenario(folder, scenario, method, time_limit, options, progress)
+            for scenario in names
+        }
+
+
+def _run_scenario(folder: Path, scenario: str, method, time_limit, options, progress) -> dict:
+    """:func:`run` for one scenario: its proved and pending counts after the run."""
+    path = atlas_file(folder, scenario)
+    done = _done(path, scenario)
+    pending_path = folder / f"{scenario}.pending.json"
+    pending = _read_pending(pending_path, scenario)
+    todo = [(ident, start) for ident, start in challenges(scenario) if ident not in done]
+    jobs = (
+        {"id": ident, "start": start.to_tln(), "method": method, "time_limit": time_limit}
+        for ident, start in todo
+    )
+    bar = _bar(progress, scenario, len(done), len(todo) + len(done))
+    starts = dict(todo)
+    try:
+        for job, result in ordered_map(prove, jobs, **options):
+            ident = job["id"]
+            if "error" in result:
+                pending[ident] = {"error": result["error"]}
+            elif result["status"] == "optimal":
+                append_puzzle(path, _puzzle(ident, starts[ident], result))
+                pending.pop(ident, None)
+                done.add(ident)
+            else:
+                pending[ident] = {
+                    "status": result["status"],
+                    "proved_no_win_below": result["proved_no_win_below"],
+                    "seconds": result["stats"].get("seconds"),
+                }
+            write_atomic(pending_path, (json.dumps(pending, indent=1) + "\n").encode())
             if bar is not None:
-                bar.close()
-        summary[scenario] = {"proved": len(done), "pending": len(pending)}
-    return summary
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    return {"proved": len(done), "pending": len(pending)}
 
 
 class Row(NamedTuple):
@@ -255,12 +320,16 @@ def summary(folder) -> list[Row]:
     -------
     list of Row
         In scenario order, white first.
+
+    Raises
+    ------
+    AtlasError
+        An entry that does not check (:func:`entries`).
     """
     data = game_data()
     standard = tuple(data.setup_stacks[i] for i in main_spaces())
     rows = []
-    for path in sorted(Path(folder).glob("*.jsonl")):
-        puzzles = read_puzzles(path, check_solutions=False)[0]
+    for path, puzzles in _files(folder):
         for player in COLOURS:
             mine = {p.id: p.optimum for p in puzzles if p.player == player}
             if not mine:
@@ -377,10 +446,15 @@ def costs(folder) -> list[Cost]:
     -------
     list of Cost
         In file order, scenario by scenario.
+
+    Raises
+    ------
+    AtlasError
+        An entry that does not check (:func:`entries`).
     """
     rows = []
-    for path in sorted(Path(folder).glob("*.jsonl")):
-        for p in read_puzzles(path, check_solutions=False)[0]:
+    for path, puzzles in _files(folder):
+        for p in puzzles:
             cert = p.certificate or {}
             below = cert.get("no_win_within") or []
             cpu = (p.provenance or {}).get("cpu_seconds")
@@ -437,6 +511,16 @@ def cost_table(rows: list[Cost]) -> str:
         "Positions: the explicit solver's; \"–\": every proof of the group is SAT's.",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _files(folder) -> list[tuple[Path, list[Puzzle]]]:
+    """Each atlas file of ``folder`` and its entries, every one checked (:func:`entries`)."""
+    found = []
+    for path in sorted(Path(folder).glob("*.jsonl")):
+        if path.stem not in scenario_names():
+            raise AtlasError(f"{path}: not an atlas file (no scenario {path.stem!r})")
+        found.append((path, entries(path, path.stem)))
+    return found
 
 
 # ---- a player's question: how hard is the start on my table? --------------------------------
@@ -536,7 +620,7 @@ def lookup(folder, scenario: str, player: str, stacks: tuple[str, ...]) -> Looku
         raise AtlasError(f"the dragon is white or black, not {player!r}")
     ident = atlas_id(scenario, player, stacks)
     path = atlas_file(Path(folder), scenario)
-    puzzles = read_puzzles(path, check_solutions=False)[0] if path.exists() else []
+    puzzles = entries(path, scenario) if path.exists() else []
     mine = {p.id: p for p in puzzles if p.player == player}
     if ident not in mine:
         raise AtlasError(f"{ident} is not in the atlas at {folder} yet")
@@ -555,16 +639,40 @@ def _count(n: int, thing: str) -> str:
     return f"{n} {thing}{'s' * (n != 1)}"
 
 
-def _read_pending(path: Path) -> dict:
+def _read_pending(path: Path, scenario: str) -> dict:
+    """The pending list of ``scenario``: challenge id -> ``{"error": text}`` or ``{"status",
+    "proved_no_win_below", "seconds"}``, every key one of the scenario's challenges."""
     if not path.exists():
         return {}
     try:
         data = json.loads(read_bounded(path))
-    except ValueError as exc:
-        raise AtlasError(f"{path}: not the atlas's pending list ({exc})") from None
+    except (ValueError, RecursionError) as exc:
+        raise AtlasError(f"{path}: not the atlas's pending list ({str(exc)[:120]})") from None
     if not isinstance(data, dict):
-        raise AtlasError(f"{path}: not the atlas's pending list")
+        raise AtlasError(f"{path}: not the atlas's pending list (not a JSON object)")
+    known = {ident for ident, _ in challenges(scenario)}
+    for ident, entry in data.items():
+        if ident not in known:
+            raise AtlasError(f"{path}: {ident[:80]!r}: not a challenge of the {scenario} atlas")
+        if not _pending_entry(entry):
+            raise AtlasError(f"{path}: {ident}: not an entry of the pending list")
     return data
+
+
+def _pending_entry(entry) -> bool:
+    """A pending entry: an error's text, or a search stopped with its bound."""
+    if not isinstance(entry, dict):
+        return False
+    if set(entry) == {"error"}:
+        return isinstance(entry["error"], str) and len(entry["error"]) <= 10_000
+    bound, seconds = entry.get("proved_no_win_below"), entry.get("seconds")
+    return (
+        set(entry) == {"status", "proved_no_win_below", "seconds"}
+        and entry["status"] in ("unknown", "no-win")
+        and type(bound) is int
+        and 0 <= bound <= 10_000
+        and (seconds is None or (type(seconds) in (int, float) and 0 <= seconds < 1e9))
+    )
 
 
 def _bar(enabled: bool, scenario: str, initial: int, total: int):
@@ -589,6 +697,7 @@ __all__ = [
     "challenges",
     "cost_table",
     "costs",
+    "entries",
     "lookup",
     "main_spaces",
     "parse_stacks",

@@ -32,11 +32,11 @@ import os
 import re
 import time
 import warnings
-from contextlib import closing
+from contextlib import closing, nullcontext
 from pathlib import Path
 
 from ..errors import TaoLongError
-from ..files import append_bytes, write_atomic
+from ..files import append_bytes, output_lock, write_atomic
 from ..rules import MODES, scenario_names
 from ..runner import MAX_WORKERS, check_scheduler, ordered_map
 from ..solvers import solve
@@ -376,7 +376,6 @@ def generate(
         "turns": list(turns),
         "max_states": max_states,
     }
-    run = _Run(count, params, out)
     base = {
         "seed": seed,
         "scenarios": scenarios,
@@ -386,6 +385,15 @@ def generate(
         "time_limit": time_limit,
         "max_states": max_states,
     }
+    with output_lock(out) if out is not None else nullcontext():
+        run = _Run(count, params, out)
+        return _generate(run, base, max_candidates, (workers, scheduler, security), progress, stats)
+
+
+def _generate(run, base: dict, max_candidates, pool: tuple, progress: bool, stats) -> list:
+    """:func:`generate`'s candidates tried until ``run`` is done (``pool``: the workers, the
+    scheduler and its security), once the arguments are checked and the file is locked."""
+    count = run.count
 
     def jobs():
         start = run.next_index
@@ -398,7 +406,7 @@ def generate(
     bar = _bar(progress, count, len(run.kept))
     try:
         if not run.done():
-            results = _results(jobs(), workers, scheduler, security, run.done)
+            results = _results(jobs(), *pool, run.done)
             with closing(results):
                 for result in results:
                     run.record(result, bar)

@@ -2,74 +2,103 @@
 ``taolong verify --proof`` runs.
 
 A proof folder (written by ``solve(..., method="sat", proof=FOLDER)``,
-:mod:`taolong_lab.solvers.sat.proof`) holds, for each UNSAT horizon ``k``, the CNF the solver
-was given with the goal ``won_k`` as a unit clause, and the DRAT proof that it has no model.
+:mod:`taolong_lab.solvers.sat.proof`) holds, for each UNSAT horizon ``k``, the DRAT proof that
+the CNF of "a win within ``k`` turns" has no model, and a manifest: the start, the settings,
+the steps of the search and the meaning of each refinement and dead-end nogood.
 :func:`check_folder` checks that
 
-1. every DRAT proof refutes its CNF, replayed by ``dratify`` (an independent checker installed
-   from PyPI: none of this project's code takes part; its Rust engine when ``cdclkit-native``
-   is installed, the extra ``proofs``, else its pure-Python one); each file's SHA-256 is the
-   manifest's, its header names the manifest's start, horizon and settings, its last clause is
-   the goal;
-2. every CEGAR refinement the CNFs hold is a fact of the game: replayed in the engine
-   (:func:`taolong_lab.engine.solo.opponent_choices` from its position: the opponent's
-   choices end on exactly the boards it names; a penalty refinement: the position has a turn
-   without the penalty);
-3. every dead-end nogood is a fact of the game: no win within its turns from its position,
+1. every CEGAR refinement is a fact of the game: replayed in the engine
+   (:func:`taolong_lab.engine.solo.opponent_choices` from its position: the opponent's choices
+   end on exactly the boards it names; a penalty refinement: the position has a turn without
+   the penalty);
+2. every dead-end nogood is a fact of the game: no win within its turns from its position,
    proved again by the explicit solver's :func:`~taolong_lab.solvers.explicit.win_within`
-   within a budget of positions;
-4. a horizon whose goal the encoding folds to false (no CNF to prove) has no win either:
-   proved again the same way from the start.
+   within a budget of positions a nogood and in all; a horizon whose goal the encoding folds
+   to false (no CNF) is proved again the same way from the start;
+3. the CNF of each horizon, **built again by this lab's encoder** from the start and the steps
+   (:mod:`taolong_lab.solvers.sat.rebuild`), has the manifest's counts (variables, clauses,
+   clauses per kind) and digest; a stored CNF is only a cache and must be the same bytes;
+4. every DRAT proof refutes the rebuilt CNF and its goal unit, never a stored one
+   (:func:`taolong_lab.solvers.sat.drat.check_drat`: the lab's compiled streaming checker, or
+   dratify), within a memory budget;
+5. the encoding is complete on a sample: seeded random engine-legal lines from the start (and
+   the puzzle's winning line cut one turn short), forced into the top horizon's rebuilt CNF
+   without its goal, each leave it satisfiable.
 
 :func:`check` also ties the folder to a puzzle: the manifest's start is the puzzle's, its
 horizons are every one from the start's lower bound to the optimum minus one (and the
-certificate's ``unsat_horizons``), its settings are the certificate's. Every file is hostile
-input: sizes are bounded before and while it is unpacked, every field is checked before it
-is used, and the problems name the file and the field.
+certificate's ``unsat_horizons``), its settings are the certificate's. :func:`report` says, for
+each horizon, what its claim rests on: the DRAT proof, the explicit search, or both. Every file
+is hostile input: sizes are bounded before and while it is unpacked, every field is checked
+before it is used, and the problems name the file and the field.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import zlib
+from dataclasses import dataclass, field
 from pathlib import Path
-
-import dratify
-from dratify import check_proof, parse_dimacs, to_dimacs
 
 from ..engine import State
 from ..engine.solo import opponent_choices
 from ..errors import TaoLongError
-from ..files import MAX_INPUT_BYTES, InputFileError, read_bounded, write_atomic
+from ..files import MAX_INPUT_BYTES, InputFileError, read_bounded, read_chunks, write_atomic
 from ..solvers.bounds import bound_params, lower_bound
 from ..solvers.certificate import SatCertificate
 from ..solvers.common import Budget
 from ..solvers.explicit import OutOfBudget, win_within
-from ..solvers.sat.proof import FORMAT, MANIFEST, VERSION, cnf_header, cnf_name, drat_name, sha256
+from ..solvers.sat.drat import (
+    ENGINES,
+    MEMORY_BUDGET,
+    ProofBudgetError,
+    check_drat,
+    dratify_native,
+    resolve,
+)
+from ..solvers.sat.monk import config_of
+from ..solvers.sat.proof import FORMAT, MANIFEST, STEPS, VERSION, cnf_name, drat_name
+from ..solvers.sat.rebuild import (
+    Rebuild,
+    RebuildError,
+    dead_end_of,
+    playouts,
+    refinement_of,
+)
 from .format import MAX_TURNS
 
 MAX_PACKED_BYTES = 1024 * 2**20
 """The largest compressed CNF or DRAT file read (1 GiB)."""
 MAX_TEXT_BYTES = 4096 * 2**20
 """The most a CNF or DRAT file may unpack to (4 GiB): a bigger one is refused as it unpacks."""
-MAX_MEANINGS = 200_000
+MAX_MEANINGS = 20_000
 """The most refinements, and the most dead ends, a manifest may list."""
 DEAD_END_BUDGET = 200_000
 """Positions the explicit search may expand to re-prove one dead end (or one folded horizon)."""
+DEAD_END_TOTAL = 2_000_000
+"""Positions the explicit search may expand for all the dead ends and folded horizons of one
+proof together."""
+SPOT_LINES = 8
+"""Random engine-legal lines forced into a proof's top CNF (the completeness spot-check)."""
 MAX_REPORTED = 20
 """Problems reported per kind; the rest are counted."""
+CHUNK = 1 << 20
 
 SETTINGS = ("sat_solver", "lookahead", "lower_bound", "damage_budget", "eliminate")
-ENGINES = ("auto", "python", "native")
-"""dratify's engines: ``"auto"`` is the Rust one when installed, else the Python one."""
 
-
-NOT_PRESENT = "not present: run `make proofs` or unpack the release artefact"
-"""Why a proof folder a certificate names is missing here: the large proofs are a release
-artefact, not in the repository (``docs/proofs.md``)."""
-CHECKED, FAILED, NO_PROOF = "checked", "FAILED", "none stored"
+NOT_PRESENT = (
+    "missing: a large proof, not shipped in the repository; `make proofs` makes every "
+    "missing one (docs/proofs.md gives its cost)"
+)
+"""Why a proof folder a certificate names is missing here (``docs/proofs.md``)."""
+CHECKED, FAILED, NO_PROOF, UNCHECKED = "checked", "FAILED", "none stored", "not checked"
 """What :func:`check_stored` says of a puzzle's proof (or :data:`NOT_PRESENT`)."""
+NO_PROOF_SENTENCE = "no proof stored: its certificate names none"
+
+DRAT, SEARCH, BOTH = "DRAT", "the explicit search", "DRAT and the explicit search"
+"""What a horizon's claim rests on (:attr:`ProofReport.horizons`)."""
 
 
 class ProofFileError(TaoLongError):
@@ -89,7 +118,50 @@ class ProofNotPresentError(TaoLongError):
         super().__init__(f"certificate.proof: {where}: {NOT_PRESENT}")
 
 
-def check(
+@dataclass
+class ProofReport:
+    """What checking one proof found.
+
+    ``status``: :data:`CHECKED`, :data:`FAILED`, :data:`NOT_PRESENT`, :data:`NO_PROOF` or
+    :data:`UNCHECKED` (a budget stopped it: ``problems`` says which); ``problems``: each names
+    the file or field at fault; ``horizons``: ``(turns, what its claim rests on, why)`` for
+    each UNSAT horizon checked (:data:`DRAT`, :data:`SEARCH` or :data:`BOTH`); ``checker``: the
+    DRAT checker that ran; ``lines``: the engine lines forced into the rebuilt CNF."""
+
+    status: str
+    problems: list[str] = field(default_factory=list)
+    horizons: list[tuple[int, str, str]] = field(default_factory=list)
+    checker: str | None = None
+    lines: int = 0
+
+
+def check(puzzle, folder=None, **options) -> list[str]:
+    """The problems with ``puzzle``'s stored proof (empty when it checks out): the problems
+    of :func:`report`.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        A solved puzzle whose certificate names its proof folder (``certificate.proof``).
+    folder : path or None
+        The proof folder; None: the one ``certificate.proof`` names.
+    **options
+        ``base``, ``budget``, ``engine``, ``progress`` and ``memory``, as :func:`report`'s.
+
+    Returns
+    -------
+    list of str
+        Each problem names the file or field at fault.
+
+    Raises
+    ------
+    ProofNotPresentError, ProofBudgetError, TaoLongError
+        As :func:`report`.
+    """
+    return report(puzzle, folder, **options).problems
+
+
+def report(
     puzzle,
     folder=None,
     *,
@@ -97,8 +169,9 @@ def check(
     budget: int = DEAD_END_BUDGET,
     engine: str = "auto",
     progress: bool = False,
-) -> list[str]:
-    """The problems with ``puzzle``'s stored proof (empty when it checks out).
+    memory: int = MEMORY_BUDGET,
+) -> ProofReport:
+    """What checking ``puzzle``'s stored proof finds.
 
     Parameters
     ----------
@@ -111,44 +184,51 @@ def check(
     budget : int
         Positions the explicit search may expand to re-prove one dead-end nogood.
     engine : str
-        dratify's engine, one of :data:`ENGINES` (:func:`native_engine` says whether the Rust
-        one is there).
+        The DRAT checker, one of :data:`~taolong_lab.solvers.sat.drat.ENGINES`.
     progress : bool
         Show a progress bar (tqdm).
+    memory : int
+        The DRAT checker's memory budget, in bytes.
 
     Returns
     -------
-    list of str
-        Each problem names the file or field at fault.
+    ProofReport
+        :data:`CHECKED` or :data:`FAILED`, the problems (each naming the file or field at
+        fault), and what each horizon rests on.
 
     Raises
     ------
     ProofNotPresentError
         ``folder`` is None and the folder ``certificate.proof`` names is not there.
+    ProofBudgetError
+        A DRAT proof its checker cannot check within ``memory``.
     TaoLongError
-        An unknown ``engine``, or ``"native"`` without the Rust engine installed.
+        An unknown ``engine``, or one that is not installed.
     """
-    _engine(engine)
+    resolve(engine)
     cert = puzzle.certificate or {}
     if folder is None:
         try:
             folder = named_folder(puzzle, base)
         except ProofFileError as exc:
-            return [str(exc)]
+            return ProofReport(FAILED, [str(exc)])
         if folder is None:
-            return ["certificate.proof: missing (no stored proof)"]
+            return ProofReport(FAILED, ["certificate.proof: missing (no stored proof)"])
         if not folder.exists():
             raise ProofNotPresentError(cert["proof"])
     claim = puzzle.optimum or (len(puzzle.solution) if puzzle.solution else None)
     if claim is None:
-        return ["optimum: the puzzle claims no optimum for a proof to back"]
+        return ProofReport(FAILED, ["optimum: the puzzle claims no optimum for a proof to back"])
     manifest, problems = _manifest(Path(folder))
     if manifest is None:
-        return problems
+        return ProofReport(FAILED, problems)
     problems += _tie(puzzle, cert, manifest, claim)
     if problems:
-        return problems
-    return _check_manifest(Path(folder), manifest, budget, engine, progress)
+        return ProofReport(FAILED, problems)
+    line = None
+    if puzzle.solution and len(puzzle.solution) == claim:
+        line = puzzle.line.states()[:-1]  # the winning line, cut one turn short
+    return _check_manifest(Path(folder), manifest, _Options(budget, engine, progress, memory), line)
 
 
 def check_stored(puzzle, base=".", **options) -> tuple[str, list[str]]:
@@ -161,22 +241,47 @@ def check_stored(puzzle, base=".", **options) -> tuple[str, list[str]]:
     base : path
         The folder of the puzzle's file.
     **options
-        ``budget``, ``engine`` and ``progress``, as :func:`check`'s.
+        ``budget``, ``engine``, ``progress`` and ``memory``, as :func:`check`'s.
 
     Returns
     -------
     tuple of (str, list of str)
         :data:`CHECKED` and no problem; :data:`FAILED` and each problem (naming the file or
-        field at fault); :data:`NOT_PRESENT` (the folder its certificate names is not here) or
-        :data:`NO_PROOF` (its certificate names none), and no problem.
+        field at fault); :data:`UNCHECKED` and the budget that stopped it;
+        :data:`NOT_PRESENT` (the folder its certificate names is not here) or :data:`NO_PROOF`
+        (its certificate names none), and no problem.
+    """
+    found = stored_report(puzzle, base, **options)
+    return found.status, found.problems
+
+
+def stored_report(puzzle, base=".", **options) -> ProofReport:
+    """:func:`check_stored`'s answer as a :class:`ProofReport` (with what each horizon rests
+    on and the checker that ran).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        A puzzle of the file in ``base``.
+    base : path
+        The folder of the puzzle's file.
+    **options
+        ``budget``, ``engine``, ``progress`` and ``memory``, as :func:`report`'s.
+
+    Returns
+    -------
+    ProofReport
+        Its status one of :data:`CHECKED`, :data:`FAILED`, :data:`UNCHECKED`,
+        :data:`NOT_PRESENT` and :data:`NO_PROOF`.
     """
     if (puzzle.certificate or {}).get("proof") is None:
-        return NO_PROOF, []
+        return ProofReport(NO_PROOF)
     try:
-        problems = check(puzzle, base=base, **options)
+        return report(puzzle, base=base, **options)
     except ProofNotPresentError:
-        return NOT_PRESENT, []
-    return (FAILED, problems) if problems else (CHECKED, [])
+        return ProofReport(NOT_PRESENT)
+    except ProofBudgetError as exc:
+        return ProofReport(UNCHECKED, [str(exc)])
 
 
 def named_folder(puzzle, base=".") -> Path | None:
@@ -209,16 +314,21 @@ def named_folder(puzzle, base=".") -> Path | None:
 
 
 def check_folder(
-    folder, *, budget: int = DEAD_END_BUDGET, engine: str = "auto", progress: bool = False
+    folder,
+    *,
+    budget: int = DEAD_END_BUDGET,
+    engine: str = "auto",
+    progress: bool = False,
+    memory: int = MEMORY_BUDGET,
 ) -> list[str]:
-    """The problems with the proof folder ``folder`` on its own, tied to no puzzle: its DRAT
-    proofs, refinements and dead ends (items 1 to 3 of the module docstring).
+    """The problems with the proof folder ``folder`` on its own, tied to no puzzle (items 1
+    to 5 of the module docstring; the spot-check with random lines only).
 
     Parameters
     ----------
     folder : path
         A proof folder.
-    budget, engine, progress
+    budget, engine, progress, memory
         As :func:`check`'s.
 
     Returns
@@ -228,33 +338,23 @@ def check_folder(
 
     Raises
     ------
+    ProofBudgetError
+        A DRAT proof its checker cannot check within ``memory``.
     TaoLongError
-        An unknown ``engine``, or ``"native"`` without the Rust engine installed.
+        An unknown ``engine``, or one that is not installed.
     """
-    _engine(engine)
+    resolve(engine)
     manifest, problems = _manifest(Path(folder))
     if manifest is None:
         return problems
-    return _check_manifest(Path(folder), manifest, budget, engine, progress)
+    options = _Options(budget, engine, progress, memory)
+    return _check_manifest(Path(folder), manifest, options, None).problems
 
 
 def native_engine() -> bool:
     """Whether dratify's Rust engine is there: ``cdclkit-native`` (the extra ``proofs``)
     hands it to dratify when imported."""
-    try:
-        import cdclkit.native  # noqa: F401  (registers the Rust checker with dratify)
-    except ImportError:
-        return False
-    return dratify.native_available()
-
-
-def _engine(engine: str) -> None:
-    """Check ``engine``; for ``"auto"`` and ``"native"``, have the Rust engine registered."""
-    if engine not in ENGINES:
-        raise TaoLongError(f"engine: {engine!r} is not one of {', '.join(ENGINES)}")
-    native = engine != "python" and native_engine()
-    if engine == "native" and not native:
-        raise TaoLongError("engine: 'native' needs cdclkit-native (the extra 'proofs')")
+    return dratify_native()
 
 
 def attach(path, puzzle_id: str, folder: str) -> None:
@@ -314,7 +414,7 @@ def _manifest(folder: Path) -> tuple[dict | None, list[str]]:
         doc = json.loads(read_bounded(folder / MANIFEST, limit=MAX_INPUT_BYTES))
     except InputFileError as exc:
         return None, [f"{name}: {exc.reason}"]
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         return None, [f"{name}: not JSON ({str(exc)[:120]})"]
     problems = _manifest_problems(doc)
     return (None if problems else doc), [f"{name}: {p}" for p in problems]
@@ -325,12 +425,19 @@ def _manifest_problems(doc) -> list[str]:
     if not isinstance(doc, dict):
         return ["not a JSON object"]
     if doc.get("format") != FORMAT or doc.get("version") != VERSION:
-        return [f"format/version: expected {FORMAT!r} {VERSION}"]
+        return [
+            f"format/version: expected {FORMAT!r} {VERSION} (a proof of another format: make "
+            "it again with this lab)"
+        ]
     found = []
     if not isinstance(doc.get("start"), str):
         found.append("start: not a position (TLN)")
     if not isinstance(doc.get("settings"), dict):
         found.append("settings: not an object")
+    steps = doc.get("steps")
+    most_steps = 3 * MAX_TURNS + 2 * MAX_MEANINGS
+    if not (isinstance(steps, str) and len(steps) <= most_steps and set(steps) <= set(STEPS)):
+        found.append(f"steps: not a string of at most {most_steps} letters of {STEPS!r}")
     for key in ("horizons", "refinements", "dead_ends"):
         rows = doc.get(key)
         if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
@@ -341,26 +448,42 @@ def _manifest_problems(doc) -> list[str]:
         return found
     last = (0, 0, 0)
     for i, row in enumerate(doc["horizons"]):
-        turns, refs, dead = row.get("turns"), row.get("refinements"), row.get("dead_ends")
-        if not all(_whole(v) for v in (turns, refs, dead)):
-            found.append(f"horizons[{i}]: turns, refinements and dead_ends must be whole numbers")
-            continue
-        if not (turns > last[0] and refs >= last[1] and dead >= last[2]):
-            found.append(f"horizons[{i}]: turns and counts must grow from row to row")
-        if refs > len(doc["refinements"]) or dead > len(doc["dead_ends"]):
-            found.append(f"horizons[{i}]: counts more refinements or dead ends than listed")
-        goal = row.get("goal")
-        if goal is not False and not (_whole(goal, low=None) and goal != 0) and goal is not True:
-            found.append(f"horizons[{i}].goal: {str(goal)[:40]} is not a literal or false")
-        if goal is not False:
-            files = ((row.get("cnf"), cnf_name(turns)), (row.get("drat"), drat_name(turns)))
-            for name, want in files:
-                if name != want:
-                    found.append(f"horizons[{i}]: file {str(name)[:60]!r}, expected {want!r}")
-            for key in ("cnf_sha256", "drat_sha256"):
-                if not (isinstance(row.get(key), str) and re.fullmatch(r"[0-9a-f]{64}", row[key])):
-                    found.append(f"horizons[{i}].{key}: not a SHA-256 digest")
-        last = (turns, refs, dead)
+        found += _horizon_problems(doc, i, row, last)
+        if all(_whole(row.get(k)) for k in ("turns", "refinements", "dead_ends")):
+            last = (row["turns"], row["refinements"], row["dead_ends"])
+    return found
+
+
+def _horizon_problems(doc: dict, i: int, row: dict, last: tuple) -> list[str]:
+    turns, refs, dead = row.get("turns"), row.get("refinements"), row.get("dead_ends")
+    if not all(_whole(v) for v in (turns, refs, dead)) or turns > MAX_TURNS:
+        return [f"horizons[{i}]: turns, refinements and dead_ends must be whole numbers"]
+    found = []
+    if not (turns > last[0] and refs >= last[1] and dead >= last[2]):
+        found.append(f"horizons[{i}]: turns and counts must grow from row to row")
+    if refs > len(doc["refinements"]) or dead > len(doc["dead_ends"]):
+        found.append(f"horizons[{i}]: counts more refinements or dead ends than listed")
+    goal = row.get("goal")
+    if goal is not False and not (_whole(goal, low=None) and goal != 0) and goal is not True:
+        found.append(f"horizons[{i}].goal: {str(goal)[:40]} is not a literal or false")
+    if goal is False:
+        return found
+    files = ((row.get("cnf"), cnf_name(turns)), (row.get("drat"), drat_name(turns)))
+    for name, want in files:
+        if name != want:
+            found.append(f"horizons[{i}]: file {str(name)[:60]!r}, expected {want!r}")
+    for key in ("cnf_sha256", "drat_sha256"):
+        if not (isinstance(row.get(key), str) and re.fullmatch(r"[0-9a-f]{64}", row[key])):
+            found.append(f"horizons[{i}].{key}: not a SHA-256 digest")
+    kinds = row.get("kinds")
+    if not (
+        _whole(row.get("variables"))
+        and _whole(row.get("clauses"))
+        and isinstance(kinds, dict)
+        and len(kinds) <= 8
+        and all(_whole(v) for v in kinds.values())
+    ):
+        found.append(f"horizons[{i}]: variables, clauses and kinds must be whole numbers")
     return found
 
 
@@ -373,29 +496,31 @@ def _whole(value, low: int | None = 0) -> bool:
     )
 
 
-def _unpacked(folder: Path, name: str) -> bytes:
-    """The unpacked bytes of the gzip file ``folder/name``, both sizes bounded."""
+def _unpacked(folder: Path, name: str, digest) -> object:
+    """The unpacked text of the gzip file ``folder/name`` in pieces, both sizes bounded;
+    ``digest`` (a hashlib object) sees every piece."""
+    inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    total = 0
     try:
-        packed = read_bounded(folder / name, limit=MAX_PACKED_BYTES)
+        for packed in read_chunks(folder / name, limit=MAX_PACKED_BYTES, size=CHUNK):
+            data = b"-"
+            while packed or len(data) == CHUNK:  # a full piece: more may be waiting
+                try:
+                    data = inflate.decompress(packed, CHUNK)
+                except zlib.error as exc:
+                    raise ProofFileError(name, f"not gzip data ({exc})") from None
+                total += len(data)
+                if total > MAX_TEXT_BYTES:
+                    raise ProofFileError(name, f"unpacks to more than {MAX_TEXT_BYTES:,} bytes")
+                if inflate.unused_data:
+                    raise ProofFileError(name, "more than one gzip member")
+                packed = inflate.unconsumed_tail
+                digest.update(data)
+                yield data
     except InputFileError as exc:
         raise ProofFileError(name, exc.reason) from None
-    inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
-    try:
-        data = inflate.decompress(packed, MAX_TEXT_BYTES + 1)
-    except zlib.error as exc:
-        raise ProofFileError(name, f"not gzip data ({exc})") from None
-    if len(data) > MAX_TEXT_BYTES:
-        raise ProofFileError(name, f"unpacks to more than {MAX_TEXT_BYTES:,} bytes")
-    if not inflate.eof or inflate.unused_data:
-        raise ProofFileError(name, "truncated gzip data, or more than one gzip member")
-    return data
-
-
-def _text(data: bytes, name: str) -> str:
-    try:
-        return data.decode("ascii")
-    except UnicodeDecodeError:
-        raise ProofFileError(name, "not ASCII text") from None
+    if not inflate.eof:
+        raise ProofFileError(name, "truncated gzip data")
 
 
 # ---- the folder against the puzzle -----------------------------------------------------------
@@ -421,168 +546,151 @@ def _tie(puzzle, cert: dict, manifest: dict, claim: int) -> list[str]:
             f"{cert.get('unsat_horizons')!r}"
         )
     settings = manifest["settings"]
-    expected = {
-        "lookahead": start.rules.option("solo_lookahead"),
-        "lower_bound": params.to_json(),
-    }
+    found += _settings_problems(start, settings)
+    expected = {}
     if cert.get("solver") == SatCertificate.SOLVER:
         expected.update({key: cert.get(key) for key in SETTINGS if key in cert})
     for key, value in expected.items():
         if settings.get(key) != value:
             found.append(
                 f"{MANIFEST}: settings.{key}: {str(settings.get(key))[:80]}, the puzzle's "
-                f"{'certificate says' if key in cert else 'is'} {str(value)[:80]}"
+                f"certificate says {str(value)[:80]}"
             )
     return found
 
 
+def _settings_problems(start: State, settings: dict) -> list[str]:
+    """The settings this lab's encoder rebuilds with: the manifest must name the same."""
+    params = bound_params(start)
+    expected = {
+        "lookahead": start.rules.option("solo_lookahead"),
+        "lower_bound": params.to_json(),
+        "damage_budget": params.exact_rules,
+        "eliminate": True,
+    }
+    return [
+        f"{MANIFEST}: settings.{key}: {str(settings.get(key))[:80]}, the start's is "
+        f"{str(value)[:80]}"
+        for key, value in expected.items()
+        if settings.get(key) != value
+    ]
+
+
 # ---- the folder on its own ------------------------------------------------------------------
-def _check_manifest(folder: Path, manifest: dict, budget, engine, progress) -> list[str]:
+@dataclass(frozen=True)
+class _Options:
+    budget: int
+    engine: str
+    progress: bool
+    memory: int
+
+
+def _check_manifest(folder: Path, manifest: dict, options: _Options, line) -> ProofReport:
     try:
         start = State(manifest["start"])
     except TaoLongError as exc:
-        return [f"{MANIFEST}: start: {exc}"]
+        return ProofReport(FAILED, [f"{MANIFEST}: start: {exc}"])
+    problems = _settings_problems(start, manifest["settings"])
+    if problems:
+        return ProofReport(FAILED, problems)
+    refs, dead, problems = _meanings(manifest, start)
+    if problems:
+        return ProofReport(FAILED, problems)
     horizons = manifest["horizons"]
-    refs = max((row["refinements"] for row in horizons), default=0)
-    dead = max((row["dead_ends"] for row in horizons), default=0)
-    bar = _progress(progress, len(horizons) + refs + dead)
-    problems: list[str] = []
-    memo: dict = {}  # what the explicit searches proved, shared between them
-    params = bound_params(start)
+    bar = _progress(options.progress, 2 * len(horizons) + len(refs) + len(dead))
     try:
-        for row in horizons:
-            problems += _check_horizon(folder, manifest, start, row, params, memo, budget, engine)
-            _tick(bar)
-        problems += _limited(
-            _check_refinements(manifest["refinements"][:refs], start, bar), "refinements"
-        )
-        problems += _limited(
-            _check_dead_ends(manifest["dead_ends"][:dead], start, params, memo, budget, bar),
-            "dead_ends",
-        )
+        problems = _limited(_check_refinements(manifest["refinements"], refs, start, bar), "r")
+        problems += _facts(start, horizons, dead, options.budget, bar)
+        if problems:
+            return ProofReport(FAILED, problems)
+        return _check_rebuilt(folder, manifest, start, (refs, dead), options, line, bar)
     finally:
         if bar is not None:
             bar.close()
-    return problems
 
 
-def _check_horizon(folder, manifest, start, row, params, memo, budget, engine) -> list[str]:
-    turns = row["turns"]
-    where = f"horizon {turns}"
-    if row["goal"] is False:  # folded to false by the encoding: prove it again from the start
-        return [f"{where}: {p}" for p in _no_win(start, turns, params, memo, budget)]
+def _meanings(manifest: dict, start: State):
+    """The refinements and nogoods as the solver holds them, or the problems of the rows."""
+    refs, dead, problems = [], [], []
+    for i, row in enumerate(manifest["refinements"]):
+        try:
+            refs.append(refinement_of(row, start, f"{MANIFEST}: refinements[{i}]"))
+        except RebuildError as exc:
+            problems.append(str(exc))
+    for i, row in enumerate(manifest["dead_ends"]):
+        try:
+            dead.append(dead_end_of(row, start, f"{MANIFEST}: dead_ends[{i}]", MAX_TURNS))
+        except RebuildError as exc:
+            problems.append(str(exc))
+    return refs, dead, _limited(problems, "meanings")
+
+
+def _facts(start: State, horizons, dead, budget: int, bar) -> list[str]:
+    """The dead ends and the folded horizons re-proved by the explicit search, within
+    ``budget`` positions each and :data:`DEAD_END_TOTAL` in all."""
+    memo: dict = {}  # what the explicit searches proved, shared between them
+    params = bound_params(start)
+    total = Budget(None, DEAD_END_TOTAL)
+    found = []
+    for row in horizons:
+        if row["goal"] is False:  # folded to false by the encoding: proved from the start
+            no_win = _no_win(start, row["turns"], params, memo, budget, total)
+            found += [f"horizon {row['turns']}: {p}" for p in no_win]
+    for i, (walk, config, turns) in enumerate(dead):
+        pos = _state(start, walk, config)
+        no_win = _no_win(pos, turns, params, memo, budget, total)
+        found += [f"{MANIFEST}: dead_ends[{i}]: {p}" for p in no_win]
+        _tick(bar)
+        if total.expanded >= DEAD_END_TOTAL:
+            left = len(dead) - i - 1
+            found.append(
+                f"{MANIFEST}: dead_ends: the explicit search's budget for the whole proof "
+                f"({DEAD_END_TOTAL:,} positions) is spent with {left} dead ends left"
+            )
+            break
+    return _limited(found, "dead_ends")
+
+
+def _state(start: State, walk, config) -> State:
+    stacks, coin = (config[:-1], config[-1]) if start.tables.monk else (config, start.coin)
+    return State.compose(start.tables, walk, stacks, coin, start.mover, start.ply)
+
+
+def _no_win(state: State, turns: int, params, memo, budget: int, total: Budget) -> list[str]:
+    """Problems unless the explicit search proves no win within ``turns`` from ``state``,
+    within ``budget`` positions and what is left of ``total``."""
+    left = max(0, total.max_states - total.expanded)
+    run = Budget(None, min(budget, left))
     try:
-        cnf = _unpacked(folder, row["cnf"])
-        if sha256(cnf) != row["cnf_sha256"]:
-            return [f"{row['cnf']}: its SHA-256 is not the manifest's"]
-        cnf_text = _text(cnf, row["cnf"])
-        del cnf
-        drat = _unpacked(folder, row["drat"])
-        if sha256(drat) != row["drat_sha256"]:
-            return [f"{row['drat']}: its SHA-256 is not the manifest's"]
-        drat_text = _text(drat, row["drat"])
-        del drat
-    except ProofFileError as exc:
-        return [str(exc)]
-    found = _header_problems(cnf_text, manifest, turns, row["cnf"])
-    if found:
-        return found
-    try:
-        formula = parse_dimacs(cnf_text, strict=True)
-    except ValueError as exc:
-        return [f"{row['cnf']}: not DIMACS ({str(exc)[:160]})"]
-    del cnf_text
-    goal = row["goal"]
-    if goal is not True:
-        last = list(formula.clauses[-1]) if formula.clauses else []
-        if len(last) != 1 or to_dimacs(last[0]) != goal:
-            return [f"{row['cnf']}: the last clause is not the goal's unit clause {goal} 0"]
-    try:
-        result = check_proof(formula, drat_text, engine=engine)
-    except ValueError as exc:
-        return [f"{row['drat']}: not a DRAT proof ({str(exc)[:160]})"]
-    if not (result.ok and result.reached_empty):
-        return [f"{row['drat']}: the DRAT check failed: {result.reason}"]
-    return []
-
-
-def _header_problems(text: str, manifest: dict, turns: int, name: str) -> list[str]:
-    want = [f"c {line}" for line in cnf_header(manifest["start"], turns, manifest["settings"])]
-    head = text[: sum(len(line) + 1 for line in want)].split("\n")[: len(want)]
-    if head != want:
-        return [f"{name}: its header does not name the manifest's start, horizon and settings"]
-    return []
-
-
-def _no_win(state: State, turns: int, params, memo, budget: int) -> list[str]:
-    """Problems unless the explicit search proves no win within ``turns`` from ``state``."""
-    try:
-        won = win_within(state, turns, params, Budget(None, budget), memo)
+        won = win_within(state, turns, params, run, memo)
     except OutOfBudget:
-        return [f"not re-proved within {budget} positions (no win within {turns} turns)"]
+        total.expanded += run.expanded
+        return [f"not re-proved within {run.max_states} positions (no win within {turns} turns)"]
+    total.expanded += run.expanded
     return [f"a win within {turns} turns exists"] if won else []
 
 
-def _position(text, start: State, field: str) -> State:
-    if not isinstance(text, str):
-        raise ProofFileError(field, "not a position (TLN)")
-    try:
-        state = State(text)
-    except TaoLongError as exc:
-        raise ProofFileError(field, str(exc)) from None
-    if state.rules != start.rules or state.mover != start.mover:
-        raise ProofFileError(field, "not a position of the start's game, the player to move")
-    return state
-
-
-def _check_refinements(rows, start: State, bar):
-    for i, row in enumerate(rows):
-        field = f"{MANIFEST}: refinements[{i}]"
-        try:
-            problem = _refinement_problem(row, start, field)
-        except ProofFileError as exc:
-            problem = str(exc)
+def _check_refinements(rows, refs, start: State, bar):
+    for i, (row, (ref, _)) in enumerate(zip(rows, refs, strict=True)):
+        problem = _refinement_problem(row, ref, start, f"{MANIFEST}: refinements[{i}]")
         if problem:
             yield problem
         _tick(bar)
 
 
-def _refinement_problem(row: dict, start: State, field: str) -> str | None:
-    kind = row.get("kind")
-    pos = _position(row.get("position"), start, f"{field}.position")
-    if kind == "penalty":  # "no penalty here": some turn from this position takes none
+def _refinement_problem(row: dict, ref: tuple, start: State, field: str) -> str | None:
+    """The refinement ``ref`` (the manifest's ``row``) against the engine's policy."""
+    pos = State(row["position"])
+    if ref[0] == "penalty":  # "no penalty here": some turn from this position takes none
         if any(not turn.phases[0].penalty for turn, _ in pos.successors()):
             return None
         return f"{field}: every turn from this position takes the penalty"
-    if kind not in ("group", "focus"):
-        return f"{field}.kind: {str(kind)[:40]!r} is not 'group', 'focus' or 'penalty'"
-    group, element = row.get("group"), row.get("element")
-    after, ends = row.get("after"), row.get("ends")
-    ring = len(start.bagua)
-    if not (
-        isinstance(group, list)
-        and 0 < len(group) <= ring
-        and all(_whole(g) and g < ring for g in group)
-        and _whole(element, low=-1)
-        and element < ring
-        and (kind == "group" or len(group) == 1)
-    ):
-        return f"{field}: group and element must be Ba Gua space indices (a focus: one space)"
+    _, _, (group, element), after, allowed = ref
     if after is not None:
-        if not (
-            isinstance(after, list)
-            and len(after) == ring
-            and all(isinstance(s, str) and len(s) <= 16 and set(s) <= {"W", "B"} for s in after)
-        ):
-            return f"{field}.after: not {ring} stacks of 'W' and 'B'"
-        coin = row.get("after_coin", pos.coin)
-        if coin not in (0, 1) or isinstance(coin, bool):
-            return f"{field}.after_coin: {str(coin)[:40]} is not a flux coin (0 or 1)"
-        pos = State.compose(pos.tables, pos.board, tuple(after), coin, pos.mover, pos.ply)
-    if not isinstance(ends, list) or len(ends) > 10_000:
-        return f"{field}.ends: not a list of positions"
-    claimed = {_position(e, start, f"{field}.ends[{j}]").board for j, e in enumerate(ends)}
-    real = {o.position.board for o in opponent_choices(pos, group, pending=element)}
+        stacks, coin = (after[:-1], after[-1]) if start.tables.monk else (after, pos.coin)
+        pos = State.compose(pos.tables, pos.board, tuple(stacks), coin, pos.mover, pos.ply)
+    claimed = set(allowed)
+    real = {o.position.board for o in opponent_choices(pos, list(group), pending=element)}
     if real - claimed:
         return (
             f"{field}: the opponent may end its group on {len(real - claimed)} board(s) the "
@@ -596,21 +704,113 @@ def _refinement_problem(row: dict, start: State, field: str) -> str | None:
     return None
 
 
-def _check_dead_ends(rows, start: State, params, memo, budget: int, bar):
-    for i, row in enumerate(rows):
-        field = f"{MANIFEST}: dead_ends[{i}]"
-        turns = row.get("turns")
-        try:
-            pos = _position(row.get("position"), start, f"{field}.position")
-        except ProofFileError as exc:
-            yield str(exc)
-            continue
-        if not _whole(turns) or turns > MAX_TURNS:
-            yield f"{field}.turns: {str(turns)[:40]} is not a whole number of turns"
-            continue
-        for p in _no_win(pos, turns, params, memo, budget):
-            yield f"{field}: {p}"
+def _check_rebuilt(folder, manifest, start, meanings, options, line, bar) -> ProofReport:
+    """Items 3 to 5: the CNFs rebuilt, each DRAT proof checked against its rebuilt CNF, the
+    spot-check, and what each horizon rests on."""
+    rebuild = Rebuild(start, manifest["settings"], manifest["steps"], *meanings)
+    try:
+        rebuilt = rebuild.run(MAX_TURNS)
+    except RebuildError as exc:
+        return ProofReport(FAILED, [f"{MANIFEST}: {exc}"])
+    rows = manifest["horizons"]
+    if [h.turns for h in rebuilt] != [row["turns"] for row in rows]:
+        turns = [h.turns for h in rebuilt]
+        return ProofReport(
+            FAILED, [f"{MANIFEST}: steps: they prove horizons {turns}, the manifest lists others"]
+        )
+    found = ProofReport(CHECKED, checker=None)
+    for h, row in zip(rebuilt, rows, strict=True):
+        problems = _compare(folder, h, row)
+        if not problems and h.goal is not False:
+            problems, found.checker = _check_proof(folder, rebuild, h, row, options)
+        found.problems += problems
+        found.horizons.append((h.turns, *_rests_on(start, h, row, meanings[1])))
         _tick(bar)
+    if found.problems:
+        found.status = FAILED
+        return found
+    with_cnf = [h for h in rebuilt if h.goal is not False]
+    if with_cnf:
+        top = with_cnf[-1]
+        lines = playouts(start, top.turns, SPOT_LINES, f"spot-check:{manifest['start']}")
+        if line is not None:
+            lines.append(line[: top.turns + 1])
+        found.problems = rebuild.spot_check(top.end, top.turns, lines)
+        found.lines = len(lines)
+    found.status = FAILED if found.problems else CHECKED
+    return found
+
+
+def _compare(folder: Path, h, row: dict) -> list[str]:
+    """The rebuilt horizon ``h`` against the manifest's row and the stored CNF (a cache)."""
+    where = f"horizon {h.turns}"
+    if h.goal is False or row["goal"] is False:
+        if h.goal is not row["goal"]:
+            return [f"{where}: the manifest's goal {row['goal']}, the rebuilt one {h.goal}"]
+        return []
+    for key in ("goal", "refinements", "dead_ends", "variables", "clauses", "kinds"):
+        if row[key] != getattr(h, key):
+            return [
+                f"{where}: {key}: the manifest says {str(row[key])[:80]}, the CNF rebuilt here "
+                f"has {str(getattr(h, key))[:80]}: not the CNF of this start and horizon"
+            ]
+    if row["cnf_sha256"] != h.sha256:
+        return [f"{where}: the CNF rebuilt here is not the one the proof was for"]
+    if (folder / row["cnf"]).exists():
+        digest = hashlib.sha256()
+        try:
+            for _ in _unpacked(folder, row["cnf"], digest):
+                pass
+        except ProofFileError as exc:
+            return [str(exc)]
+        if digest.hexdigest() != h.sha256:
+            return [f"{row['cnf']}: not the CNF rebuilt here (a stored CNF is only a cache)"]
+    return []
+
+
+def _check_proof(folder: Path, rebuild, h, row: dict, options: _Options):
+    """The DRAT proof of horizon ``h`` against its rebuilt CNF: the problems, the checker."""
+    name = row["drat"]
+    digests = []
+
+    def text():
+        digest = hashlib.sha256()
+        digests.append(digest)
+        return _unpacked(folder, name, digest)
+
+    try:
+        result = check_drat(
+            rebuild.log.arena[: h.end],
+            h.variables,
+            h.goal,
+            text,
+            engine=options.engine,
+            memory=options.memory,
+        )
+    except ProofFileError as exc:
+        return [str(exc)], None
+    except ProofBudgetError as exc:
+        raise ProofBudgetError(f"{name}: {exc}") from None
+    except TaoLongError as exc:
+        return [f"{name}: {exc}"], None
+    if digests[-1].hexdigest() != row["drat_sha256"]:
+        return [f"{name}: its SHA-256 is not the manifest's"], result.checker
+    if not result.ok:
+        return [f"{name}: the DRAT check failed: {result.reason}"], result.checker
+    return [], result.checker
+
+
+def _rests_on(start: State, h, row: dict, dead) -> tuple[str, str]:
+    """What the claim of horizon ``h`` rests on, and why."""
+    if h.goal is False:
+        return SEARCH, "the encoding folds the goal to false: re-proved from the start"
+    known = dead[: h.dead_ends]
+    here = (start.board, config_of(start) if start.tables.monk else start.bagua)
+    if any((walk, config) == here and r >= h.turns for walk, config, r in known):
+        return SEARCH, "a dead-end nogood at the start for this horizon: the DRAT adds nothing"
+    if known:
+        return BOTH, "its CNF holds dead-end nogoods, each re-proved by the explicit search"
+    return DRAT, "its CNF holds no dead-end nogood"
 
 
 def _limited(problems, kind: str) -> list[str]:
@@ -634,8 +834,11 @@ def _tick(bar) -> None:
 
 
 __all__ = [
+    "BOTH",
     "CHECKED",
     "DEAD_END_BUDGET",
+    "DEAD_END_TOTAL",
+    "DRAT",
     "ENGINES",
     "FAILED",
     "MAX_MEANINGS",
@@ -643,12 +846,20 @@ __all__ = [
     "MAX_TEXT_BYTES",
     "NOT_PRESENT",
     "NO_PROOF",
+    "NO_PROOF_SENTENCE",
+    "SEARCH",
+    "SPOT_LINES",
+    "UNCHECKED",
+    "ProofBudgetError",
     "ProofFileError",
     "ProofNotPresentError",
+    "ProofReport",
     "attach",
     "check",
     "check_folder",
     "check_stored",
     "named_folder",
     "native_engine",
+    "report",
+    "stored_report",
 ]

@@ -4,8 +4,10 @@ peak-memory measurement and crash-safe checkpoint files.
 A checkpoint is one file per search, replaced atomically (a temporary file, ``fsync``, then
 ``os.replace``), so at every moment it holds either the previous or the new snapshot, never a
 torn one. It is plain data (gzip-compressed JSON, no pickle), tied by a digest to the position,
-rules and solver it belongs to, and signed with a per-user key (:func:`checkpoint_key`): a file
-that does not verify, is too big, or does not fit the format is refused before it is used.
+rules and solver it belongs to, and signed with a per-user key (:func:`checkpoint_key`) over
+its compressed bytes: a file that does not verify is refused before it is unpacked, and one
+that is too big, unpacks past what its header declares, or does not fit the format is refused
+before it is used.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import secrets
 import stat
 import sys
 import time
+import warnings
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -318,12 +321,14 @@ class Budget:
 
 # ---- checkpoints ---------------------------------------------------------------------------
 CHECKPOINT_FORMAT = "taolong-checkpoint"
-CHECKPOINT_VERSION = 1
-MAX_CHECKPOINT_BYTES = 1 << 29  # the gzip file: far above what a search that fits in memory saves
-MAX_CHECKPOINT_INFLATED = 1 << 31  # its content, inflated
+CHECKPOINT_VERSION = 2
+MAX_CHECKPOINT_BYTES = 1 << 29  # the file: far above what a search that fits in memory saves
+MAX_CHECKPOINT_INFLATED = 1 << 31  # the most a header may declare its body unpacks to
 MAX_HEADER_BYTES = 1 << 16
 KEY_ENV = "TAOLONG_LAB_KEY"
 FRESH_HINT = "pass fresh=True to start again"
+_GZIP_MAGIC = b"\x1f\x8b"
+_WARNED_KEYS: set[str] = set()
 
 
 class CheckpointError(SolverError):
@@ -340,6 +345,11 @@ class CheckpointError(SolverError):
         return CheckpointError(self.path, self.field, self.reason, hint)
 
 
+class CheckpointKeyWarning(UserWarning):
+    """The checkpoint key file can be read by other users: any of them can sign a checkpoint
+    this user's solver will trust (warned once a process)."""
+
+
 def checkpoint_key_path() -> Path:
     """Where the per-user checkpoint key lives: ``$TAOLONG_LAB_KEY`` if set, else
     ``$XDG_DATA_HOME/taolong_lab/checkpoint.key`` (``~/.local/share`` by default)."""
@@ -353,7 +363,9 @@ def checkpoint_key_path() -> Path:
 
 def checkpoint_key() -> bytes:
     """The per-user secret that signs checkpoints: 32 random bytes, written in hex to
-    :func:`checkpoint_key_path` (mode 0600) on first use."""
+    :func:`checkpoint_key_path` (mode 0600) on first use. A key file that others may read is
+    used, with a :class:`CheckpointKeyWarning` (once a process): whoever holds the key can
+    sign a checkpoint."""
     path = checkpoint_key_path()
     try:
         return _read_key(path)
@@ -383,7 +395,8 @@ def checkpoint_key() -> bytes:
 def _read_key(path: Path) -> bytes:
     try:
         with open(path, "rb", opener=_open_nonblocking) as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode):
                 raise SolverError(f"checkpoint key {path}: not a regular file")
             text = handle.read(1024)
     except FileNotFoundError:
@@ -396,6 +409,15 @@ def _read_key(path: Path) -> bytes:
         ) from None
     if not re.fullmatch(rb"[0-9a-f]{64}\s*", text):
         raise SolverError(f"checkpoint key {path}: not a checkpoint key (64 hex digits)")
+    mode = stat.S_IMODE(info.st_mode)
+    if mode & 0o077 and str(path) not in _WARNED_KEYS:
+        _WARNED_KEYS.add(str(path))
+        warnings.warn(
+            f"checkpoint key {path} is readable by others (mode {mode:04o}): whoever reads it "
+            f"can sign a checkpoint this solver trusts; chmod 600 {path}",
+            CheckpointKeyWarning,
+            stacklevel=4,
+        )
     return bytes.fromhex(text[:64].decode("ascii"))
 
 
@@ -414,10 +436,17 @@ class Checkpoint:
     duration if that is longer: a big search never spends more than about 1/``OVERHEAD`` of its
     time saving.
 
-    The file is gzip: a header line (JSON: ``format``, ``version``, ``solver``, ``start``,
-    ``digest``, ``signature``), a newline, then the body (JSON). ``digest`` is the SHA-256 of
-    the start position, its rules and the solver; ``signature`` the HMAC-SHA256, with the
-    per-user :func:`checkpoint_key`, of the header without it, a newline and the body."""
+    The file is a header line (JSON: ``format``, ``version``, ``solver``, ``start``,
+    ``digest``, ``size``, ``signature``), a newline, then the body: JSON, gzip-compressed.
+    ``digest`` is the SHA-256 of the start position, its rules and the solver; ``size`` the
+    body's unpacked bytes; ``signature`` the HMAC-SHA256, with the per-user
+    :func:`checkpoint_key`, of the header without it, a newline and the **compressed** body.
+    So :meth:`load` checks the signature before anything is unpacked, and unpacks no more than
+    the header declares (and at most :data:`MAX_CHECKPOINT_INFLATED`).
+
+    The signature says the file was written by someone holding the key (this user, or anyone
+    the key file is readable by): it is not a proof. The solvers check what they keep from a
+    checkpoint, and ``taolong verify`` re-proves what matters."""
 
     OVERHEAD = 10
 
@@ -446,18 +475,24 @@ class Checkpoint:
         }
 
     @staticmethod
-    def _signed(header: dict, body: bytes) -> bytes:
-        return json.dumps(header, sort_keys=True, separators=(",", ":")).encode() + b"\n" + body
+    def _signed(header: dict, packed: bytes) -> bytes:
+        return json.dumps(header, sort_keys=True, separators=(",", ":")).encode() + b"\n" + packed
 
     def load(self) -> dict | None:
         """The saved body, or None when there is no file. Raises :class:`CheckpointError` when
         the file is not a checkpoint, is damaged or too big, its signature does not verify with
-        this user's key, or it was saved for another search."""
+        this user's key (checked before the body is unpacked), or it was saved for another
+        search."""
         content = self._read()
         if content is None:
             return None
-        head, newline, body = content.partition(b"\n")
-        if not newline or len(head) > MAX_HEADER_BYTES:
+        if content.startswith(_GZIP_MAGIC):
+            raise self._refuse(
+                "version",
+                "a checkpoint of an older format (version 1), which this lab no longer reads",
+            )
+        head, newline, packed = content.partition(b"\n")
+        if not newline or len(head) > MAX_HEADER_BYTES or not head.startswith(b"{"):
             raise self._refuse("format", "not a taolong checkpoint (no header line)")
         header = self._parse(head, "header")
         if not isinstance(header, dict) or header.get("format") != CHECKPOINT_FORMAT:
@@ -468,13 +503,14 @@ class Checkpoint:
                 "version", f"{version!r} is not a version this lab reads ({CHECKPOINT_VERSION})"
             )
         signature = header.pop("signature", None)
-        want = hmac.new(checkpoint_key(), self._signed(header, body), hashlib.sha256).hexdigest()
+        want = hmac.new(checkpoint_key(), self._signed(header, packed), hashlib.sha256).hexdigest()
         if not isinstance(signature, str) or not hmac.compare_digest(signature, want):
             raise self._refuse(
                 "signature",
                 f"does not verify with this user's key ({checkpoint_key_path()}): the file was "
                 "changed, or written by another user",
             )
+        size = header.pop("size", None)
         for name, value in self._header().items():
             if header.get(name) != value:
                 raise self._refuse(
@@ -484,7 +520,7 @@ class Checkpoint:
             raise self._refuse(
                 "header", f"unknown fields {sorted(set(header) - set(self._header()))}"
             )
-        data = self._parse(body, "body")
+        data = self._parse(self._unpack(packed, size), "body")
         if not isinstance(data, dict):
             raise self._refuse("body", "must be a JSON object")
         return data
@@ -493,8 +529,8 @@ class Checkpoint:
         return CheckpointError(self.path, field, reason)
 
     def _read(self) -> bytes | None:
-        """The inflated content, or None when there is no file; refused before it is read
-        when it is not a regular file, too big, or inflates past the cap."""
+        """The file's bytes, or None when there is no file; refused before it is read when it
+        is not a regular file or too big."""
         try:
             handle = open(self.path, "rb", opener=_open_nonblocking)  # noqa: SIM115
         except FileNotFoundError:
@@ -511,22 +547,25 @@ class Checkpoint:
                 raise self._refuse(
                     "file", f"{info.st_size} bytes, more than a checkpoint's {MAX_CHECKPOINT_BYTES}"
                 )
-            if handle.read(2) != b"\x1f\x8b":
-                raise self._refuse("format", "not a taolong checkpoint (not gzip data)")
-            handle.seek(0)
-            chunks, size = [], 0
-            try:
-                with gzip.GzipFile(fileobj=handle) as unzipped:
-                    while chunk := unzipped.read(1 << 20):
-                        size += len(chunk)
-                        if size > MAX_CHECKPOINT_INFLATED:
-                            raise self._refuse(
-                                "file", f"inflates past {MAX_CHECKPOINT_INFLATED} bytes"
-                            )
-                        chunks.append(chunk)
-            except (OSError, EOFError, zlib.error) as exc:
-                raise self._refuse("file", f"damaged gzip data ({exc})") from None
-        return b"".join(chunks)
+            content = handle.read(MAX_CHECKPOINT_BYTES + 1)
+        if len(content) > MAX_CHECKPOINT_BYTES:
+            raise self._refuse("file", f"more than a checkpoint's {MAX_CHECKPOINT_BYTES} bytes")
+        return content
+
+    def _unpack(self, packed: bytes, size) -> bytes:
+        """The body, unpacked: exactly the ``size`` bytes the (verified) header declares."""
+        if type(size) is not int or not 0 <= size <= MAX_CHECKPOINT_INFLATED:
+            raise self._refuse("size", f"must be a number of bytes up to {MAX_CHECKPOINT_INFLATED}")
+        inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        try:
+            body = inflate.decompress(packed, size + 1)
+        except zlib.error as exc:
+            raise self._refuse("file", f"damaged gzip data ({exc})") from None
+        if len(body) > size:
+            raise self._refuse("file", f"unpacks past the {size} bytes its header declares")
+        if len(body) < size or not inflate.eof or inflate.unused_data:
+            raise self._refuse("file", "damaged gzip data (not the size its header declares)")
+        return body
 
     def _parse(self, text: bytes, field: str):
         try:
@@ -542,14 +581,15 @@ class Checkpoint:
     def save(self, body: dict) -> None:
         """Write ``body`` (plain JSON data), signed, replacing the file atomically."""
         began = time.perf_counter()
-        header = self._header()
         text = json.dumps(body, separators=(",", ":"), allow_nan=False).encode()
+        packed = gzip.compress(text, compresslevel=6, mtime=0)
+        header = {**self._header(), "size": len(text)}
         header["signature"] = hmac.new(
-            checkpoint_key(), self._signed(header, text), hashlib.sha256
+            checkpoint_key(), self._signed(header, packed), hashlib.sha256
         ).hexdigest()
-        content = json.dumps(header).encode() + b"\n" + text
+        content = json.dumps(header).encode() + b"\n" + packed
         try:
-            write_atomic(self.path, gzip.compress(content, compresslevel=6, mtime=0))
+            write_atomic(self.path, content)
         except OSError as exc:
             raise SolverError(
                 f"checkpoint {self.path}: cannot write it ({exc.strerror or exc})"
@@ -563,6 +603,7 @@ __all__ = [
     "Budget",
     "Checkpoint",
     "CheckpointError",
+    "CheckpointKeyWarning",
     "ProgressCallback",
     "Solution",
     "SolverError",

@@ -235,6 +235,8 @@ _MAX_TURNS = 1_000_000  # g, f and bounds: far beyond any search that fits in me
 _MAX_COUNT = 2**53  # positions expanded, generated, deferred
 _MAX_SECONDS = 1e10
 _MAX_TEXT = 4096  # a position's TLN or a turn's notation
+_STATS = {"expanded", "seconds", "cpu_seconds", "positions_per_second", "peak_memory_mb"}
+"""The stats of a saved result that the lab reads back (the command line prints them)."""
 
 
 def _position(start: State, key: tuple, g: int) -> State:
@@ -658,6 +660,9 @@ def _saved_result(result, search: _Search, path) -> Solution:
         type(v) in (int, float) and 0 <= v < _MAX_COUNT for v in stats.values()
     ):
         raise refuse("stats", "must map names to non-negative numbers")
+    if not set(stats) >= _STATS or len(stats) > 32 or any(len(name) > 40 for name in stats):
+        missing = sorted(_STATS - set(stats))[:5]
+        raise refuse("stats", f"fields missing {missing}, or too many or too long names")
     return Solution.from_json(result)
 
 

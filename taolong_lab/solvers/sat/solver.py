@@ -102,7 +102,7 @@ from ..explicit import OutOfBudget, win_line_within, win_within
 from . import monk
 from .encode import Encoder
 from .gates import Gates, neg
-from .proof import ProofLog
+from .proof import BUDGET, LAYER, ProofLog
 
 SOLVER = SatCertificate.SOLVER
 CHUNK = 20_000  # conflicts per solver call between time checks
@@ -149,6 +149,11 @@ class SatSearch:
     SHORT_BUDGET = 10_000  # positions expanded by one short search
     LIFT_BUDGET = 2_000  # ... by one search from a dead end's ancestor (0: no lifting)
     LIFT_AFTER = 2  # ... from an ancestor once it is above this many dead ends
+    SHORT_FROM = 1  # the first turn of a candidate a short search may start at
+    # with a proof log, the short searches and lifts start at turn 2: a search from the start
+    # would hand SAT a nogood for the very start and horizon being proved, and the DRAT proof
+    # of that horizon would then add nothing to the explicit search
+    PROOF_SHORT_FROM = 2
     # solo_lookahead -> whether the short searches and lifts run. Under "next-turn" the
     # policy looks over the player's whole next turn, so an expansion costs much more and the
     # searches cost more than the refinements they spare
@@ -193,7 +198,9 @@ class SatSearch:
         self.lift_budget = self.LIFT_BUDGET if searches else 0
         self.short_budget = self.SHORT_BUDGET
         self.short_timeouts = 0
-        self.short_from = 1  # short real searches at spurious turns from this turn on
+        # short real searches at spurious turns from this turn on; with a proof log, never from
+        # the start (:attr:`PROOF_SHORT_FROM`)
+        self.short_from = self.SHORT_FROM if log is None else self.PROOF_SHORT_FROM
         self.lift_depth = None  # no ancestor searched deeper (lowered below one out of budget)
         self.lifted = 0  # dead-end nogoods proved at the ancestors of a dead end
         self.lift_timeouts = 0
@@ -267,6 +274,8 @@ class SatSearch:
             f"{len(self.nogoods)} dead-end nogoods known then, variables eliminated"
         )
         self._flush(t0, n0v, "layer", label)
+        if self.log is not None:
+            self.log.step(LAYER)
         return L
 
     def _flush(self, t0: float, n0v: int | None = None, kind="layer", label="") -> None:
@@ -285,6 +294,8 @@ class SatSearch:
         t0 = time.perf_counter()
         self.enc.damage_budget(k)
         self._flush(t0, kind="damage-budget", label=self.log and f"damage budget under won_{k}")
+        if self.log is not None:
+            self.log.step(BUDGET)
 
     def _apply(self, ref, t: int) -> None:
         """Add refinement ``ref`` at turn ``t`` (pre-state layer ``t - 1``)."""
@@ -601,7 +612,7 @@ class SatSearch:
                 settled()
                 block(after)
         finally:
-            self.short_from = 1
+            self.short_from = self.SHORT_FROM if self.log is None else self.PROOF_SHORT_FROM
             self.count_seconds += time.perf_counter() - t0
         return sum(len(turns_to[key]) for key in winning if key in turns_to)
 
