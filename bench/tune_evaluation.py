@@ -73,9 +73,9 @@ def samples_of(played: dict, args) -> tuple[list, list]:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=160, help="self-play games a scenario")
+    parser.add_argument("--games", type=int, default=80, help="self-play games a scenario")
     parser.add_argument("--nodes", type=int, default=1000, help="AlphaBeta's positions a move")
-    parser.add_argument("--per-game", type=int, default=8, help="quiet positions drawn a game")
+    parser.add_argument("--per-game", type=int, default=10, help="quiet positions drawn a game")
     parser.add_argument("--train", type=float, default=0.8, help="the share of pairs fitted")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
