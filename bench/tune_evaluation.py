@@ -73,7 +73,7 @@ def samples_of(played: dict, args) -> tuple[list, list]:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=80, help="self-play games a scenario")
+    parser.add_argument("--games", type=int, default=48, help="self-play games a scenario")
     parser.add_argument("--nodes", type=int, default=1000, help="AlphaBeta's positions a move")
     parser.add_argument("--per-game", type=int, default=10, help="quiet positions drawn a game")
     parser.add_argument("--train", type=float, default=0.8, help="the share of pairs fitted")
