@@ -30,6 +30,7 @@ from ..files import append_bytes, read_bounded, write_atomic
 from ..games import TAOLONG, Game, GameState, Trajectory, as_line, game
 from ..rules import COLOURS, data_dir
 from ..rules.data import BoundError, decode_json, json_decoder, shown
+from .annotations import Annotation, ReviewNote, read_annotations
 
 FORMAT = "taolong-game"
 VERSION = 2
@@ -62,7 +63,10 @@ class GameRecord:
     notation, chance outcomes included. ``winner`` is the name of the winning side (one of
     :attr:`sides`: ``"white"`` or ``"black"`` in Tao Long) or None (a draw, or a game stopped
     unfinished, e.g. at the turn cap); ``reason`` says how it ended. ``players`` says who
-    played each of :attr:`sides`. ``date`` is ``YYYY-MM-DD``.
+    played each of :attr:`sides`. ``date`` is ``YYYY-MM-DD``. A reviewed game
+    (:func:`taolong_lab.agents.review`) also holds ``annotations``, one
+    :class:`~.annotations.Annotation` an action (None for one not reviewed), and ``review``, a
+    :class:`~.annotations.ReviewNote`.
 
     >>> start = TAOLONG.new()
     >>> record = GameRecord.from_actions(start, ["Wa>He a3,a4"], ("me", "you"),
@@ -81,6 +85,8 @@ class GameRecord:
     date: str
     seed: int | None = None
     id: str | None = None
+    annotations: tuple[Annotation | None, ...] | None = None
+    review: ReviewNote | None = None
 
     @property
     def sides(self) -> tuple[str, ...]:
@@ -169,6 +175,10 @@ class GameRecord:
         )
         if self.seed is not None:
             doc["seed"] = self.seed
+        if self.annotations is not None:
+            doc["annotations"] = [None if a is None else a.to_json() for a in self.annotations]
+        if self.review is not None:
+            doc["review"] = self.review.to_json()
         return doc
 
     @classmethod
@@ -219,6 +229,10 @@ def read_record(doc, known: Game | None = None) -> tuple[GameRecord | None, list
     problem = _result_problem(start, played.end, doc)
     if problem is not None:
         return None, [problem]
+    notes, found = read_annotations(doc, played)
+    if found:
+        return None, found
+    review = doc.get("review")
     record = GameRecord(
         start,
         tuple(doc["turns"]),
@@ -228,6 +242,8 @@ def read_record(doc, known: Game | None = None) -> tuple[GameRecord | None, list
         doc["date"],
         doc.get("seed"),
         doc.get("id"),
+        notes,
+        None if review is None else ReviewNote.from_json(review),
     )
     return record._with_replay(played), []
 
