@@ -310,3 +310,23 @@ def test_a_clean_sweep_keeps_an_interval_of_some_width():
     closer = ratings([MatchResult("a", "b", 1200, 800, 0, 0.6, (0.58, 0.62), ())])
     wider = ratings([MatchResult("a", "b", 12, 8, 0, 0.6, (0.4, 0.8), ())])
     assert closer[0].high - closer[0].low < (wider[0].high - wider[0].low) / 5
+
+
+# ---- the Explorer's review mode ----------------------------------------------------------
+def test_the_review_panel_steps_through_a_reviewed_game(tmp_path):
+    from taolong_lab.explorer import ExplorerSession, ReviewPanel
+
+    path = tmp_path / "reviewed.jsonl"
+    save_records(path, [review(_blunder_record(), nodes=2000).annotated()])
+    session = ExplorerSession(State(HANGS_A_BITE))
+    panel = ReviewPanel(session, nodes=10)  # an annotated record keeps its notes
+    found = panel.load(path)
+    assert found.notes[0].kind == "blunder" and len(session.line) == 2
+    assert panel.marks() == {1: "blunder", 2: "best"}
+    assert session.index == 0 and panel.best() == found.notes[0].best
+    assert panel.bar() == pytest.approx(1 - found.notes[0].before, abs=1e-4)  # white's share
+    assert "turn 1 (black): Th>Mo f3, blunder ??" in panel.summary()
+    session.goto(2)
+    assert panel.best() is None and panel.bar() == 1.0 and panel.summary() == ""
+    session.load(State(HANGS_A_BITE))  # another line: the review is not shown
+    assert panel.marks() == {} and panel.bar() == 0.5
