@@ -134,21 +134,24 @@ def search(args, folder: Path) -> dict:
     return {"nodes": args.search_nodes, "steps": steps, "kept": list(kept)}
 
 
-def tuning(args, folder: Path) -> dict:
-    """The fitted weights against the committed ones; kept when the interval clears 50 %."""
+def tuning(args, folder: Path, report: dict) -> dict:
+    """The fitted weights against the committed ones; kept when the interval clears 50 %.
+    Both search with the refinements the ``search`` section kept, when it ran."""
     fitted = json.loads(Path(args.candidate).read_text(encoding="utf-8"))["fitted"]
     candidate = weights_from(fitted, args.candidate)
     spec = f"alphabeta:nodes={args.tuning_nodes}"
+    used = report.get("search", {}).get("kept")
     summary = _match(
         args,
         folder / "tuning",
         "fitted-vs-committed",
-        _variant(spec, weights=candidate),
-        _variant(spec, weights=default_weights()),
+        _variant(spec, improvements=used, weights=candidate),
+        _variant(spec, improvements=used, weights=default_weights()),
         args.tuning_games,
         args.seed,
     )
     summary.update(
+        improvements=used,
         nodes=args.tuning_nodes,
         candidate=candidate.__dict__,
         committed=default_weights().__dict__,
@@ -356,7 +359,7 @@ def main(argv=None) -> int:
     report["settings"] = vars(args)
     sections = {
         "search": lambda: search(args, folder),
-        "tuning": lambda: tuning(args, folder),
+        "tuning": lambda: tuning(args, folder, report),
         "ladder": lambda: ladder(args, folder),
         "speed": lambda: speed(args),
         "card": lambda: card(args, folder),
