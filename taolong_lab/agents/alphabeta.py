@@ -37,9 +37,9 @@ the match that measured each; :data:`DEFAULT_IMPROVEMENTS` are those kept):
     cut the search off at the same ply (killers), then the others by their history (the
     cut-offs they caused, weighted by the depth squared);
 ``lmr``
-    late-move reductions: from the fourth action on, an action that deals no damage is
-    searched one ply shallower (null window) at a depth of at least three, and again at full
-    depth when it beats the best so far;
+    late-move reductions: from the fourth action on, at a depth of at least three, an action
+    that deals no damage is first searched one ply shallower with a null window, and at full
+    depth only when that beats the best so far (with or without ``pvs``);
 ``quiescence``
     a deeper and ordered quiescence step: up to :data:`DEEP_QUIESCENCE_PLIES` plies instead
     of :data:`QUIESCENCE_PLIES`, the blows that win or harm most tried first.
@@ -241,14 +241,20 @@ class Search:
         return best
 
     def _child(self, after, depth, alpha, beta, ply, me, n: int, quiet: bool) -> float:
-        """The score of the ``n``-th child (from 0): the full window for the first, or
-        without ``pvs``; else a null window first (one ply shallower for a late quiet action
-        with ``lmr``), searched again in full when it beats ``alpha``."""
-        if n == 0 or "pvs" not in self.use:
+        """The score of the ``n``-th child (from 0). The first gets the full window. With
+        ``lmr`` a late quiet action is first searched one ply shallower with a null window,
+        and no further when it does not beat ``alpha``. With ``pvs`` the others get a null
+        window first, and the full window only when they beat ``alpha``."""
+        if n == 0:
             return self.value(after, depth - 1, alpha, beta, ply + 1, me)
-        reduce = int("lmr" in self.use and quiet and n >= LMR_AFTER and depth >= LMR_DEPTH)
-        score = self.value(after, depth - 1 - reduce, alpha, alpha + NULL, ply + 1, me)
-        if score > alpha and (reduce or score < beta):
+        if "lmr" in self.use and quiet and n >= LMR_AFTER and depth >= LMR_DEPTH:
+            score = self.value(after, depth - 2, alpha, alpha + NULL, ply + 1, me)
+            if score <= alpha:
+                return score
+        if "pvs" not in self.use:
+            return self.value(after, depth - 1, alpha, beta, ply + 1, me)
+        score = self.value(after, depth - 1, alpha, alpha + NULL, ply + 1, me)
+        if alpha < score < beta:
             score = self.value(after, depth - 1, alpha, beta, ply + 1, me)
         return score
 
