@@ -22,8 +22,10 @@ so the games do not depend on the machine's load. Sections (``--only``, comma-se
   each of ``--ab-nodes``, ``--games`` games a pairing, with Bradley–Terry ratings and their
   95 % intervals;
 - ``speed``: positions a second of AlphaBeta and MCTS, each searching ``--time`` seconds
-  (at least 0.5) from the positions of bench/positions-scenarios.txt, and of AlphaBeta with
-  each set of refinements the ``search`` section compared;
+  (at least 0.5) from the positions of bench/positions-scenarios.txt; and for the plain search
+  and each refinement alone, the positions made to finish depth 3 from each of them and the
+  positions made a CPU second (a refinement that makes a position dearer plays worse at equal
+  time than at an equal node budget);
 - ``card``: the balance card for every scenario × mode of the current edition, Greedy and
   AlphaBeta at ``--card-nodes`` positions a move, ``--card-games`` games a cell.
 
@@ -45,8 +47,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from taolong_lab import State, game_state
 from taolong_lab.agents import MatchResult, match
-from taolong_lab.agents.alphabeta import IMPROVEMENTS, check_improvements
+from taolong_lab.agents.alphabeta import IMPROVEMENTS, Search, check_improvements
 from taolong_lab.agents.balance import balance_card, summarise_cell, table
+from taolong_lab.agents.base import Budget
 from taolong_lab.agents.matches import ratings
 from taolong_lab.agents.registry import agent_from_spec
 from taolong_lab.files import write_atomic
@@ -242,8 +245,23 @@ def speed(args) -> dict:
                 nodes += _tree_positions(agent.last_root)
         out[name] = {"positions": len(positions), "nodes_per_second": nodes / elapsed}
         print(f"{name}: {nodes / elapsed:,.0f} positions a second", flush=True)
-    for k in range(len(IMPROVEMENTS) + 1):
-        used = IMPROVEMENTS[:k]
+    out["refinements"] = refinement_costs(positions, seconds)
+    return out
+
+
+def refinement_costs(positions, seconds: float) -> dict:
+    """For the plain search and each refinement alone: the positions made to finish depth 3
+    from each position (fewer: a smaller tree), and the positions made a CPU second while
+    searching ``seconds`` from each (the cost of a position)."""
+    out = {}
+    for used in [(), *((name,) for name in IMPROVEMENTS)]:
+        label = "+".join(used) or "plain"
+        to_depth = 0
+        for state in positions:
+            search = Search(None, Budget(None, None), True, used)
+            for _ in search.deepen(state, 3):
+                pass
+            to_depth += search.budget.used
         agent = _variant(f"alphabeta:time={seconds}", improvements=used)
         nodes = elapsed = 0.0
         for state in positions:
@@ -251,9 +269,8 @@ def speed(args) -> dict:
             agent.choose(state)
             elapsed += time.process_time() - start
             nodes += agent.last_search.budget.used
-        label = "+".join(used) or "plain"
-        out[f"alphabeta {label}"] = {"nodes_per_cpu_second": nodes / elapsed}
-        print(f"alphabeta {label}: {nodes / elapsed:,.0f} positions a CPU second", flush=True)
+        out[label] = {"to_depth_3": to_depth, "per_cpu_second": nodes / elapsed}
+        print(f"{label}: {to_depth:,} positions to depth 3, {nodes / elapsed:,.0f} a CPU second")
     return out
 
 

@@ -148,9 +148,10 @@ class Search:
         tactics, noisy = self.evaluation.tactics, self.evaluation.noisy
         killers = self.killers.get(ply, ()) if "killers" in self.use else None
         history = self.history
+        asks = killers is not None or "lmr" in self.use  # whether an action's quietness counts
         keyed = []
         for i, (action, after) in enumerate(pairs):
-            quiet = not after.is_terminal() and not noisy(state, after)
+            quiet = asks and not after.is_terminal() and not noisy(state, after)
             if i == first:
                 key = (0, 0.0, 0.0, rank[i])
             elif after.is_terminal():
