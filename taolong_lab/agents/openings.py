@@ -31,7 +31,7 @@ from .scoring import evaluation_for
 
 DEFAULT_NODES = 100_000
 """The positions searched after each first turn when no budget is given."""
-TABLE_NODES = 200_000
+TABLE_NODES = 500_000
 """The budget of docs/agents.md's table."""
 
 
