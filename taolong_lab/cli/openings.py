@@ -46,8 +46,20 @@ def add_command(subparsers) -> None:
     command.add_argument(
         "--time", metavar="S", type=number(float, 0, MAX_TIME), help="seconds a first turn"
     )
-    command.add_argument("--depth", metavar="D", type=number(int, 1, MAX_DEPTH), default=MAX_DEPTH)
-    command.add_argument("--seed", metavar="S", type=number(int, 0, MAX_SEED - 1), default=0)
+    command.add_argument(
+        "--depth",
+        metavar="D",
+        type=number(int, 1, MAX_DEPTH),
+        default=MAX_DEPTH,
+        help="the deepest search, in plies",
+    )
+    command.add_argument(
+        "--seed",
+        metavar="S",
+        type=number(int, 0, MAX_SEED - 1),
+        default=0,
+        help="the searches' seed: with --nodes the table is the same on every run",
+    )
     command.add_argument("--json", metavar="FILE.json", help="also write the tables as JSON")
     add_progress_option(command)
     command.set_defaults(run=run_openings)

@@ -43,7 +43,13 @@ def add_command(subparsers) -> None:
     command.add_argument(
         "--time", metavar="S", type=number(float, 0, MAX_TIME), help="seconds a position"
     )
-    command.add_argument("--depth", metavar="D", type=number(int, 1, MAX_DEPTH), default=MAX_DEPTH)
+    command.add_argument(
+        "--depth",
+        metavar="D",
+        type=number(int, 1, MAX_DEPTH),
+        default=MAX_DEPTH,
+        help="the deepest search, in plies",
+    )
     command.add_argument(
         "--seed",
         metavar="S",
