@@ -105,6 +105,37 @@ def analyse(
     return dataclasses.replace(found, state=state, line=as_line(found.line))
 
 
+def review(record, **settings):
+    """:func:`taolong_lab.agents.review` of a game record: every turn's win probability before
+    and after, its class, the best turn and its line, and each side's accuracy.
+
+    Parameters
+    ----------
+    record : taolong_lab.agents.GameRecord, str or Path
+        The record, or a ``.jsonl`` file of records (its first is reviewed).
+    **settings
+        The review's budget and seed (``nodes``, ``time_limit``, ``depth``, ``seed``,
+        ``weights``, ``progress``), as :func:`taolong_lab.agents.review` takes them.
+
+    Returns
+    -------
+    taolong_lab.agents.Review
+
+    Raises
+    ------
+    taolong_lab.agents.ReviewError
+        A game of more than two players, or a bad budget.
+    taolong_lab.agents.RecordError
+        A file that holds no good record.
+    """
+    if not isinstance(record, _agents.GameRecord):
+        records = _agents.load_records(record)
+        if not records:
+            raise _agents.RecordError(str(record), [(None, "file", "no record")])
+        record = records[0]
+    return _agents.review(record, **settings)
+
+
 def match(a, b, *, start=None, **settings):
     """:func:`taolong_lab.agents.match` from any start, a Tao Long :class:`State` among them.
 
@@ -202,6 +233,7 @@ __all__ = [
     "match",
     "new_game",
     "parse_turn",
+    "review",
     "save_puzzles",
     "solo_game",
     "solve",

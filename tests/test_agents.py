@@ -18,7 +18,7 @@ from taolong_lab.agents import (
     MCTSAgent,
     RandomAgent,
 )
-from taolong_lab.agents.alphabeta import Search
+from taolong_lab.agents.alphabeta import IMPROVEMENTS, Search
 from taolong_lab.agents.base import Budget
 from taolong_lab.agents.mcts import WIN_PROVED
 from taolong_lab.games import MATE_BOUND, WIN
@@ -177,17 +177,65 @@ def _minimax(state, depth, ply, weights):
     return best
 
 
+EXACT_REFINEMENTS = [(), ("pvs",), ("pvs", "killers"), ("killers",)]
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_alphabeta_at_a_fixed_depth_equals_plain_minimax(seed):
+    """Without quiescence and late-move reductions the search is exact: principal-variation
+    search with aspiration windows, killers and history change the order and the windows, not
+    the value."""
     states = random_game(seed, scenario_names()[seed % 8])
-    state = min(states[10:40], key=lambda s: len(s.legal_turns()))  # a small position
+    small = sorted(states[10:40], key=lambda s: len(s.legal_turns()))[:3]  # small positions
     weights = default_weights()
-    for depth in (1, 2, 3):
-        search = Search(weights, Budget(None, None), quiescence=False)
-        scores = [scores for _, scores in search.deepen(game_state(state), depth)][-1]
-        if search.completed_depth < depth:
-            break  # a proved result stopped the deepening: compare it as it is
-        assert scores[0][1] == _minimax(state, depth, 0, weights)
+    for state in small:
+        for depth in (1, 2, 3):
+            expected = _minimax(state, depth, 0, weights)
+            for improvements in EXACT_REFINEMENTS:
+                search = Search(weights, Budget(None, None), False, improvements)
+                scores = [scores for _, scores in search.deepen(game_state(state), depth)][-1]
+                if search.completed_depth < depth:
+                    break  # a proved result stopped the deepening: compare it as it is
+                assert scores[0][1] == expected, improvements
+
+
+@pytest.mark.parametrize("improvements", [("lmr",), ("pvs", "lmr")])
+def test_late_move_reductions_search_fewer_positions_to_the_same_depth(improvements):
+    """Late quiet actions searched a ply shallower first: a search to a fixed depth makes
+    fewer positions with the reductions than without, with or without the null windows of
+    principal-variation search."""
+    without = with_lmr = 0
+    for seed in range(3):
+        state = game_state(random_game(seed, "field")[12])
+        for used in (tuple(i for i in improvements if i != "lmr"), improvements):
+            search = Search(default_weights(), Budget(None, None), False, used)
+            [_ for _ in search.deepen(state, 3)]
+            if "lmr" in used:
+                with_lmr += search.budget.used
+            else:
+                without += search.budget.used
+    assert with_lmr < without
+
+
+def test_the_refinements_of_the_search_are_named():
+    agent = AlphaBetaAgent(nodes=100, improvements=("lmr", "pvs"))
+    assert repr(agent) == "AlphaBetaAgent(nodes=100, improvements=('pvs', 'lmr'), seed=0)"
+    assert repr(eval(repr(agent))) == repr(agent)
+    assert repr(AlphaBetaAgent(nodes=100)) == "AlphaBetaAgent(nodes=100, seed=0)"
+    with pytest.raises(AgentError, match="unknown search improvement 'nmp'"):
+        AlphaBetaAgent(improvements=("nmp",))
+    with pytest.raises(AgentError, match="a tuple of names"):
+        AlphaBetaAgent(improvements="pvs")
+
+
+@pytest.mark.parametrize("improvements", [(), IMPROVEMENTS])
+def test_every_refinement_still_finds_the_shortest_win(improvements):
+    """With or without the refinements (late-move reductions among them, which may see a
+    quiet winning turn a ply later) the search proves the win in two turns and plays it."""
+    for state in tactical_positions(2)[:3]:
+        agent = AlphaBetaAgent(nodes=200_000, improvements=improvements)
+        _, scores = agent.search(game_state(state))
+        assert WIN - scores[0][1] == 3
 
 
 def test_alphabeta_in_the_solo_variant_finds_the_solvers_win():

@@ -3,6 +3,7 @@ and every position in them is valid."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -96,3 +97,47 @@ def _decode_dragons(inputs, row) -> list:
         links = row[at + 2 + inputs.MAXC : at + 2 + inputs.MAXC + 3 * nlinks]
         out.append((tuple(row[at + 2 : at + 2 + n]), tuple(zip(*[iter(links)] * 3, strict=True))))
     return out
+def test_the_agents_benchmark_runs_its_matches_and_resumes(tmp_path):
+    """bench/agents.py at toy budgets: each refinement's match, the tuning match and two
+    pairings of the ladder, the report written; a rerun reads the games back."""
+    candidate = tmp_path / "tuning.json"
+    weights = {"life": 20, "fire": 2, "threat": 1, "initiative": 4, "stacks": 1, "mobility": 1}
+    candidate.write_text(json.dumps({"fitted": weights}))
+    out = tmp_path / "agents.json"
+    argv = [
+        sys.executable,
+        str(BENCH / "agents.py"),
+        "--only",
+        "search,tuning,ladder",
+        "--games=2",
+        "--search-games=2",
+        "--tuning-games=2",
+        "--search-nodes=150",
+        "--tuning-nodes=150",
+        "--ab-nodes",
+        "100",
+        "200",
+        "300",
+        "--mcts-nodes=100",
+        "--pairs",
+        "greedy-random",
+        "alphabeta300-random",
+        f"--candidate={candidate}",
+        f"--out={out}",
+    ]
+    for _ in range(2):
+        done = subprocess.run(argv, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+    report = json.loads(out.read_text())
+    steps = report["search"]["steps"]
+    assert [s["improvement"] for s in steps] == ["pvs", "killers", "lmr", "quiescence"]
+    assert all(s["games"] == 2 and s["kept"] == (s["score"] > 0.5) for s in steps)
+    assert report["tuning"]["games"] == 2 and report["tuning"]["candidate"]["life"] == 20
+    assert report["tuning"]["keep"] == (report["tuning"]["interval"][0] > 0.5)
+    ladder = report["ladder"]
+    assert [(m["first"], m["second"]) for m in ladder["matches"]] == [
+        ("greedy", "random"),
+        ("alphabeta300", "random"),
+    ]
+    assert all(r["low"] < r["elo"] < r["high"] for r in ladder["ratings"])
+    assert len(list((tmp_path / "agents" / "ladder").glob("*.jsonl"))) == 2

@@ -124,3 +124,29 @@ def test_a_record_loads_into_the_explorer_from_the_controls(tmp_path):
     controls.record_path.value = str(tmp_path / "none.jsonl")
     controls.record_button.click()
     assert "cannot read the record" in ex.message
+
+
+def test_the_review_mode_marks_the_moves_and_draws_the_best_turn(tmp_path):
+    from taolong_lab.explorer.review_widget import attach_review
+
+    blunder = (
+        "torus/grasshopper/current 6/6/6/6/6/6 b3-c3-c2:3:0 f2-a2:1:1 W/-/BW/BB/WB/W/-/- 4:7 b 120"
+    )
+    from taolong_lab import State, game_state
+    from taolong_lab.agents import GameRecord
+
+    record = GameRecord.from_actions(
+        game_state(State(blunder)), ["Th>Mo f3", "Fi>Ea a3"], ("a", "b")
+    )
+    path = tmp_path / "game.jsonl"
+    save_records(path, [record])
+    ex = Explorer()
+    controls = attach_review(ex, nodes=2000)
+    controls.record_path.value = str(path)
+    controls.load_button.click()
+    assert 'data-class="blunder"' in ex.moves.value and 'data-class="best"' in ex.moves.value
+    best = controls.panel.best()
+    assert best is not None and ex.session.hint_turn == best
+    assert ex.board.value == ex.svg() and "blunder" in controls.turn.value
+    ex.next_button.click()
+    assert 'data-share="1.0000"' in controls.bar.value

@@ -97,6 +97,11 @@ def test_notebook_runs_and_its_stored_outputs_are_current(path):
         assert pngs >= 4, "per depth, degrees, the layered graph, the share of winnable states"
     elif name == "04-puzzle-sets.ipynb":
         assert pngs >= 1, "the difficulty histograms"
+    elif name == "05-balance.ipynb":
+        assert pngs >= 4, "the two cards, the review's evaluation graph, the opening table"
+        assert svgs >= 2, "the best line, the turn the weaker side should have played"
+        text = "".join(out.get("text", "") for out in outputs)
+        assert "blunder" in text and "Accuracy (lichess's definition" in text, "the review"
     # every Explorer falls back to its SVG where widgets do not render (GitHub, nbconvert)
     for out in outputs:
         if WIDGET in out.get("data", {}) and "Explorer(" in out["data"].get("text/plain", ""):

@@ -16,6 +16,7 @@ from .base import Agent, AgentError, GreedyAgent, RandomAgent
 from .matches import MatchResult, Rating, match, play, play_game, ratings, tournament
 from .mcts import MCTSAgent
 from .records import GameRecord, RecordError, append_record, load_records, save_records
+from .review import Review, ReviewError, review
 
 __all__ = [
     "Agent",
@@ -29,6 +30,8 @@ __all__ = [
     "RandomAgent",
     "Rating",
     "RecordError",
+    "Review",
+    "ReviewError",
     "TurnScore",
     "analyse",
     "append_record",
@@ -38,6 +41,7 @@ __all__ = [
     "play",
     "play_game",
     "ratings",
+    "review",
     "save_records",
     "tournament",
 ]

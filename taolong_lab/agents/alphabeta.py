@@ -20,7 +20,29 @@ middle of an exchange of blows.
 The transposition table is keyed by :meth:`~taolong_lab.games.GameState.key` and lives for one
 ``choose`` (or ``analyse``) call, so a move depends only on the position, the budget and the
 seed. A stored score ends the search of a position only when it was searched to the same depth,
-so a search to a fixed depth without quiescence returns the plain minimax value.
+so a search to a fixed depth without quiescence (and without late-move reductions) returns the
+plain minimax value.
+
+The usual refinements of alpha-beta, each one of :data:`IMPROVEMENTS` (docs/agents.md gives
+the match that measured each; :data:`DEFAULT_IMPROVEMENTS` are those kept):
+
+``pvs``
+    principal-variation search: after the first action, each action is searched with a null
+    window first, and again with the full window only when it beats the best so far; the root
+    searches within an aspiration window around the last iteration's score (half the
+    evaluation's scale either side), and again with the full window when the score falls
+    outside it;
+``killers``
+    the move ordering puts, after the actions that deal damage, the two actions that last
+    cut the search off at the same ply (killers), then the others by their history (the
+    cut-offs they caused, weighted by the depth squared);
+``lmr``
+    late-move reductions: from the fourth action on, at a depth of at least three, an action
+    that deals no damage is first searched one ply shallower with a null window, and at full
+    depth only when that beats the best so far (with or without ``pvs``);
+``quiescence``
+    a deeper and ordered quiescence step: up to :data:`DEEP_QUIESCENCE_PLIES` plies instead
+    of :data:`QUIESCENCE_PLIES`, the blows that win or harm most tried first.
 
 In a game with hidden information the agent searches ``samples`` positions drawn from what the
 player to move sees, each with its share of the budget, and plays the action with the best
@@ -47,9 +69,18 @@ from .base import (
 from .scoring import Evaluation
 
 QUIESCENCE_PLIES = 2
+DEEP_QUIESCENCE_PLIES = 4
 MAX_DEPTH = 64
 EXACT, LOWER, UPPER = 0, 1, 2
 DEFAULT_NODES = 20_000
+IMPROVEMENTS = ("pvs", "killers", "lmr", "quiescence")
+"""The refinements of the search, in the order they were measured (see the module docstring)."""
+DEFAULT_IMPROVEMENTS = ("killers",)
+"""The refinements an agent uses unless told otherwise: those their matches kept (each scored
+above 50 % against the search without it; docs/agents.md, "The refinements of the search")."""
+NULL = 1e-6
+"""The width of a null window, in points."""
+LMR_AFTER, LMR_DEPTH = 3, 3
 
 
 class _OutOfBudget(Exception):
@@ -61,12 +92,22 @@ class Search:
     :func:`~taolong_lab.agents.analysis.analyse`).
 
     ``evaluation`` is an :class:`~.scoring.Evaluation`, or the weights of the game's own (Tao
-    Long's ``Weights``; None: its defaults).
+    Long's ``Weights``; None: its defaults); ``improvements`` the refinements it uses (of
+    :data:`IMPROVEMENTS`).
     """
 
-    def __init__(self, evaluation, budget: Budget, quiescence: bool = True):
+    def __init__(
+        self,
+        evaluation,
+        budget: Budget,
+        quiescence: bool = True,
+        improvements=DEFAULT_IMPROVEMENTS,
+    ):
         self.evaluation, self.budget, self.quiescence = evaluation, budget, quiescence
+        self.use = check_improvements(improvements)
         self.table: dict = {}  # key -> (depth, score, flag, index of the best action)
+        self.killers: dict = {}  # ply -> the last two actions that cut the search off
+        self.history: dict = {}  # (player, action) -> the cut-offs it caused, by depth squared
         self.completed_depth = 0
 
     def _prepare(self, state) -> GameState:
@@ -91,10 +132,12 @@ class Search:
             return -(WIN - ply)
         return self.static(state, player)
 
-    def _children(self, state: GameState, depth: int, rank=None) -> list:
-        """The successors, best first: the stored best action, then by the harm done (the
-        evaluation's tactics), then (deep in the tree) by the evaluation; ``rank`` (index ->
-        number) breaks the last ties."""
+    def _children(self, state: GameState, depth: int, rank=None, ply: int = 0) -> list:
+        """The successors, best first, as ``(index, (action, position), quiet)``: the stored
+        best action, then the ends of the game (wins first), then by the harm done (the
+        evaluation's tactics); with ``killers``, the actions that deal no damage come after
+        those that do, killers first, then by history; deeper in the tree, by the evaluation.
+        ``rank`` (index -> number) breaks the last ties."""
         pairs = state.successors()
         if self.budget.spend(len(pairs)):
             raise _OutOfBudget
@@ -102,19 +145,40 @@ class Search:
         first = entry[3] if entry is not None else -1
         me = state.current_player()
         rank = rank or range(len(pairs))
-        tactics = self.evaluation.tactics
-
-        def order(item):
-            i, (_, after) = item
+        tactics, noisy = self.evaluation.tactics, self.evaluation.noisy
+        killers = self.killers.get(ply, ()) if "killers" in self.use else None
+        history = self.history
+        asks = killers is not None or "lmr" in self.use  # whether an action's quietness counts
+        keyed = []
+        for i, (action, after) in enumerate(pairs):
+            quiet = asks and not after.is_terminal() and not noisy(state, after)
             if i == first:
-                return (0, 0.0, rank[i])
-            if after.is_terminal():
-                won = after.returns()[me] >= 1
-                return (1, -1.0 if won else 1.0, rank[i])
-            guess = self.static(after, me) if depth >= 2 else 0.0
-            return (2, -(tactics(state, after) * 1000 + guess), rank[i])
+                key = (0, 0.0, 0.0, rank[i])
+            elif after.is_terminal():
+                key = (1, -1.0 if after.returns()[me] >= 1 else 1.0, 0.0, rank[i])
+            else:
+                guess = self.static(after, me) if depth >= 2 else 0.0
+                harm = -(tactics(state, after) * 1000 + guess)
+                if killers is None or not quiet:
+                    key = (2, harm, 0.0, rank[i])
+                elif action in killers:
+                    key = (3, float(killers.index(action)), 0.0, rank[i])
+                else:
+                    key = (4, -history.get((me, action), 0), -guess, rank[i])
+            keyed.append((key, i, action, after, quiet))
+        keyed.sort(key=lambda item: item[0])
+        return [(i, (action, after), quiet) for _, i, action, after, quiet in keyed]
 
-        return sorted(enumerate(pairs), key=order)
+    def _cut_off(self, state: GameState, action, depth: int, ply: int) -> None:
+        """Remember a quiet action that cut the search off (killers and history)."""
+        if "killers" not in self.use:
+            return
+        killers = self.killers.setdefault(ply, [])
+        if action not in killers:
+            killers.insert(0, action)
+            del killers[2:]
+        key = (state.current_player(), action)
+        self.history[key] = self.history.get(key, 0) + depth * depth
 
     # ---- the search ----------------------------------------------------------------------
     def value(
@@ -140,33 +204,64 @@ class Search:
             for outcome, probability in outcomes
         )
 
+    def _probe(self, key, depth: int, alpha: float, beta: float, ply: int):
+        """The stored score that settles this search, or None."""
+        entry = self.table.get(key)
+        if entry is None or entry[0] != depth:
+            return None
+        score = _from_table(entry[1], ply)
+        if entry[2] == EXACT:
+            return score
+        if entry[2] == LOWER and score >= beta:
+            return score
+        if entry[2] == UPPER and score <= alpha:
+            return score
+        return None
+
     def search(self, state: GameState, depth: int, alpha: float, beta: float, ply: int) -> float:
         """The score of ``state``, a position where a player is to move, for that player."""
         if depth <= 0:
-            return self.settle(state, alpha, beta, ply, QUIESCENCE_PLIES)
+            return self.settle(state, alpha, beta, ply, self._quiescence_plies())
         key = state.key()
-        entry = self.table.get(key)
-        if entry is not None and entry[0] == depth:
-            score = _from_table(entry[1], ply)
-            if entry[2] == EXACT:
-                return score
-            if entry[2] == LOWER and score >= beta:
-                return score
-            if entry[2] == UPPER and score <= alpha:
-                return score
+        stored = self._probe(key, depth, alpha, beta, ply)
+        if stored is not None:
+            return stored
         me = state.current_player()
         start_alpha = alpha
         best, best_index = -2 * WIN, -1
-        for i, (_, after) in self._children(state, depth):
-            score = self.value(after, depth - 1, alpha, beta, ply + 1, me)
+        for n, (i, (action, after), quiet) in enumerate(self._children(state, depth, ply=ply)):
+            score = self._child(after, depth, alpha, beta, ply, me, n, quiet)
             if score > best:
                 best, best_index = score, i
             alpha = max(alpha, score)
             if alpha >= beta:
+                if quiet:
+                    self._cut_off(state, action, depth, ply)
                 break
         flag = UPPER if best <= start_alpha else LOWER if best >= beta else EXACT
         self.table[key] = (depth, _to_table(best, ply), flag, best_index)
         return best
+
+    def _child(self, after, depth, alpha, beta, ply, me, n: int, quiet: bool) -> float:
+        """The score of the ``n``-th child (from 0). The first gets the full window. With
+        ``lmr`` a late quiet action is first searched one ply shallower with a null window,
+        and no further when it does not beat ``alpha``. With ``pvs`` the others get a null
+        window first, and the full window only when they beat ``alpha``."""
+        if n == 0:
+            return self.value(after, depth - 1, alpha, beta, ply + 1, me)
+        if "lmr" in self.use and quiet and n >= LMR_AFTER and depth >= LMR_DEPTH:
+            score = self.value(after, depth - 2, alpha, alpha + NULL, ply + 1, me)
+            if score <= alpha:
+                return score
+        if "pvs" not in self.use:
+            return self.value(after, depth - 1, alpha, beta, ply + 1, me)
+        score = self.value(after, depth - 1, alpha, alpha + NULL, ply + 1, me)
+        if alpha < score < beta:
+            score = self.value(after, depth - 1, alpha, beta, ply + 1, me)
+        return score
+
+    def _quiescence_plies(self) -> int:
+        return DEEP_QUIESCENCE_PLIES if "quiescence" in self.use else QUIESCENCE_PLIES
 
     def settle(self, state: GameState, alpha: float, beta: float, ply: int, left: int) -> float:
         """The quiescence step (see the module docstring)."""
@@ -183,9 +278,10 @@ class Search:
         pairs = state.successors()
         if self.budget.spend(len(pairs)):
             raise _OutOfBudget
-        for _, after in pairs:
-            if not self.evaluation.noisy(state, after):
-                continue
+        blows = [after for _, after in pairs if self.evaluation.noisy(state, after)]
+        if "quiescence" in self.use:
+            blows.sort(key=lambda after: self._blow_order(state, after, me))
+        for after in blows:
             if after.is_terminal():
                 score = self.terminal(after, ply + 1, me)
             elif after.is_chance():
@@ -201,33 +297,59 @@ class Search:
                 break
         return best
 
-    def root(self, state, depth: int, every: bool = False, rank=None) -> list:
+    def _blow_order(self, state: GameState, after: GameState, me: int) -> tuple:
+        """A blow's place in the ordered quiescence step: a won game first, then the most
+        harm done."""
+        if after.is_terminal():
+            return (0 if after.returns()[me] >= 1 else 2, 0.0)
+        return (1, -self.evaluation.tactics(state, after))
+
+    def root(self, state, depth: int, every: bool = False, rank=None, guess=None) -> list:
         """Search the root to ``depth``: ``(index of the action, score)`` for each action,
         best first. The first score is exact; the others are exact with ``every`` (each
         action gets a full window), else upper bounds. ``rank`` breaks ties in the search
-        order."""
+        order; ``guess`` (the last iteration's score) centres the aspiration window of
+        ``pvs``."""
         state = self._prepare(state)
-        me = state.current_player()
-        alpha, beta = -2 * WIN, 2 * WIN
-        scores = []
-        for i, (_, after) in self._children(state, depth, rank):
-            window = (-2 * WIN, 2 * WIN) if every else (alpha, beta)
-            scores.append((i, self.value(after, depth - 1, window[0], window[1], 1, me)))
-            alpha = max(alpha, scores[-1][1])
-        scores.sort(key=lambda pair: -pair[1])  # stable: the first of equal scores is exact
+        wide = (-2 * WIN, 2 * WIN)
+        if every or guess is None or "pvs" not in self.use or abs(guess) > MATE_BOUND:
+            scores = self._root(state, depth, every, rank, wide)
+        else:
+            half = self.evaluation.scale / 2
+            scores = self._root(state, depth, every, rank, (guess - half, guess + half))
+            if not guess - half < scores[0][1] < guess + half:
+                scores = self._root(state, depth, every, rank, wide)
         self.table[state.key()] = (depth, _to_table(scores[0][1], 0), EXACT, scores[0][0])
+        return scores
+
+    def _root(self, state, depth: int, every: bool, rank, window) -> list:
+        me = state.current_player()
+        alpha, beta = window
+        scores = []
+        for n, (i, (_, after), quiet) in enumerate(self._children(state, depth, rank)):
+            if every:
+                score = self.value(after, depth - 1, -2 * WIN, 2 * WIN, 1, me)
+            else:
+                score = self._child(after, depth, alpha, beta, 0, me, n, quiet)
+            scores.append((i, score))
+            alpha = max(alpha, score)
+            if alpha >= beta and not every:
+                break
+        scores.sort(key=lambda pair: -pair[1])  # stable: the first of equal scores is exact
         return scores
 
     def deepen(self, state, max_depth: int, every: bool = False, rank=None):
         """Iterative deepening to ``max_depth`` or until the budget is spent; yields each
         completed depth and its root scores (see :meth:`root`)."""
         state = self._prepare(state)
+        guess = None
         for depth in range(1, max_depth + 1):
             try:
-                scores = self.root(state, depth, every, rank)
+                scores = self.root(state, depth, every, rank, guess)
             except _OutOfBudget:
                 return
             self.completed_depth = depth
+            guess = scores[0][1]
             yield depth, scores
             if abs(scores[0][1]) > MATE_BOUND:
                 return  # the shortest win, or every action loses: deeper cannot change it
@@ -246,6 +368,20 @@ class Search:
             line.append(action)
             state = state.apply(action)
         return line
+
+
+def check_improvements(improvements) -> frozenset:
+    """``improvements`` as a set, each one of :data:`IMPROVEMENTS`; :class:`AgentError`
+    names one that is not."""
+    if isinstance(improvements, str) or not isinstance(
+        improvements, tuple | list | frozenset | set
+    ):
+        raise AgentError(f"improvements must be a tuple of names, not {improvements!r}")
+    for name in improvements:
+        if name not in IMPROVEMENTS:
+            known = ", ".join(IMPROVEMENTS)
+            raise AgentError(f"unknown search improvement {name!r} (known: {known})")
+    return frozenset(improvements)
 
 
 def _to_table(score: float, ply: int) -> float:
@@ -284,6 +420,9 @@ class AlphaBetaAgent:
         game without any ignores it (see :mod:`.scoring`).
     quiescence
         Whether leaves go through the quiescence step.
+    improvements
+        The refinements of the search (of :data:`IMPROVEMENTS`; default
+        :data:`DEFAULT_IMPROVEMENTS`).
     samples
         Positions drawn from what the player sees, in a game with hidden information.
     """
@@ -299,6 +438,7 @@ class AlphaBetaAgent:
         seed: int = 0,
         weights=None,
         quiescence: bool = True,
+        improvements=DEFAULT_IMPROVEMENTS,
         samples: int = SAMPLES,
     ):
         check_budget(nodes, time_limit)
@@ -310,6 +450,7 @@ class AlphaBetaAgent:
         self.seed = check_seed(seed)
         self.weights = weights
         self.quiescence = quiescence
+        self.improvements = check_improvements(improvements)
         self.samples = check_samples(samples)
         self.last_search: Search | None = None
 
@@ -321,7 +462,7 @@ class AlphaBetaAgent:
         state = game_state(state)
         nodes = None if self.nodes is None else max(1, self.nodes // share)
         time_limit = None if self.time_limit is None else self.time_limit / share
-        search = Search(self.weights, Budget(nodes, time_limit), self.quiescence)
+        search = Search(self.weights, Budget(nodes, time_limit), self.quiescence, self.improvements)
         rank = list(range(len(state.legal_actions())))
         position_rng(self.seed, state).shuffle(rank)  # equal actions: a seeded pick
         scores = None
@@ -358,10 +499,26 @@ class AlphaBetaAgent:
                 "time": self.time_limit,
                 "nodes": self.nodes,
                 "depth": None if self.depth == MAX_DEPTH else self.depth,
+                "improvements": _shown_improvements(self.improvements),
                 "samples": None if self.samples == SAMPLES else self.samples,
                 "seed": self.seed,
             },
         )
 
 
-__all__ = ["QUIESCENCE_PLIES", "AlphaBetaAgent", "Search"]
+def _shown_improvements(used: frozenset):
+    """The improvements for a repr: None when they are the default, else in measured order."""
+    if used == frozenset(DEFAULT_IMPROVEMENTS):
+        return None
+    return tuple(name for name in IMPROVEMENTS if name in used)
+
+
+__all__ = [
+    "DEEP_QUIESCENCE_PLIES",
+    "DEFAULT_IMPROVEMENTS",
+    "IMPROVEMENTS",
+    "QUIESCENCE_PLIES",
+    "AlphaBetaAgent",
+    "Search",
+    "check_improvements",
+]

@@ -21,7 +21,16 @@ from dataclasses import dataclass
 
 from ..games import MATE_BOUND, TAOLONG, WIN, GameState, Trajectory
 from .alphabeta import MAX_DEPTH, Search
-from .base import AgentError, Budget, check_budget, check_samples, game_state, position_rng, worlds
+from .base import (
+    AgentError,
+    Budget,
+    check_budget,
+    check_samples,
+    check_seed,
+    game_state,
+    position_rng,
+    worlds,
+)
 
 DEFAULT_NODES = 20_000
 
@@ -86,6 +95,7 @@ def analyse(
     depth: int = MAX_DEPTH,
     weights=None,
     samples: int = 8,
+    seed: int = 0,
 ) -> Analysis:
     """Analyse ``state``: the score, the principal variation and every legal action's score.
 
@@ -104,6 +114,9 @@ def analyse(
         The game's tuning of its heuristic (Tao Long's ``Weights``; default: its own).
     samples
         Positions drawn from what the player sees, in a game with hidden information.
+    seed
+        The seed of those draws. With ``nodes`` and no ``time_limit`` the analysis depends
+        only on the position, the budget and the seed.
 
     Returns
     -------
@@ -126,6 +139,7 @@ def analyse(
     if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
         raise AgentError(f"depth must be a whole number from 1 to {MAX_DEPTH}, not {depth!r}")
     check_samples(samples)
+    check_seed(seed)
     if time_limit is None and nodes is None:
         nodes = DEFAULT_NODES
     played = game_state(state)
@@ -141,7 +155,8 @@ def analyse(
     if played.is_chance():
         raise AgentError("a chance event is next: analyse the position after one of its outcomes")
     if played.game.hidden:
-        return _analyse_hidden(played, sign, name, time_limit, nodes, depth, weights, samples)
+        budget = (time_limit, nodes, depth)
+        return _analyse_hidden(played, sign, name, budget, weights, samples, seed)
     solved = _solo_solution(played, time_limit, nodes)
     search = Search(weights, Budget(nodes, time_limit))
     scores = None
@@ -176,9 +191,10 @@ def analyse(
     )
 
 
-def _analyse_hidden(played, sign, name, time_limit, nodes, depth, weights, samples):
+def _analyse_hidden(played, sign, name, budget, weights, samples, seed):
     """Each action's mean score over positions drawn from what the player to move sees."""
-    drawn = worlds(played, position_rng(0, played), samples)
+    time_limit, nodes, depth = budget
+    drawn = worlds(played, position_rng(seed, played), samples)
     legal = played.legal_actions()
     totals = {str(action): 0.0 for action in legal}
     reached, used = MAX_DEPTH, 0

@@ -21,8 +21,9 @@ Games run on the process pool (``workers=``) or a Dask cluster (``scheduler=``) 
 workers as pickles, so they must be importable (the agents of this package are).
 
 Ratings are Bradley–Terry strengths fitted by minorisation–maximisation (a draw counts half
-a win to each side), on the Elo scale (400 points for odds of 10 to 1, the mean rating 0),
-with 95 % intervals from a seeded bootstrap over the games.
+a win to each side, one virtual draw a pair as a prior), on the Elo scale (400 points for
+odds of 10 to 1, the mean rating 0), with 95 % intervals from the curvature of the
+likelihood at the fit (a normal approximation that keeps a width after a clean sweep).
 """
 
 from __future__ import annotations
@@ -46,7 +47,6 @@ MAX_GAMES = 1_000_000
 MAX_TURNS = 5000
 DEFAULT_MAX_TURNS = 300
 Z95 = 1.959963984540054
-BOOTSTRAP_SAMPLES = 200
 
 
 def with_seed(agent, seed: int):
@@ -523,18 +523,22 @@ def _round_robin(agents: dict, games: int, seed: int, out_dir, options: dict):
                 **options,
             )
             results.append(dataclasses.replace(result, first=first, second=second))
-    return results, ratings(results, seed=seed)
+    return results, ratings(results)
 
 
-def ratings(results, *, seed: int = 0, samples: int = BOOTSTRAP_SAMPLES) -> list[Rating]:
-    """Bradley–Terry ratings, on the Elo scale, of the players of ``results`` (a list of
-    :class:`MatchResult`), best first, each with a 95 % interval: the bootstrap's, widened to
-    hold the Elo of the Wilson interval of the player's score (:func:`_wilson_elo`), so that a
-    sweep, which every bootstrap sample repeats, still gets an interval of some width.
+def ratings(results) -> list[Rating]:
+    """Bradley–Terry ratings, on the Elo scale with the mean at 0, of the players of
+    ``results`` (a list of :class:`MatchResult`), best first, each with a 95 % interval.
+
+    The fit counts a draw as half a win and gives every pair that met one virtual draw (a
+    prior: an unbeaten player keeps a finite rating). The interval is the normal
+    approximation at the fit (Laplace's): the standard errors come from the curvature of the
+    log-likelihood, virtual draws included, so it has a width even after a clean sweep, where a
+    bootstrap over the games would collapse to a point.
 
     >>> r = MatchResult("a", "b", 3, 1, 0, 0.75, (0.3, 0.95), ())  # 3.5 to 1.5 with the draw
-    >>> [round(x.elo) for x in ratings([r])]
-    [74, -74]
+    >>> [(round(x.elo), round(x.high - x.elo)) for x in ratings([r])]
+    [(74, 166), (-74, 166)]
     """
     names = sorted({n for r in results for n in (r.first, r.second)})
     if len(names) < 2:
@@ -544,43 +548,22 @@ def ratings(results, *, seed: int = 0, samples: int = BOOTSTRAP_SAMPLES) -> list
         for r in results
         for point in [1.0] * r.wins + [0.0] * r.losses + [0.5] * r.draws
     ]
-    best = _bradley_terry(names, games)
-    rng = random.Random(f"ratings:{seed}")
-    draws = {name: [] for name in names}
-    for _ in range(samples):
-        sample = [games[rng.randrange(len(games))] for _ in games]
-        fitted = _bradley_terry(names, sample)
-        for name in names:
-            draws[name].append(fitted[name])
-    out = []
-    for name in names:
-        values = sorted(draws[name])
-        low = values[int(0.025 * (len(values) - 1))]
-        high = values[math.ceil(0.975 * (len(values) - 1))]
-        wilson = _wilson_elo(name, games, len(names))
-        low, high = min(low, wilson[0], best[name]), max(high, wilson[1], best[name])
-        out.append(Rating(name, best[name], low, high))
+    best, meetings = _bradley_terry(names, games)
+    errors = _standard_errors(names, best, meetings)
+    out = [
+        Rating(name, best[name], best[name] - Z95 * errors[name], best[name] + Z95 * errors[name])
+        for name in names
+    ]
     return sorted(out, key=lambda r: -r.elo)
 
 
-def _wilson_elo(name: str, games: list[tuple[str, str, float]], players: int):
-    """The Elo interval of the Wilson interval of ``name``'s mean score against the field,
-    with one virtual draw against each opponent met (as in :func:`_bradley_terry`): a rating
-    is the Elo gap to the field times ``(players - 1) / players``."""
-    points = [
-        p if first == name else 1.0 - p for first, second, p in games if name in (first, second)
-    ]
-    met = {
-        first if second == name else second for first, second, _ in games if name in (first, second)
-    }
-    low, high = score_interval(points + [0.5] * len(met))
-    share = (players - 1) / players
-    return tuple(share * 400.0 * math.log10(p / (1.0 - p)) for p in (low, high))
+ELO = 400.0 / math.log(10.0)
+"""Elo points for a factor of e in strength."""
 
 
-def _bradley_terry(names: list[str], games: list[tuple[str, str, float]]) -> dict:
-    """Elo-scale Bradley–Terry ratings by minorisation–maximisation; every pair that met also
-    gets one virtual draw, so an unbeaten player keeps a finite rating."""
+def _bradley_terry(names: list[str], games: list[tuple[str, str, float]]) -> tuple[dict, dict]:
+    """Elo-scale Bradley–Terry ratings by minorisation–maximisation, every pair that met also
+    given one virtual draw; and the games of each pair, the virtual draw included."""
     wins = {n: 0.0 for n in names}
     meetings: dict = {}
     for first, second, point in games:
@@ -593,7 +576,7 @@ def _bradley_terry(names: list[str], games: list[tuple[str, str, float]]) -> dic
             wins[n] += 0.5
         meetings[pair] += 1
     strength = {n: 1.0 for n in names}
-    for _ in range(200):
+    for _ in range(1000):
         new = {}
         for n in names:
             total = sum(
@@ -604,11 +587,52 @@ def _bradley_terry(names: list[str], games: list[tuple[str, str, float]]) -> dic
             new[n] = wins[n] / total if total else strength[n]
         mean = math.exp(sum(math.log(v) for v in new.values()) / len(new))
         new = {n: v / mean for n, v in new.items()}
-        done = max(abs(math.log(new[n] / strength[n])) for n in names) < 1e-9
+        done = max(abs(math.log(new[n] / strength[n])) for n in names) < 1e-10
         strength = new
         if done:
             break
-    return {n: 400.0 * math.log10(strength[n]) for n in names}
+    return {n: ELO * math.log(strength[n]) for n in names}, meetings
+
+
+def _standard_errors(names: list[str], elo: dict, meetings: dict) -> dict:
+    """Each rating's standard error, in Elo, under the constraint that the ratings' mean is 0:
+    the diagonal of the pseudo-inverse of the information matrix (a weighted graph
+    Laplacian, ``(L + J/n)^-1 - J/n``). A player no pair links to the others gets an infinite
+    one."""
+    n = len(names)
+    index = {name: i for i, name in enumerate(names)}
+    info = [[1.0 / n] * n for _ in range(n)]
+    for (a, b), count in meetings.items():
+        p = 1.0 / (1.0 + math.exp((elo[b] - elo[a]) / ELO))
+        weight = count * p * (1.0 - p)
+        i, j = index[a], index[b]
+        info[i][i] += weight
+        info[j][j] += weight
+        info[i][j] -= weight
+        info[j][i] -= weight
+    inverse = _inverse(info)
+    if inverse is None:
+        return {name: math.inf for name in names}
+    return {name: ELO * math.sqrt(max(inverse[i][i] - 1.0 / n, 0.0)) for name, i in index.items()}
+
+
+def _inverse(matrix: list[list[float]]) -> list[list[float]] | None:
+    """The inverse of a small square matrix by Gauss–Jordan elimination, or None when it is
+    singular."""
+    n = len(matrix)
+    rows = [list(row) + [1.0 if i == j else 0.0 for j in range(n)] for i, row in enumerate(matrix)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(rows[r][col]))
+        if abs(rows[pivot][col]) < 1e-12:
+            return None
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        head = rows[col][col]
+        rows[col] = [v / head for v in rows[col]]
+        for r in range(n):
+            if r != col and rows[r][col]:
+                factor = rows[r][col]
+                rows[r] = [v - factor * w for v, w in zip(rows[r], rows[col], strict=True)]
+    return [row[n:] for row in rows]
 
 
 __all__ = [

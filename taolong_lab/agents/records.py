@@ -31,6 +31,7 @@ from ..files import append_bytes, read_bounded, write_atomic
 from ..games import TAOLONG, Game, GameState, Trajectory, as_line, game
 from ..rules import COLOURS, data_dir
 from ..rules.data import BoundError, decode_json, json_decoder, shown
+from .annotations import Annotation, ReviewNote, read_annotations
 
 FORMAT = "taolong-game"
 VERSION = 2
@@ -65,7 +66,10 @@ class GameRecord:
     unfinished, e.g. at the turn cap); ``reason`` says how it ended. ``players`` says who
     played each of :attr:`sides`. ``date`` is ``YYYY-MM-DD``. ``settings``: the match's seed,
     turn cap and random opening plies, for a game of a match
-    (:func:`~taolong_lab.agents.matches.match`).
+    (:func:`~taolong_lab.agents.matches.match`). A reviewed game
+    (:func:`taolong_lab.agents.review`) also holds ``annotations``, one
+    :class:`~.annotations.Annotation` an action (None for one not reviewed), and ``review``, a
+    :class:`~.annotations.ReviewNote`.
 
     >>> start = TAOLONG.new()
     >>> record = GameRecord.from_actions(start, ["Wa>He a3,a4"], ("me", "you"),
@@ -85,6 +89,8 @@ class GameRecord:
     seed: int | None = None
     id: str | None = None
     settings: dict | None = field(default=None, hash=False)
+    annotations: tuple[Annotation | None, ...] | None = None
+    review: ReviewNote | None = None
 
     @property
     def sides(self) -> tuple[str, ...]:
@@ -177,6 +183,10 @@ class GameRecord:
             doc["seed"] = self.seed
         if self.settings is not None:
             doc["settings"] = dict(self.settings)
+        if self.annotations is not None:
+            doc["annotations"] = [None if a is None else a.to_json() for a in self.annotations]
+        if self.review is not None:
+            doc["review"] = self.review.to_json()
         return doc
 
     @classmethod
@@ -227,6 +237,10 @@ def read_record(doc, known: Game | None = None) -> tuple[GameRecord | None, list
     problem = _result_problem(start, played.end, doc)
     if problem is not None:
         return None, [problem]
+    notes, found = read_annotations(doc, played)
+    if found:
+        return None, found
+    review = doc.get("review")
     record = GameRecord(
         start,
         tuple(doc["turns"]),
@@ -237,6 +251,8 @@ def read_record(doc, known: Game | None = None) -> tuple[GameRecord | None, list
         doc.get("seed"),
         doc.get("id"),
         doc.get("settings"),
+        notes,
+        None if review is None else ReviewNote.from_json(review),
     )
     return record._with_replay(played), []
 

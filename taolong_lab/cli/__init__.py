@@ -22,6 +22,8 @@
     taolong games [NAME]                 the registered games (or one game's options)
     taolong tournament SPEC SPEC ... --games N          a round robin of agents, rated
     taolong balance --levels SPEC ... --games N --out FILE.json   a game's balance card
+    taolong review FILE[:N] [--nodes N] [--out F.jsonl] [--plot F.svg]  a game reviewed
+    taolong openings [--scenario S] [--nodes N]        every first turn scored
     taolong doctor                       what this install runs on (the compiled kernel or not)
     taolong --version
 
@@ -37,8 +39,8 @@ The modules: ``parser`` (the parser and :func:`main`), ``common`` (what the comm
 ``position`` (show, turns, play, scenarios), ``session`` (the interactive session of
 ``play FILE``), ``play_game`` (``play --vs/--game``), ``replay`` (``play --replay``),
 ``game_options`` (what the game commands share: the game, its options, agent specs),
-``games``, ``tournament``, ``balance``, ``puzzles``, ``solve``, ``verify``, ``graph``,
-``generate``, ``atlas`` and ``doctor``: one module a command.
+``games``, ``tournament``, ``balance``, ``review``, ``openings``, ``puzzles``, ``solve``,
+``verify``, ``graph``, ``generate``, ``atlas`` and ``doctor``: one module a command.
 """
 
 from .parser import build_parser, main

@@ -10,6 +10,9 @@
 - ``agent_panel``: :class:`AgentPanel`, the computer opponent, the evaluation bar and the best
   line of the two-player game, and game records loaded; no view. ``agent_widget``: its
   controls, added to an Explorer by ``attach``.
+- ``review_panel``: :class:`ReviewPanel`, the review mode: a reviewed game stepped through
+  with the evaluation bar, each turn's class and the best alternative; no view.
+  ``review_widget``: its controls, added to an Explorer by ``attach_review``.
 - ``game_play``: :class:`GamePlay`, a game of any registered game played by people and
   agents; no view. ``game_widget``: :class:`GameWidget`, its ipywidgets view.
 - ``page``: :class:`~.page.Page`, the web page's Python side (``make site``): a session and
@@ -21,6 +24,7 @@ Importing this package never imports ipywidgets: ``Explorer`` is loaded on first
 from .agent_panel import AgentPanel
 from .builder import Choice, ExplorerError, Offer, TurnBuilder
 from .game_play import GamePlay
+from .review_panel import ReviewPanel
 from .session import ExplorerSession, bundled_puzzles
 
 
@@ -45,6 +49,7 @@ __all__ = [
     "GamePlay",
     "GameWidget",
     "Offer",
+    "ReviewPanel",
     "TurnBuilder",
     "bundled_puzzles",
 ]

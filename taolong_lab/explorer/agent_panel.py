@@ -96,6 +96,21 @@ def first_player_share(found: Analysis | None, state: GameState | None) -> float
     return 1.0 / (1.0 + math.exp(-max(-700.0, min(700.0, found.white_score / scale))))
 
 
+def bar_html(share: float) -> str:
+    """An evaluation bar in HTML: white's share (0 to 1) light, the rest dark.
+
+    >>> 'data-share="0.2500"' in bar_html(0.25)
+    True
+    """
+    white = f"{100 * share:.1f}%"
+    return (
+        f'<div data-share="{share:.4f}" title="white {white}" style="display:flex;'
+        'width:400px;height:14px;border:1px solid #555">'
+        f'<div style="width:{white};background:#f4f1e8"></div>'
+        '<div style="flex:1;background:#333"></div></div>'
+    )
+
+
 class AgentPanel:
     """The computer and the analysis of an Explorer session.
 
@@ -248,4 +263,4 @@ class AgentPanel:
         return record
 
 
-__all__ = ["AGENT_SECONDS", "AgentPanel", "check_budget", "first_player_share"]
+__all__ = ["AGENT_SECONDS", "AgentPanel", "bar_html", "check_budget", "first_player_share"]

@@ -16,7 +16,7 @@ import html
 
 import ipywidgets as w
 
-from .agent_panel import AgentPanel
+from .agent_panel import AgentPanel, bar_html
 from .widget import Explorer
 
 NOBODY = "nobody"
@@ -95,14 +95,7 @@ class AgentControls(w.VBox):
             self._busy = False
 
     def _draw(self) -> None:
-        share = self.panel.bar()
-        white = f"{100 * share:.1f}%"
-        self.bar.value = (
-            f'<div data-share="{share:.4f}" title="white {white}" style="display:flex;'
-            'width:400px;height:14px;border:1px solid #555">'
-            f'<div style="width:{white};background:#f4f1e8"></div>'
-            '<div style="flex:1;background:#333"></div></div>'
-        )
+        self.bar.value = bar_html(self.panel.bar())
         self.line.value = html.escape(self.panel.summary()) or "<i>no analysis yet</i>"
 
 

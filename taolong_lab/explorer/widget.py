@@ -43,6 +43,14 @@ from .session import HINT_SECONDS, METHODS, SOLVE_SECONDS, ExplorerSession
 
 _MESSAGES_SHOWN = 4
 _COLOURS = {"error": "#a11", "ok": "#175", "info": "#333", "prompt": "#555"}
+MARK_COLOURS = {
+    "best": "#2a7a3b",
+    "good": "#777777",
+    "inaccuracy": "#b8960c",
+    "mistake": "#e07b00",
+    "blunder": "#c0282d",
+}
+"""The colour of each class of a reviewed turn in the move list (review mode)."""
 
 
 _BOARD_ESM = """
@@ -150,6 +158,7 @@ class Explorer(w.VBox):
         )
         self._syncing = False
         self.refresh_hooks: list = []  # called after each redraw (e.g. .agent_widget's)
+        self.move_marks: dict[int, str] = {}  # a turn's class by its number (review mode)
         self._build()
         self.session.on_message = self._show_messages
         self._refresh()
@@ -564,9 +573,16 @@ class Explorer(w.VBox):
                 if number == session.index
                 else ("color:#999" if number > session.index else "")
             )
+            mark = self.move_marks.get(number)
+            data = f' data-class="{mark}"' if mark in MARK_COLOURS else ""
+            sign = (
+                f' <span class="taolong-mark" style="color:{MARK_COLOURS[mark]}">{mark}</span>'
+                if mark in MARK_COLOURS
+                else ""
+            )
             items.append(
-                f'<li style="{style}" title="{html.escape(before.describe_turn(turn))}">'
-                f"{before.to_move[0]} {html.escape(str(turn))}</li>"
+                f'<li style="{style}" title="{html.escape(before.describe_turn(turn))}"{data}>'
+                f"{before.to_move[0]} {html.escape(str(turn))}{sign}</li>"
             )
         return (
             f'<div class="taolong-movelist" data-moves="{len(session.line)}" '

@@ -1,0 +1,133 @@
+"""``taolong openings [--scenario S] [--edition E] [--nodes N]``: the opening table, every first
+turn of Tao Long's starts scored by a deep search (``taolong_lab.agents.openings``): its score,
+the first player's win probability and its principal variation, and the spread between the
+best and the worst first turn."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..agents.alphabeta import MAX_DEPTH
+from ..agents.base import MAX_NODES, MAX_SEED, MAX_TIME
+from ..agents.openings import DEFAULT_NODES, OpeningError, opening_starts, opening_table
+from ..files import write_atomic
+from ..rules import EDITIONS, scenario_names
+from ..rules.data import shown
+from .common import EXIT_OK, CommandError, add_progress_option, number, wants_progress
+
+
+def add_command(subparsers) -> None:
+    """Add ``openings`` to the parser.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        What ``ArgumentParser.add_subparsers`` returned.
+    """
+    command = subparsers.add_parser(
+        "openings", help="every first turn of each scenario scored by a deep search"
+    )
+    command.add_argument(
+        "--scenario",
+        metavar="S",
+        action="append",
+        choices=scenario_names(),
+        help="a scenario (repeatable; default: all, Grasshopper, and The Field of the earlier "
+        "edition)",
+    )
+    command.add_argument("--edition", metavar="E", choices=EDITIONS, help="current or earlier")
+    command.add_argument(
+        "--nodes",
+        metavar="N",
+        type=number(int, 1, MAX_NODES),
+        help=f"positions searched after each first turn (default: {DEFAULT_NODES:,})",
+    )
+    command.add_argument(
+        "--time", metavar="S", type=number(float, 0, MAX_TIME), help="seconds a first turn"
+    )
+    command.add_argument(
+        "--depth",
+        metavar="D",
+        type=number(int, 1, MAX_DEPTH),
+        default=MAX_DEPTH,
+        help="the deepest search, in plies",
+    )
+    command.add_argument(
+        "--seed",
+        metavar="S",
+        type=number(int, 0, MAX_SEED - 1),
+        default=0,
+        help="the searches' seed: with --nodes the table is the same on every run",
+    )
+    command.add_argument("--json", metavar="FILE.json", help="also write the tables as JSON")
+    add_progress_option(command)
+    command.set_defaults(run=run_openings)
+
+
+def run_openings(args, out) -> int:
+    """``taolong openings``: print each start's table, best first turn first.
+
+    Raises
+    ------
+    CommandError
+        A bad budget or file, or a start that does not exist (the earlier edition builds The
+        Field and The Valley only; the table keeps The Field).
+    """
+    if args.time is not None and args.time <= 0:
+        raise CommandError("--time: must be above 0 seconds")
+    if args.json is not None:
+        if not args.json.endswith(".json"):
+            raise CommandError(f"--json {shown(args.json)}: must be a .json file")
+        if not Path(args.json).resolve().parent.is_dir():
+            raise CommandError(f"--json {shown(args.json)}: no such folder")
+    editions = None if args.edition is None else [args.edition]
+    starts = opening_starts(args.scenario, editions)
+    if not starts:
+        raise CommandError("openings: the earlier edition's table has The Field only")
+    budget = f"{args.nodes:,} positions" if args.nodes else ""
+    if args.time:
+        budget += (" and " if budget else "") + f"{args.time:g} s"
+    budget = budget or f"{DEFAULT_NODES:,} positions"
+    tables = []
+    for start in starts:
+        try:
+            table = opening_table(
+                start,
+                nodes=args.nodes,
+                time_limit=args.time,
+                depth=args.depth,
+                seed=args.seed,
+                progress=wants_progress(args),
+            )
+        except OpeningError as exc:
+            raise CommandError(f"openings: {exc}") from None
+        tables.append(table)
+        print_table(table, budget, out)
+    if args.json is not None:
+        doc = {"command": "taolong openings", "tables": [t.to_json() for t in tables]}
+        text = json.dumps(doc, ensure_ascii=False, allow_nan=False, indent=1) + "\n"
+        write_atomic(Path(args.json), text.encode("utf-8"))
+        print(f"{args.json}: written", file=out)
+    return EXIT_OK
+
+
+def print_table(table, budget: str, out) -> None:
+    """One start's table: a row a first turn, best first, then the spread."""
+    rules = table.start.state.rules
+    print(
+        f"{rules.scenario} ({rules.mode}, {rules.edition} edition): {len(table.rows)} first "
+        f"turns, {budget} after each; white's win probability, score, depth, line",
+        file=out,
+    )
+    for row in table.rows:
+        shown_score = f"{row.proved} in {row.plies}" if row.proved else f"{row.score:+.1f}"
+        print(
+            f"  {row.turn:<22} {row.probability:5.1%}  {shown_score:>9}  d{row.depth:<2} "
+            f"{' '.join(row.line[1:])}",
+            file=out,
+        )
+    print(f"  spread (best - worst): {table.spread:.1%}\n", file=out)
+
+
+__all__ = ["add_command", "print_table", "run_openings"]

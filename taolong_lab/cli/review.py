@@ -1,0 +1,142 @@
+"""``taolong review RECORD[:N]``: a game reviewed like a chess site's (``taolong_lab.review``):
+each turn's win probability before and after, its class, the best turn and its line, each
+side's accuracy; ``--out`` writes the annotated record, ``--plot`` the evaluation graph."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from ..agents import ReviewError, review, save_records
+from ..agents.alphabeta import MAX_DEPTH
+from ..agents.base import MAX_NODES, MAX_SEED, MAX_TIME
+from ..agents.review import DEFAULT_NODES
+from ..files import write_atomic
+from ..rules.data import shown
+from .common import EXIT_OK, CommandError, add_progress_option, number, wants_progress
+from .replay import record_of
+
+PLOT_FORMATS = ("svg", "png", "pdf")
+
+
+def add_command(subparsers) -> None:
+    """Add ``review`` to the parser.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        What ``ArgumentParser.add_subparsers`` returned.
+    """
+    command = subparsers.add_parser(
+        "review",
+        help="review a game record: each turn's class, the best turns, each side's accuracy",
+    )
+    command.add_argument(
+        "record", metavar="RECORD[:N]", help="a .jsonl record file, the N-th record (or its id)"
+    )
+    command.add_argument(
+        "--nodes",
+        metavar="N",
+        type=number(int, 1, MAX_NODES),
+        help=f"positions searched a position (default: {DEFAULT_NODES:,} without --time)",
+    )
+    command.add_argument(
+        "--time", metavar="S", type=number(float, 0, MAX_TIME), help="seconds a position"
+    )
+    command.add_argument(
+        "--depth",
+        metavar="D",
+        type=number(int, 1, MAX_DEPTH),
+        default=MAX_DEPTH,
+        help="the deepest search, in plies",
+    )
+    command.add_argument(
+        "--seed",
+        metavar="S",
+        type=number(int, 0, MAX_SEED - 1),
+        default=0,
+        help="the analyses' seed: with --nodes the review is the same, byte for byte",
+    )
+    command.add_argument(
+        "--out", metavar="FILE.jsonl", help="write the annotated record to a new file"
+    )
+    command.add_argument(
+        "--plot", metavar="FILE", help="draw the evaluation graph (.svg, .png or .pdf)"
+    )
+    add_progress_option(command)
+    command.set_defaults(run=run_review)
+
+
+def run_review(args, out) -> int:
+    """``taolong review``: print the review; write the annotated record and the graph.
+
+    Raises
+    ------
+    CommandError
+        A bad record, budget or file, named.
+    """
+    record = record_of(args.record, "review")
+    if args.time is not None and args.time <= 0:
+        raise CommandError("--time: must be above 0 seconds")
+    _check_out(args.out)
+    plot_format = _plot_format(args.plot)
+    try:
+        found = review(
+            record,
+            nodes=args.nodes,
+            time_limit=args.time,
+            depth=args.depth,
+            seed=args.seed,
+            progress=wants_progress(args),
+        )
+    except ReviewError as exc:
+        raise CommandError(f"review: {exc}") from None
+    out.write(found.text())
+    if args.out is not None:
+        save_records(args.out, [found.annotated()])
+        print(f"{args.out}: the annotated record (taolong play --replay {args.out})", file=out)
+    if args.plot is not None:
+        write_atomic(Path(args.plot), _figure_bytes(found, plot_format))
+        print(f"{args.plot}: the evaluation graph", file=out)
+    return EXIT_OK
+
+
+def _check_out(path: str | None) -> None:
+    """Refuse an ``--out`` that is not a new ``.jsonl`` file in a folder that exists (a
+    review never writes over a record file)."""
+    if path is None:
+        return
+    if not path.endswith(".jsonl"):
+        raise CommandError(f"--out {shown(path)}: must be a .jsonl file")
+    if Path(path).exists():
+        raise CommandError(f"--out {shown(path)}: exists; the review writes a new file")
+    if not Path(path).resolve().parent.is_dir():
+        raise CommandError(f"--out {shown(path)}: no such folder")
+
+
+def _plot_format(path: str | None) -> str | None:
+    if path is None:
+        return None
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix not in PLOT_FORMATS:
+        raise CommandError(f"--plot {shown(path)}: must end in .svg, .png or .pdf")
+    if not Path(path).resolve().parent.is_dir():
+        raise CommandError(f"--plot {shown(path)}: no such folder")
+    return suffix
+
+
+def _figure_bytes(found, plot_format: str) -> bytes:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure = found.plot()
+    buffer = io.BytesIO()
+    metadata = {"Date": None} if plot_format == "svg" else None
+    figure.savefig(buffer, format=plot_format, metadata=metadata)
+    plt.close(figure)
+    return buffer.getvalue()
+
+
+__all__ = ["add_command", "run_review"]
