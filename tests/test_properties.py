@@ -51,12 +51,27 @@ def playouts(draw, configs=CONFIGS) -> list[State]:
 
 
 # ---- the tests ---------------------------------------------------------------------------
-@FAST
-@given(playouts())
-def test_every_position_reached_is_sound(path):
+SAMPLE = settings(FAST, max_examples=8, derandomize=True)
+"""The fast tier's seeded sample of the exhaustive check below."""
+
+
+def _check_sound(path: list[State]) -> None:
     for s in path:
         check_invariants(s)
         check_turns(s)
+
+
+@pytest.mark.slow
+@FAST
+@given(playouts())
+def test_every_position_reached_is_sound(path):
+    _check_sound(path)
+
+
+@SAMPLE
+@given(playouts())
+def test_positions_reached_are_sound_seeded_sample(path):
+    _check_sound(path)
 
 
 @FAST
