@@ -124,12 +124,17 @@ def test_a_game_against_alphabeta_in_any_scenario():
     assert view["computer"] == "white" and view["computer_to_move"] and not view["solo"]
     view = page.respond()
     assert view["length"] == 1 and view["to_move"] == "black" and not view["computer_to_move"]
+    assert not view["can_undo"]  # the computer's opening turn is not yours to take back
+    view = page.undo()
+    assert (view["index"], view["to_move"]) == (1, "black") and not view["computer_to_move"]
+    assert "the computer's opening turn is not yours" in view["messages"][-1]["text"]
     view = play_line(page, [str(page.session.position.legal_turns()[0])])
     assert view["computer_to_move"]
     view = page.respond()
     assert view["length"] == 3
+    assert view["can_undo"]
     view = page.undo()  # back to your own turn, past the computer's
-    assert view["index"] == 1 and view["to_move"] == "black"
+    assert view["index"] == 1 and view["to_move"] == "black" and not view["can_undo"]
     view = page.new_game("valley", "monk", "black", 10**9)
     assert "the computer's budget is" in view["messages"][-1]["text"]
 
