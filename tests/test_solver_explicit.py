@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from taolong_lab import State, new_game, solo_game
+from taolong_lab import State, new_game, solo_game, solvers
 from taolong_lab.graph import explore, retrograde
 from taolong_lab.solvers.bounds import bound_params, lower_bound
 from taolong_lab.solvers.explicit import SolverError, replay, replay_text, solve
@@ -172,8 +172,10 @@ def test_keyboard_interrupt_in_the_kernel_returns_what_is_proved(monkeypatch):
 def test_two_player_positions_are_refused():
     with pytest.raises(SolverError, match="solo"):
         solve(new_game(), progress=False)
-    with pytest.raises(SolverError, match="method"):
-        solve(State(WIN_IN_1), method="sat", progress=False)
+    with pytest.raises(TypeError, match="method"):  # one method here: solvers.solve picks
+        solve(State(WIN_IN_1), method="explicit", progress=False)
+    with pytest.raises(SolverError, match="unknown method 'bogus'"):
+        solvers.solve(State(WIN_IN_1), method="bogus", progress=False)
 
 
 def test_replay_text_shows_the_opponent_and_the_boards():
