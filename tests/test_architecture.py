@@ -318,7 +318,6 @@ LONG = {
     "pictures.figures:_panel": "one panel's parts drawn in order; to split",
     "pictures.overlay:_sowing": "the sowing's arrows and labels; to split",
     "pictures.panel:bagua": "the Ba Gua panel's parts drawn in order; to split",
-    "rules.scenario:parse_scenario": "one checked reader, field by field; to split by section",
     "solvers.sat.encode": "the Grasshopper layer and the rest; to split (the CNF order holds)",
     "solvers.sat.encode:Board.action": "one turn's circuit, gate by gate (the CNF order holds)",
 }
