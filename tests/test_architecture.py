@@ -314,8 +314,6 @@ LONG = {
     "explorer.widget:Explorer._build": "one widget tree laid out in order; to split",
     "pictures.artwork": "the dragon's and the tiles' drawing data and code; to split by figure",
     "pictures.artwork:_dragon": "one drawing, path by path; to split by body part",
-    "pictures.figures:draw": "one figure's parts drawn in order; to split",
-    "pictures.figures:_panel": "one panel's parts drawn in order; to split",
     "pictures.overlay:_sowing": "the sowing's arrows and labels; to split",
     "pictures.panel:bagua": "the Ba Gua panel's parts drawn in order; to split",
     "solvers.sat.encode": "the Grasshopper layer and the rest; to split (the CNF order holds)",
