@@ -316,8 +316,6 @@ LONG = {
     "pictures.artwork:_dragon": "one drawing, path by path; to split by body part",
     "pictures.overlay:_sowing": "the sowing's arrows and labels; to split",
     "pictures.panel:bagua": "the Ba Gua panel's parts drawn in order; to split",
-    "solvers.sat.encode": "the Grasshopper layer and the rest; to split (the CNF order holds)",
-    "solvers.sat.encode:Board.action": "one turn's circuit, gate by gate (the CNF order holds)",
 }
 
 
