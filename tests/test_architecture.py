@@ -304,6 +304,31 @@ def test_the_doc_names_every_package_of_the_map():
         assert re.search(rf"`{name}[/`.]", text), name
 
 
+def documented_modules(text: str) -> set[str]:
+    """The modules the doc's "Every module" section lists: one bullet a package (its folder
+    below ``taolong_lab/``, or ``taolong_lab/`` for the root), naming its ``.py`` files."""
+    section = text.split("## Every module", 1)[1].split("\n## ", 1)[0]
+    found = set()
+    for line in section.splitlines():
+        folder = re.match(r"- `([\w/]+)/`:", line)
+        if folder:
+            prefix = "" if folder.group(1) == "taolong_lab" else f"{folder.group(1)}/"
+            found.update(prefix + name for name in re.findall(r"`(\w+\.py)`", line))
+    return found
+
+
+def test_the_doc_names_every_module():
+    """docs/architecture.md lists every module of the package, and no module that is gone."""
+    listed = documented_modules(DOC.read_text(encoding="utf-8"))
+    actual = {
+        path.relative_to(PACKAGE).as_posix()
+        for path in PACKAGE.rglob("*.py")
+        if path.name != "__init__.py"
+    }
+    assert not actual - listed, f"name in docs/architecture.md: {sorted(actual - listed)}"
+    assert not listed - actual, f"gone, remove from docs/architecture.md: {sorted(listed - actual)}"
+
+
 # ---- short functions, short modules ---------------------------------------------------------
 MAX_FUNCTION_LINES = 100  # a def's end_lineno - lineno + 1, its docstring included
 MAX_MODULE_LINES = 900
