@@ -31,11 +31,11 @@ each body tile ``segment straight|bent|tail`` (``data-cell``), each head ``head 
 from __future__ import annotations
 
 import textwrap
-from xml.sax.saxutils import escape
 
 from ..engine.codec import board_rows
 from ..engine.core import ROCK_HITS
 from ..engine.geometry import cell_name
+from ..markup import escape
 from ..rules.data import COLOURS
 from .layout import (
     CELL,

@@ -31,9 +31,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol, runtime_checkable
-from xml.sax.saxutils import escape
 
 from ..engine.geometry import cell_name, parse_cell
+from ..markup import escape
 from ..rules.data import game_data
 from .layout import Grid, Wheel, label_size, route_pieces
 from .primitives import attributes, element, pair, points, text_element

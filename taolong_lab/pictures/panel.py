@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import math
 import textwrap
-from xml.sax.saxutils import escape
 
 from ..engine.codec import FLUX_MODES
 from ..engine.core import ROCK_HITS
+from ..markup import escape
 from ..rules.data import COLOURS, game_data
 from ..rules.scenario import load_scenario
 from .artwork import house

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from xml.sax.saxutils import escape, quoteattr
 
 from ..engine import Line, State, Turn
 from ..engine.geometry import cell_name, parse_cell
 from ..errors import NotationError
+from ..markup import escape, quoteattr
 from ..puzzles import Puzzle
 from ..rules.data import shown
 from . import artwork
