@@ -340,8 +340,6 @@ LONG = {
     "explorer.widget:Explorer._build": "one widget tree laid out in order; to split",
     "pictures.artwork": "the dragon's and the tiles' drawing data and code; to split by figure",
     "pictures.artwork:_dragon": "one drawing, path by path; to split by body part",
-    "pictures.overlay:_sowing": "the sowing's arrows and labels; to split",
-    "pictures.panel:bagua": "the Ba Gua panel's parts drawn in order; to split",
 }
 
 
