@@ -338,8 +338,6 @@ MAX_MODULE_LINES = 900
 LONG = {
     "agents.analysis:analyse": "the agents' package is being reworked in parallel (runner)",
     "explorer.widget:Explorer._build": "one widget tree laid out in order; to split",
-    "pictures.artwork": "the dragon's and the tiles' drawing data and code; to split by figure",
-    "pictures.artwork:_dragon": "one drawing, path by path; to split by body part",
 }
 
 
