@@ -211,9 +211,9 @@ def test_late_move_reductions_search_fewer_positions_to_the_same_depth(improveme
             search = Search(default_weights(), Budget(None, None), False, used)
             [_ for _ in search.deepen(state, 3)]
             if "lmr" in used:
-                with_lmr += search.budget.used
+                with_lmr += search.budget.expanded
             else:
-                without += search.budget.used
+                without += search.budget.expanded
     assert with_lmr < without
 
 

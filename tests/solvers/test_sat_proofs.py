@@ -32,6 +32,7 @@ from taolong_lab import load_puzzles
 from taolong_lab.errors import TaoLongError
 from taolong_lab.puzzles import proofs
 from taolong_lab.solvers.sat import drat, solve
+from taolong_lab.solvers.sat import search as sat_search
 from taolong_lab.solvers.sat import solver as sat_solver
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -399,8 +400,8 @@ def test_a_refinement_allowing_a_board_the_policy_does_not_is_caught(proof):
 def test_a_buggy_policy_in_the_solver_is_caught(tmp_path, monkeypatch):
     """The solver's refinements drawn from a policy that keeps only the first of the
     opponent's tied choices: the engine's replay of the manifest catches it."""
-    real = sat_solver.choose_group
-    monkeypatch.setattr(sat_solver, "choose_group", lambda *a, **k: real(*a, **k)[:1])
+    real = sat_search.choose_group
+    monkeypatch.setattr(sat_search, "choose_group", lambda *a, **k: real(*a, **k)[:1])
     folder = tmp_path / "buggy"
     solve(PUZZLE, progress=False, count_first_turns=False, proof=folder)
     found = proofs.check_folder(folder)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from taolong_lab import State, new_game, solo_game
+from taolong_lab import State, new_game, solo_game, solvers
 from taolong_lab.graph import explore, retrograde
 from taolong_lab.solvers.bounds import bound_params, lower_bound
 from taolong_lab.solvers.explicit import SolverError, replay, replay_text, solve
@@ -172,8 +172,10 @@ def test_keyboard_interrupt_in_the_kernel_returns_what_is_proved(monkeypatch):
 def test_two_player_positions_are_refused():
     with pytest.raises(SolverError, match="solo"):
         solve(new_game(), progress=False)
-    with pytest.raises(SolverError, match="method"):
-        solve(State(WIN_IN_1), method="sat", progress=False)
+    with pytest.raises(TypeError, match="method"):  # one method here: solvers.solve picks
+        solve(State(WIN_IN_1), method="explicit", progress=False)
+    with pytest.raises(SolverError, match="unknown method 'bogus'"):
+        solvers.solve(State(WIN_IN_1), method="bogus", progress=False)
 
 
 def test_replay_text_shows_the_opponent_and_the_boards():
@@ -208,3 +210,25 @@ def test_lower_bound_against_solved_positions_along_a_line():
     s = solve(start, progress=False)
     for k, state in enumerate(replay(s, start)):
         assert lower_bound(state) <= s.optimum - k
+
+
+def test_one_builder_makes_every_solution_from_its_certificate():
+    """Both solvers' Solutions come from common.build_solution: the optimum and the proved
+    bound are the certificate's, and a line that is not the certificate's optimum is refused."""
+    from dataclasses import replace
+
+    from taolong_lab.solvers.common import build_solution
+    from taolong_lab.solvers.sat import solve as sat_solve
+
+    start = State(WIN_IN_2)
+    for solution in (solve(start, progress=False), sat_solve(start, progress=False)):
+        cert = solution.certificate
+        assert (solution.optimum, solution.proved_no_win_below) == (2, 2)
+        assert (cert.optimum, cert.proved_no_win_below) == (2, 2)
+        line = solution.line.notation()
+        again = build_solution(start, "optimal", line, cert, solution.stats, 1)
+        assert (again.optimum, again.line.notation(), again.optimal_first_turns) == (2, line, 1)
+        with pytest.raises(SolverError, match="optimal answer with a line of 1 turns"):
+            build_solution(start, "optimal", line[:1], cert, {})
+        with pytest.raises(SolverError, match="unknown answer with a line of 2 turns"):
+            build_solution(start, "unknown", line, replace(cert, optimum=None), {})

@@ -38,7 +38,7 @@ from .proof import (
     ProofLog,
     cnf_header,
 )
-from .solver import SatSearch
+from .search import SatSearch
 
 MAX_ENDS = 10_000
 """The most boards one refinement may name."""
