@@ -80,6 +80,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing, suppress
+from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
@@ -109,6 +110,122 @@ class RunnerError(TaoLongError):
 class InsecureSchedulerWarning(UserWarning):
     """Plain TCP to a Dask scheduler on another machine: anyone on the way can read the jobs
     and answer with results that run code here."""
+
+
+@dataclass(frozen=True)
+class Runner:
+    """How a long job runs: on how many local processes or on which Dask cluster, and whether
+    it draws a progress bar. One value passed to :func:`~taolong_lab.puzzles.generate.generate`,
+    :func:`~taolong_lab.agents.balance_card`, :func:`~taolong_lab.agents.match` and
+    :func:`~taolong_lab.puzzles.atlas.run` instead of four parameters.
+
+    Parameters
+    ----------
+    workers : int
+        Local processes, 1 (in this process) to :data:`MAX_WORKERS`; ignored with a scheduler.
+    scheduler : str or distributed.Client or None
+        A Dask scheduler address or client (a cluster is trusted code: see the module
+        docstring).
+    security : distributed.security.Security or dict or None
+        Dask's TLS settings for a ``tls://`` address (None: Dask's config).
+    progress : bool
+        Draw a progress bar (tqdm); off unless asked.
+
+    Raises
+    ------
+    RunnerError
+        A bad value, named; checked at once, without connecting.
+
+    >>> Runner()
+    Runner(workers=1, scheduler=None, security=None, progress=False)
+    >>> Runner(workers=2, progress=True).progress
+    True
+    """
+
+    workers: int = 1
+    scheduler: Any = None
+    security: Any = None
+    progress: bool = False
+
+    def __post_init__(self) -> None:
+        _check(self.workers, None, None)
+        if not isinstance(self.progress, bool):
+            raise RunnerError(f"progress must be True or False, got {_shown(self.progress)}")
+        check_scheduler(self.scheduler, self.security)
+
+    def map(
+        self,
+        fn: Callable[[Any], Any],
+        jobs: Iterable[Any],
+        *,
+        ahead: int | None = None,
+        stop: Callable[[], bool] | None = None,
+    ) -> Iterator[tuple[Any, Any]]:
+        """:func:`ordered_map` with this runner's workers, scheduler and security.
+
+        Parameters
+        ----------
+        fn, jobs, ahead, stop
+            As :func:`ordered_map` takes them.
+
+        Returns
+        -------
+        iterator of (job, result)
+        """
+        return ordered_map(
+            fn,
+            jobs,
+            workers=self.workers,
+            scheduler=self.scheduler,
+            security=self.security,
+            ahead=ahead,
+            stop=stop,
+        )
+
+    def bar(self, total: int, *, initial: int = 0, desc: str, unit: str, leave: bool = False):
+        """A tqdm bar on stderr, or None without ``progress``.
+
+        Parameters
+        ----------
+        total, initial : int
+            The steps in all and those already done.
+        desc, unit : str
+            Its label and the name of a step.
+        leave : bool
+            Whether it stays on screen once closed.
+
+        Returns
+        -------
+        tqdm or None
+        """
+        if not self.progress:
+            return None
+        from tqdm.auto import tqdm
+
+        return tqdm(total=total, initial=initial, desc=desc, unit=unit, leave=leave)
+
+
+def as_runner(runner: Runner | None) -> Runner:
+    """``runner``, or the default :class:`Runner` for None.
+
+    Parameters
+    ----------
+    runner : Runner or None
+
+    Returns
+    -------
+    Runner
+
+    Raises
+    ------
+    RunnerError
+        Something else than a Runner.
+    """
+    if runner is None:
+        return Runner()
+    if not isinstance(runner, Runner):
+        raise RunnerError(f"runner must be a Runner or None, got {_shown(runner)}")
+    return runner
 
 
 def ordered_map(
@@ -578,7 +695,9 @@ __all__ = [
     "SCHEDULER",
     "TLS_FLAGS",
     "InsecureSchedulerWarning",
+    "Runner",
     "RunnerError",
+    "as_runner",
     "check_scheduler",
     "describe",
     "ordered_map",

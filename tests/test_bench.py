@@ -97,6 +97,8 @@ def _decode_dragons(inputs, row) -> list:
         links = row[at + 2 + inputs.MAXC : at + 2 + inputs.MAXC + 3 * nlinks]
         out.append((tuple(row[at + 2 : at + 2 + n]), tuple(zip(*[iter(links)] * 3, strict=True))))
     return out
+
+
 def test_the_agents_benchmark_runs_its_matches_and_resumes(tmp_path):
     """bench/agents.py at toy budgets: each refinement's match, the tuning match and two
     pairings of the ladder, the report written; a rerun reads the games back."""

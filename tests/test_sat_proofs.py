@@ -734,8 +734,10 @@ def test_every_stored_proof_checks(path, puzzle):
 def _sat_agrees(puzzle) -> bool:
     """SAT's own run proved the same optimum when the puzzle was made (no DRAT kept)."""
     check = (puzzle.certificate or {}).get("cross_check") or {}
-    return check.get("solver") == "taolong_lab.solvers.sat" and check.get("agrees") is True and (
-        check.get("optimum") == puzzle.optimum
+    return (
+        check.get("solver") == "taolong_lab.solvers.sat"
+        and check.get("agrees") is True
+        and (check.get("optimum") == puzzle.optimum)
     )
 
 

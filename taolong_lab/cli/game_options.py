@@ -14,10 +14,9 @@ from ..agents.matches import MAX_GAMES, MAX_TURNS
 from ..errors import TaoLongError
 from ..games import TAOLONG, game
 from ..rules.data import shown
-from ..runner import MAX_WORKERS, RunnerError
-from ..runner import check_scheduler as check_cluster
+from ..runner import MAX_WORKERS, Runner
 from .common import CommandError, add_progress_option, number, option_pairs
-from .generate import _security, add_cluster_options
+from .generate import add_cluster_options, the_runner
 
 
 def agents_help() -> str:
@@ -95,19 +94,17 @@ def add_run_arguments(parser, games: int) -> None:
     add_progress_option(parser)
 
 
-def check_scheduler(args) -> None:
-    """Refuse a bad ``--scheduler`` and ``--tls-*`` before any game is played."""
-    try:
-        check_cluster(args.scheduler, _security(args))
-    except RunnerError as exc:
-        raise CommandError(str(exc)) from None
+def games_runner(args) -> Runner:
+    """The :class:`~taolong_lab.runner.Runner` of ``--workers``, ``--scheduler``, ``--tls-*``
+    and ``--progress``: a bad one is refused before any game is played."""
+    return the_runner(args, args.workers)
 
 
 __all__ = [
     "add_run_arguments",
     "agent_keys_help",
     "agents_help",
-    "check_scheduler",
     "game_options",
+    "games_runner",
     "the_game",
 ]

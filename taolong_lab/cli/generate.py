@@ -22,7 +22,7 @@ from pathlib import Path
 from ..puzzles import generate as generator
 from ..rules import MODES, scenario_names
 from ..rules.data import shown
-from ..runner import MAX_WORKERS, RunnerError
+from ..runner import MAX_WORKERS, Runner, RunnerError
 from .common import EXIT_OK, PROG, CommandError, add_progress_option, wants_progress
 
 EXIT_SHORT, EXIT_INTERRUPTED = 1, 130
@@ -167,6 +167,33 @@ def _security(args) -> dict | None:
     return {name: path for name, path in given.values()}
 
 
+def the_runner(args, workers: int) -> Runner:
+    """The :class:`~taolong_lab.runner.Runner` of ``--scheduler``, ``--tls-*`` and
+    ``--progress`` with ``workers`` processes, checked before any work starts.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        A command line with the cluster and progress options.
+    workers : int
+        Local processes.
+
+    Returns
+    -------
+    Runner
+
+    Raises
+    ------
+    CommandError
+        A bad scheduler address or TLS setting, or a TLS file that is missing.
+    """
+    security = _security(args)
+    try:
+        return Runner(workers, args.scheduler, security, wants_progress(args))
+    except RunnerError as exc:
+        raise CommandError(str(exc)) from None
+
+
 def parse(args) -> dict:
     """The arguments of :func:`taolong_lab.puzzles.generate.generate` from the command line.
 
@@ -195,11 +222,8 @@ def parse(args) -> dict:
         "sources": _names("--source", args.source, list(generator.SOURCE_NAMES)),
         "turns": _turns(args.turns),
         "seed": _int("--seed", args.seed, 0, generator.SEED_LIMIT - 1),
-        "workers": _int("--workers", args.workers, 1, MAX_WORKERS),
         "time_limit": _time_limit(args.time_limit),
-        "progress": wants_progress(args),
-        "scheduler": args.scheduler,
-        "security": _security(args),
+        "runner": the_runner(args, _int("--workers", args.workers, 1, MAX_WORKERS)),
     }
 
 
@@ -246,4 +270,4 @@ def run(args, out) -> int:
     return EXIT_OK if len(puzzles) >= count else EXIT_SHORT
 
 
-__all__ = ["add_command", "parse", "run"]
+__all__ = ["add_command", "parse", "run", "the_runner"]
