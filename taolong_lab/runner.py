@@ -84,7 +84,7 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
-from .errors import TaoLongError
+from .errors import Arg, TaoLongError, spelled
 from .processes import IN_BROWSER, end_with_parent, one_process
 
 DASK_EXTRA = "pip install 'taolong_lab[dask]'"
@@ -92,8 +92,7 @@ AHEAD_PER_WORKER = 4
 MAX_WORKERS = 4 * (os.cpu_count() or 1)  # local processes: more only share the same cores
 CONNECT_TIMEOUT = "10s"  # how long to try to reach a scheduler
 CLOSE_TIMEOUT = 5  # seconds to close a client whose connection failed
-SCHEDULER = "--scheduler (scheduler=)"
-TLS_FLAGS = "--tls-ca-file, --tls-cert and --tls-key (security=)"
+_SCHEDULER, _SECURITY = Arg("scheduler"), Arg("security")  # named in messages
 _ADDRESS = re.compile(
     r"(?:(?P<scheme>tcp|tls)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(?P<port>[0-9]{1,5})"
 )
@@ -103,13 +102,20 @@ _LONGEST_ADDRESS = 300
 
 class RunnerError(TaoLongError):
     """Bad ``workers``, ``ahead``, ``scheduler`` or ``security``, a scheduler that cannot be
-    reached, or ``--scheduler`` used without the optional ``distributed`` package. The message
-    names the argument at fault."""
+    reached, or ``scheduler`` used without the optional ``distributed`` package. The message
+    names the argument at fault; about a scheduler or its security, it is made by
+    :meth:`~taolong_lab.errors.TaoLongError.naming` (the command line words those its own
+    way)."""
 
 
 class InsecureSchedulerWarning(UserWarning):
     """Plain TCP to a Dask scheduler on another machine: anyone on the way can read the jobs
-    and answer with results that run code here."""
+    and answer with results that run code here. ``parts``: the message's words and the
+    arguments it names (:func:`taolong_lab.errors.spelled`)."""
+
+    def __init__(self, *parts):
+        self.parts = parts
+        super().__init__(spelled(parts))
 
 
 @dataclass(frozen=True)
@@ -287,7 +293,7 @@ def _connection(scheduler, security):
     """``(distributed, the Security to connect with)`` for a scheduler, None without one."""
     if scheduler is None:
         if security is not None:
-            raise RunnerError(f"security= ({TLS_FLAGS}) needs a tls:// {SCHEDULER}")
+            raise RunnerError.naming(_SECURITY, ": only with a tls:// ", _SCHEDULER)
         return None
     distributed = _import_distributed()
     return distributed, _security(scheduler, security, distributed)
@@ -317,9 +323,10 @@ def _import_distributed():
     try:
         import distributed
     except ImportError as exc:
-        raise RunnerError(
-            f"{SCHEDULER} runs on a Dask cluster and needs the optional 'distributed' package: "
-            f"{DASK_EXTRA} ({exc})"
+        raise RunnerError.naming(
+            _SCHEDULER,
+            " runs on a Dask cluster and needs the optional 'distributed' package: "
+            f"{DASK_EXTRA} ({exc})",
         ) from None
     return distributed
 
@@ -334,18 +341,20 @@ def _parse_address(scheduler) -> tuple[str, str | None]:
         return "inproc", None
     found = _ADDRESS.fullmatch(text)
     if found is None:
-        raise RunnerError(
-            f"{SCHEDULER} must be a Dask scheduler address, tcp://HOST:PORT, tls://HOST:PORT "
-            f"or HOST:PORT, or a distributed.Client, got {shown}"
+        raise RunnerError.naming(
+            _SCHEDULER,
+            " must be a Dask scheduler address, tcp://HOST:PORT, tls://HOST:PORT or HOST:PORT, "
+            f"or a distributed.Client, got {shown}",
         )
+    given = Arg("scheduler", scheduler)
     if not 1 <= int(found["port"]) <= 65535:
-        raise RunnerError(f"{SCHEDULER} {shown}: the port must be from 1 to 65535")
+        raise RunnerError.naming(given, ": the port must be from 1 to 65535", limit=(1, 65535))
     host = found["host"]
     if host.startswith("["):
         try:
             ipaddress.IPv6Address(host[1:-1])
         except ValueError:
-            raise RunnerError(f"{SCHEDULER} {shown}: {host} is not an IPv6 address") from None
+            raise RunnerError.naming(given, f": {host} is not an IPv6 address") from None
     return found["scheme"] or "tcp", host
 
 
@@ -354,34 +363,38 @@ def _security(scheduler, security, distributed):
     Client), once both are checked."""
     if isinstance(scheduler, distributed.Client):
         if security is not None:
-            raise RunnerError("security= goes with a scheduler address, not a Client")
+            raise RunnerError.naming(_SECURITY, " goes with a scheduler address, not a Client")
         return None
     scheme, _ = _parse_address(scheduler)
     if security is not None and scheme != "tls":
-        raise RunnerError(f"{TLS_FLAGS}: need a tls:// {SCHEDULER}, got {_shown(scheduler)}")
+        raise RunnerError.naming(
+            _SECURITY, ": need a tls:// ", _SCHEDULER, f", got {_shown(scheduler)}"
+        )
     from distributed.security import Security
 
     if not isinstance(security, (Security, dict, type(None))):
-        raise RunnerError(
-            f"security= must be a distributed Security or a dict, got {_shown(security)}"
+        raise RunnerError.naming(
+            _SECURITY, f" must be a distributed Security or a dict, got {_shown(security)}"
         )
     if not isinstance(security, Security):
         try:  # None: Dask's config, distributed.comm.tls.*
             security = Security(**(security or {}))
         except (TypeError, ValueError) as exc:
-            raise RunnerError(f"security=: {describe(exc)}") from None
+            raise RunnerError.naming(_SECURITY, f": {describe(exc)}") from None
     if scheme == "tls":
         if not (security.tls_ca_file and security.tls_client_cert):
-            raise RunnerError(
-                f"{SCHEDULER} {scheduler}: tls:// needs the cluster's CA certificate and a "
-                f"client certificate: {TLS_FLAGS}, or Dask's config distributed.comm.tls.ca-file "
-                "and distributed.comm.tls.client.cert"
+            raise RunnerError.naming(
+                Arg("scheduler", scheduler),
+                ": tls:// needs the cluster's CA certificate and a client certificate: ",
+                _SECURITY,
+                ", or Dask's config distributed.comm.tls.ca-file and "
+                "distributed.comm.tls.client.cert",
             )
         try:
             security.get_connection_args("client")  # reads the certificates
         except (OSError, ValueError) as exc:  # ssl.SSLError is an OSError
-            raise RunnerError(
-                f"{TLS_FLAGS}: cannot use the certificates: {describe(exc)}"
+            raise RunnerError.naming(
+                _SECURITY, f": cannot use the certificates: {describe(exc)}"
             ) from None
     return security
 
@@ -390,13 +403,14 @@ def _warn_if_exposed(address: str) -> None:
     """Warn about plain TCP to a scheduler on another machine."""
     scheme, host = _parse_address(address)
     if scheme == "tcp" and not _on_this_machine(host):
-        warnings.warn(
-            f"{SCHEDULER} {address}: plain TCP to another machine: whoever can reach the "
-            "network between them can read the jobs and answer with results that run code "
-            f"here; use a tls:// address with {TLS_FLAGS}",
-            InsecureSchedulerWarning,
-            stacklevel=2,
+        warning = InsecureSchedulerWarning(
+            Arg("scheduler", address),
+            ": plain TCP to another machine: whoever can reach the network between them can "
+            "read the jobs and answer with results that run code here; use a tls:// address "
+            "with ",
+            _SECURITY,
         )
+        warnings.warn(warning, stacklevel=2)
 
 
 def _on_this_machine(host: str) -> bool:
@@ -671,8 +685,8 @@ def _connect(distributed, address: str, security):
             client.close(timeout=CLOSE_TIMEOUT)
         if not isinstance(exc, Exception):
             raise
-        raise RunnerError(
-            f"{SCHEDULER}: cannot connect to the Dask scheduler at {address!r}: {describe(exc)}"
+        raise RunnerError.naming(
+            Arg("scheduler", address), f": cannot connect to the Dask scheduler: {describe(exc)}"
         ) from None
     return client
 
@@ -692,8 +706,6 @@ __all__ = [
     "CONNECT_TIMEOUT",
     "DASK_EXTRA",
     "MAX_WORKERS",
-    "SCHEDULER",
-    "TLS_FLAGS",
     "InsecureSchedulerWarning",
     "Runner",
     "RunnerError",

@@ -184,15 +184,15 @@ def test_closing_early_kills_running_jobs_without_waiting(tmp_path):
         ({"stop": 3}, "stop"),
         ({"workers": MAX_WORKERS + 1}, "workers"),
         ({"workers": 10**5000}, "workers"),
-        ({"scheduler": ""}, "--scheduler"),
-        ({"scheduler": "garbage"}, "--scheduler"),
-        ({"scheduler": "tcp://127.0.0.1"}, "--scheduler"),
+        ({"scheduler": ""}, "scheduler="),
+        ({"scheduler": "garbage"}, "scheduler="),
+        ({"scheduler": "tcp://127.0.0.1"}, "scheduler="),
         ({"scheduler": "tcp://127.0.0.1:0"}, "port"),
         ({"scheduler": "tcp://127.0.0.1:65536"}, "port"),
-        ({"scheduler": "http://127.0.0.1:80"}, "--scheduler"),
+        ({"scheduler": "http://127.0.0.1:80"}, "scheduler="),
         ({"scheduler": "tcp://[1:2:3]:8786"}, "IPv6"),
         ({"scheduler": "x" * 5000 + ":1"}, "5002 characters"),
-        ({"scheduler": 8786}, "--scheduler"),
+        ({"scheduler": 8786}, "scheduler="),
         ({"security": {}}, "tls://"),
         ({"scheduler": "tcp://127.0.0.1:8786", "security": {}}, "tls://"),
         ({"scheduler": "tls://127.0.0.1:8786"}, "CA certificate"),
@@ -256,18 +256,37 @@ def test_good_addresses_pass_the_check(address):
     check_scheduler(address)
 
 
+def test_a_scheduler_error_carries_its_field_value_and_limit():
+    pytest.importorskip("distributed")
+    from taolong_lab.cli.common import cli_word
+
+    with pytest.raises(RunnerError) as info:
+        check_scheduler("tcp://127.0.0.1:0")
+    error = info.value
+    assert (error.field, error.value, error.limit) == ("scheduler", "tcp://127.0.0.1:0", (1, 65535))
+    assert str(error) == "scheduler='tcp://127.0.0.1:0': the port must be from 1 to 65535"
+    assert (
+        error.worded(cli_word) == "--scheduler tcp://127.0.0.1:0: the port must be from 1 to 65535"
+    )
+    with pytest.raises(RunnerError) as info:
+        check_scheduler(None, {})
+    assert info.value.worded(cli_word) == (
+        "--tls-ca-file, --tls-cert and --tls-key: only with a tls:// --scheduler"
+    )
+
+
 def test_certificates_that_cannot_be_read_are_named(tmp_path):
     pytest.importorskip("distributed")
     bad = tmp_path / "bad.pem"
     bad.write_text("not a certificate\n")
     security = {"tls_ca_file": str(bad), "tls_client_cert": str(bad)}
-    with pytest.raises(RunnerError, match=r"--tls-ca-file.*cannot use the certificates"):
+    with pytest.raises(RunnerError, match=r"security=.*cannot use the certificates"):
         check_scheduler("tls://127.0.0.1:8786", security)
 
 
 def test_scheduler_without_distributed_names_the_flag_and_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
-    with pytest.raises(RunnerError, match=r"--scheduler.*taolong_lab\[dask\]"):
+    with pytest.raises(RunnerError, match=r"scheduler=.*taolong_lab\[dask\]"):
         ordered_map(square, JOBS, scheduler="tcp://127.0.0.1:8786")
 
 
@@ -327,7 +346,7 @@ def test_dask_unreachable_scheduler_is_a_runner_error():
 
     with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
         it = ordered_map(square, JOBS, scheduler="tcp://127.0.0.1:1")
-        with pytest.raises(RunnerError, match=r"--scheduler.*cannot connect"):
+        with pytest.raises(RunnerError, match=r"scheduler=.*cannot connect"):
             next(it)
 
 

@@ -24,7 +24,7 @@ from ..puzzles import atlas, bundle
 from ..rules import scenario_names
 from ..runner import MAX_WORKERS, RunnerError
 from ..solvers import METHODS
-from .common import EXIT_OK, CommandError, add_progress_option
+from .common import EXIT_OK, CommandError, add_progress_option, worded
 from .generate import EXIT_INTERRUPTED, _int, _names, _time_limit, add_cluster_options, the_runner
 
 DEFAULT_FOLDER = "puzzles/atlas"
@@ -154,7 +154,7 @@ def run(args, out) -> int:
         print("interrupted: the same command resumes the run", file=out)
         return EXIT_INTERRUPTED
     except (atlas.AtlasError, RunnerError) as exc:
-        raise CommandError(str(exc)) from None
+        raise CommandError(worded(exc)) from None
     for scenario, counts in done.items():
         print(f"{scenario}: {counts['proved']} proved, {counts['pending']} pending", file=out)
     return EXIT_OK

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from ..engine import State
-from ..errors import TaoLongError
+from ..errors import NAMED, Arg, TaoLongError
 from ..files import InputFileError, check_readable
 from ..puzzles import Puzzle, PuzzleError, bundle, read_puzzles
 from ..puzzles.grade import TIERS
@@ -290,10 +290,54 @@ OPTION_OF = {
     "conflict_budget": "--conflicts",
     "fresh": "--fresh",
     "checkpoint": "--checkpoint",
+    "workers": "--workers",
+    "scheduler": "--scheduler",
+    "security": "--tls-ca-file, --tls-cert and --tls-key",
+    "progress": "--progress",
 }
 _PYTHON_SPELLING = re.compile(
     r"(?<![\w./\\-])(" + "|".join(OPTION_OF) + r")(?:=('[^']*'|[^\s,;)]*))?(?!\w)"
 )
+
+
+def cli_word(arg: Arg) -> str:
+    """An argument a library message names (:class:`~taolong_lab.errors.Arg`) as the command
+    line spells it: the option that sets it, with its value unless the option is a switch.
+
+    Parameters
+    ----------
+    arg : Arg
+
+    Returns
+    -------
+    str
+
+    >>> cli_word(Arg("max_states", 3)), cli_word(Arg("checkpoint")), cli_word(Arg("fresh", True))
+    ('--max-states 3', '--checkpoint', '--fresh')
+    >>> cli_word(Arg("ahead", 2))
+    'ahead=2'
+    """
+    option = OPTION_OF.get(arg.name)
+    if option is None:
+        return f"{arg.name}=" if arg.value is NAMED else f"{arg.name}={arg.value!r}"
+    if arg.value is NAMED or arg.value is True:
+        return option
+    return f"{option} {arg.value}"
+
+
+def worded(exc: TaoLongError) -> str:
+    """A library error's message as the command line says it: the arguments it names spelled
+    by :func:`cli_word`.
+
+    Parameters
+    ----------
+    exc : TaoLongError
+
+    Returns
+    -------
+    str
+    """
+    return cli_spelling(exc.worded(cli_word))
 
 
 def cli_spelling(text: str) -> str:
@@ -523,6 +567,7 @@ __all__ = [
     "add_puzzle_argument",
     "add_tier_argument",
     "cli_spelling",
+    "cli_word",
     "named_puzzle",
     "names_a_puzzle_file",
     "number",
@@ -536,4 +581,5 @@ __all__ = [
     "read_entry",
     "split_puzzle_spec",
     "wants_progress",
+    "worded",
 ]

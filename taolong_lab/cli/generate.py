@@ -19,11 +19,20 @@ import sys
 import warnings
 from pathlib import Path
 
+from ..errors import spelled
 from ..puzzles import generate as generator
 from ..rules import MODES, scenario_names
 from ..rules.data import shown
 from ..runner import MAX_WORKERS, Runner, RunnerError
-from .common import EXIT_OK, PROG, CommandError, add_progress_option, wants_progress
+from .common import (
+    EXIT_OK,
+    PROG,
+    CommandError,
+    add_progress_option,
+    cli_word,
+    wants_progress,
+    worded,
+)
 
 EXIT_SHORT, EXIT_INTERRUPTED = 1, 130
 
@@ -191,7 +200,7 @@ def the_runner(args, workers: int) -> Runner:
     try:
         return Runner(workers, args.scheduler, security, wants_progress(args))
     except RunnerError as exc:
-        raise CommandError(str(exc)) from None
+        raise CommandError(worded(exc)) from None
 
 
 def parse(args) -> dict:
@@ -228,7 +237,8 @@ def parse(args) -> dict:
 
 
 def _print_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    text = " ".join(str(message).split())
+    parts = getattr(message, "parts", None)
+    text = " ".join((str(message) if parts is None else spelled(parts, cli_word)).split())
     print(f"{PROG}: warning: {text}", file=sys.stderr)
 
 
@@ -260,7 +270,7 @@ def run(args, out) -> int:
             warnings.showwarning = _print_warning
             puzzles = generator.generate(count, **options)
     except RunnerError as exc:
-        raise CommandError(str(exc)) from None
+        raise CommandError(worded(exc)) from None
     except OSError as exc:
         raise CommandError(f"--out {args.out}: {exc.strerror or exc}") from None
     except KeyboardInterrupt:  # what was kept is in the file and its sidecar
