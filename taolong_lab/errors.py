@@ -50,6 +50,8 @@ class TaoLongError(ValueError):
     """
 
     parts: tuple = ()
+    field: str | None = None  # the first argument named (some subclasses set their own)
+    value: Any = None  # its value (None when only its name is given)
     limit: Any = None
 
     @classmethod
@@ -71,19 +73,11 @@ class TaoLongError(ValueError):
         """
         error = cls(spelled(parts))
         error.parts, error.limit = tuple(parts), limit
+        first = next((part for part in parts if isinstance(part, Arg)), None)
+        if first is not None:
+            error.field = first.name
+            error.value = None if first.value is NAMED else first.value
         return error
-
-    @property
-    def field(self) -> str | None:
-        """The first argument the message names, None for a message made without
-        :meth:`naming`."""
-        return next((part.name for part in self.parts if isinstance(part, Arg)), None)
-
-    @property
-    def value(self) -> Any:
-        """That argument's value (None if none, or only its name, is given)."""
-        found = next((part.value for part in self.parts if isinstance(part, Arg)), None)
-        return None if found is NAMED else found
 
     def worded(self, spell: Callable[[Arg], str]) -> str:
         """The message with each argument it names spelled by ``spell``.
