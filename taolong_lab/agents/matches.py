@@ -39,13 +39,13 @@ from pathlib import Path
 from ..errors import TaoLongError
 from ..files import output_lock, write_atomic
 from ..games import TAOLONG, GameState, draw_outcome
+from ..limits import MAX_TURNS
 from ..rules.data import shown
 from ..runner import Runner, as_runner
 from .base import AgentError, check_seed, game_state, legal_or_raise
 from .records import TURN_CAP, GameRecord, RecordError, load_records, records_text
 
 MAX_GAMES = 1_000_000
-MAX_TURNS = 5000
 DEFAULT_MAX_TURNS = 300
 Z95 = 1.959963984540054
 

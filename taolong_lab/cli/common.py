@@ -14,6 +14,7 @@ from pathlib import Path
 from ..engine import State
 from ..errors import NAMED, Arg, TaoLongError
 from ..files import InputFileError, check_readable
+from ..limits import MAX_SEED
 from ..puzzles import Puzzle, PuzzleError, bundle, read_puzzles
 from ..puzzles.grade import TIERS
 from ..rules.data import shown
@@ -25,7 +26,6 @@ PROG = "taolong"
 EXIT_OK, EXIT_UNKNOWN, EXIT_ERROR = 0, 1, 2  # 1: a budget left a puzzle unknown
 MAX_COUNT = 10**12  # --max-states, --conflicts: far past what memory or time allows
 MAX_SECONDS = 10**7  # --time-limit: about 115 days
-MAX_SEED = 2**63 - 1  # --seed
 MAX_IDS_SHOWN = 20  # an unknown id lists at most this many of the file's ids
 MAX_ENTRY = 1000  # an interactive entry longer than this is refused unread past it
 

@@ -9,10 +9,10 @@ and their keys are the registry's (:mod:`taolong_lab.agents.registry`, docs/agen
 from __future__ import annotations
 
 from ..agents import registry
-from ..agents.base import MAX_SEED
-from ..agents.matches import MAX_GAMES, MAX_TURNS
+from ..agents.matches import MAX_GAMES
 from ..errors import TaoLongError
 from ..games import TAOLONG, game
+from ..limits import MAX_SEED, MAX_TURNS
 from ..rules.data import shown
 from ..runner import MAX_WORKERS, Runner
 from .common import CommandError, add_progress_option, number, option_pairs
@@ -71,7 +71,7 @@ def add_run_arguments(parser, games: int) -> None:
     parser.add_argument(
         "--seed",
         metavar="S",
-        type=number(int, 0, MAX_SEED - 1),
+        type=number(int, 0, MAX_SEED),
         default=0,
         help="the seed of the games (the same seed, the same games; default: 0)",
     )

@@ -8,10 +8,10 @@ import json
 from pathlib import Path
 
 from ..agents import RecordError, load_records, tournament
-from ..agents.matches import MAX_TURNS
 from ..agents.registry import agent_from_spec
 from ..errors import TaoLongError
 from ..files import output_lock, read_bounded, write_atomic
+from ..limits import MAX_TURNS
 from ..rules.data import decode_json, json_decoder, shown
 from .common import EXIT_OK, CommandError, number
 from .game_options import (

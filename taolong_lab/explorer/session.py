@@ -36,10 +36,10 @@ from typing import Any
 from ..engine import Line, Phase, State, Turn, cell_name, parse_cell, start_state
 from ..errors import IllegalTurnError, TaoLongError
 from ..files import read_bounded
+from ..limits import MAX_PUZZLE_TURNS
 from ..pictures import svg
 from ..puzzles import Puzzle, load_puzzles
 from ..puzzles.bundle import folder as bundle_folder
-from ..puzzles.format import MAX_TURNS
 from ..rules import Rules
 from ..rules.data import game_data, shown
 from ..solvers import Solution, Status, solve
@@ -142,7 +142,7 @@ class ExplorerSession:
     position_or_puzzle : State, Puzzle, str or None
     line : iterable of str or Turn
         Turns to load after the start (e.g. a solution's line), at most
-        :data:`~taolong_lab.puzzles.format.MAX_TURNS`.
+        :data:`~taolong_lab.limits.MAX_PUZZLE_TURNS`.
     size : int
         The picture's width in pixels.
     reveal : bool
@@ -237,7 +237,7 @@ class ExplorerSession:
         position_or_puzzle : State, Puzzle, str or None
             A position, a puzzle, a position in TLN, or None for the default start.
         line : iterable of str or Turn
-            Turns to put after the start, at most :data:`~taolong_lab.puzzles.format.MAX_TURNS`.
+            Turns to put after the start, at most :data:`~taolong_lab.limits.MAX_PUZZLE_TURNS`.
         quiet : bool
             Say nothing when it is loaded.
 
@@ -262,9 +262,9 @@ class ExplorerSession:
             self.fail(f"the Explorer needs a State, a Puzzle or a TLN string, not {shown(item)}")
         if isinstance(line, str):
             self.fail("the line is a list of turns, not one string")
-        turns = list(itertools.islice(line, MAX_TURNS + 1))
-        if len(turns) > MAX_TURNS:
-            self.fail(f"the line has more than {MAX_TURNS} turns")
+        turns = list(itertools.islice(line, MAX_PUZZLE_TURNS + 1))
+        if len(turns) > MAX_PUZZLE_TURNS:
+            self.fail(f"the line has more than {MAX_PUZZLE_TURNS} turns")
         try:
             self.line = Line(start, turns)
         except IllegalTurnError as exc:

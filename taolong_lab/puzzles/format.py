@@ -33,8 +33,6 @@ FORMAT = "taolong-puzzle"
 VERSION = 1
 SCHEMA_FILE = "puzzle.schema.json"
 OPTIONAL = ("optimum", "solution", "certificate", "difficulty", "provenance")
-# the most turns a solution, an optimum or a proved bound can count (the schema says the same)
-MAX_TURNS = 1000
 
 # The migration hook: MIGRATIONS[n] turns a version-n document into a version n+1 document.
 # Version 1 is the first version, so there is nothing to migrate yet.
@@ -818,7 +816,6 @@ def append_puzzle(path, puzzle: Puzzle) -> None:
 
 __all__ = [
     "FORMAT",
-    "MAX_TURNS",
     "MIGRATIONS",
     "VERSION",
     "Problem",

@@ -29,11 +29,12 @@ import math
 
 from ..engine import Line
 from ..errors import IllegalTurnError, TaoLongError
+from ..limits import MAX_PUZZLE_TURNS
 from ..rules.data import shown
 from ..solvers import Status, kernel, solve
 from ..solvers.bounds import bound_params, lower_bound
 from ..solvers.certificate import SatCertificate
-from .format import MAX_TURNS, Puzzle
+from .format import Puzzle
 from .grade import tier_of
 
 METHODS = ("explicit", "sat", "auto", "other")  # what re-proves an optimum (``full``)
@@ -140,8 +141,8 @@ def reproving_method(puzzle: Puzzle, method: str) -> str:
 
 def _replay_problems(puzzle: Puzzle) -> list[str]:
     turns = len(puzzle.solution)
-    if turns > MAX_TURNS:
-        return [f"solution: {turns} turns, more than the {MAX_TURNS} a puzzle may have"]
+    if turns > MAX_PUZZLE_TURNS:
+        return [f"solution: {turns} turns, more than the {MAX_PUZZLE_TURNS} a puzzle may have"]
     try:
         end = Line(puzzle.start, puzzle.solution).end
     except IllegalTurnError as exc:
@@ -192,7 +193,7 @@ def certificate_problems(puzzle: Puzzle) -> list[str]:
     knows (the checks of :data:`CHECKS`).
 
     Every field is checked for its type and range before it is used, and a number of turns is
-    at most :data:`~taolong_lab.puzzles.format.MAX_TURNS`: any JSON value gives a problem or
+    at most :data:`~taolong_lab.limits.MAX_PUZZLE_TURNS`: any JSON value gives a problem or
     none, never an exception.
 
     Parameters
@@ -207,7 +208,9 @@ def certificate_problems(puzzle: Puzzle) -> list[str]:
     claim = _Claim(puzzle)
     if not _is_turns(claim.proved, low=1):
         field = "optimum" if claim.solved else "certificate.proved_no_win_below"
-        return [f"{field}: {shown(claim.proved)} is not a whole number from 1 to {MAX_TURNS}"]
+        return [
+            f"{field}: {shown(claim.proved)} is not a whole number from 1 to {MAX_PUZZLE_TURNS}"
+        ]
     problems: list[str] = []
     for check in CHECKS:
         problems += check(claim)
@@ -224,8 +227,8 @@ def _same(value, expected) -> bool:
 
 
 def _is_turns(value, low: int = 0) -> bool:
-    """``value`` is a whole number of turns from ``low`` to :data:`MAX_TURNS`."""
-    return _is_int(value) and low <= value <= MAX_TURNS
+    """``value`` is a whole number of turns from ``low`` to :data:`MAX_PUZZLE_TURNS`."""
+    return _is_int(value) and low <= value <= MAX_PUZZLE_TURNS
 
 
 def _check_claim(c: _Claim) -> list[str]:
@@ -284,7 +287,7 @@ def _turn_rows(cert: dict, key: str, number: str) -> tuple[list, list[str]]:
     if not all(_is_turns(v) for v in values):
         return [], [
             f"certificate.{key}: {number} {shown(values)} are not whole numbers from 0 to "
-            f"{MAX_TURNS}"
+            f"{MAX_PUZZLE_TURNS}"
         ]
     return rows, []
 
@@ -371,7 +374,7 @@ def _check_unsat_horizons(c: _Claim) -> list[str]:
     if unsat is None:
         return [
             f"certificate.unsat_horizons: {shown(c.cert['unsat_horizons'])} is not a list of "
-            f"whole numbers from 0 to {MAX_TURNS}"
+            f"whole numbers from 0 to {MAX_PUZZLE_TURNS}"
         ]
     if unsat != sorted(set(unsat)):
         return [f"certificate.unsat_horizons: {shown(unsat)} is not increasing"]
@@ -479,11 +482,11 @@ def _check_greedy(c: _Claim) -> list[str]:
     line = c.cert["greedy_line"]
     if not isinstance(line, list) or not all(isinstance(t, str) for t in line):
         return [f"certificate.greedy_line: {shown(line)} is not a list of turns"]
-    longest = c.optimum if c.solved else MAX_TURNS
+    longest = c.optimum if c.solved else MAX_PUZZLE_TURNS
     if len(line) > longest:
         return [
             f"certificate.greedy_line: {len(line)} turns, more than "
-            + (f"the optimum {c.optimum}" if c.solved else f"{MAX_TURNS}")
+            + (f"the optimum {c.optimum}" if c.solved else f"{MAX_PUZZLE_TURNS}")
         ]
     try:
         end = Line(c.puzzle.start, line).end
