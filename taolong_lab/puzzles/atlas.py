@@ -38,6 +38,7 @@ from ..errors import TaoLongError
 from ..files import output_lock, read_bounded, write_atomic
 from ..rules import COLOURS, Rules, game_data, scenario_names
 from ..runner import MAX_WORKERS, Runner, as_runner
+from ..solvers import Status
 from ..version import __version__
 from .format import Puzzle, append_puzzle, read_puzzles
 from .rulebook import SHIPPED as RULEBOOK_SET
@@ -288,7 +289,7 @@ def _run_scenario(folder: Path, scenario: str, method, time_limit, runner: Runne
             ident = job["id"]
             if "error" in result:
                 pending[ident] = {"error": result["error"]}
-            elif result["status"] == "optimal":
+            elif result["status"] == Status.OPTIMAL:
                 append_puzzle(path, _puzzle(ident, starts[ident], result))
                 pending.pop(ident, None)
                 done.add(ident)
@@ -679,7 +680,7 @@ def _pending_entry(entry) -> bool:
     bound, seconds = entry.get("proved_no_win_below"), entry.get("seconds")
     return (
         set(entry) == {"status", "proved_no_win_below", "seconds"}
-        and entry["status"] in ("unknown", "no-win")
+        and entry["status"] in (Status.UNKNOWN, Status.NO_WIN)
         and type(bound) is int
         and 0 <= bound <= 10_000
         and (seconds is None or (type(seconds) in (int, float) and 0 <= seconds < 1e9))

@@ -39,7 +39,7 @@ from ..errors import TaoLongError
 from ..files import append_bytes, output_lock, write_atomic
 from ..rules import MODES, scenario_names
 from ..runner import Runner, as_runner
-from ..solvers import solve
+from ..solvers import Status, solve
 from ..solvers.bounds import lower_bound
 from ..version import __version__
 from .analysis import (
@@ -123,8 +123,8 @@ def _prove(state, job: dict, failed: dict):
         progress=False,
         count_first_turns=False,  # counted with the lines, sharing the pre-check's memo
     )
-    if solution.status != "optimal":
-        beyond = solution.status == "no-win" or solution.proved_no_win_below > high
+    if solution.status != Status.OPTIMAL:
+        beyond = solution.status == Status.NO_WIN or solution.proved_no_win_below > high
         return None, "too long" if beyond else "unknown (budget)"
     if not low <= solution.optimum <= high:
         return None, "too long" if solution.optimum > high else "too short"

@@ -31,13 +31,14 @@ from ..engine import Line
 from ..errors import IllegalTurnError, TaoLongError
 from ..limits import MAX_PUZZLE_TURNS
 from ..rules.data import shown
-from ..solvers import Status, kernel, solve
+from ..solvers import Method, Status, kernel, solve
 from ..solvers.bounds import bound_params, lower_bound
 from ..solvers.certificate import SatCertificate
 from .format import Puzzle
 from .grade import tier_of
 
-METHODS = ("explicit", "sat", "auto", "other")  # what re-proves an optimum (``full``)
+OTHER = "other"  # the solver that did not make the certificate
+METHODS = (Method.EXPLICIT, Method.SAT, Method.AUTO, OTHER)  # what re-proves an optimum
 
 
 class VerifyError(TaoLongError):
@@ -132,11 +133,11 @@ def reproving_method(puzzle: Puzzle, method: str) -> str:
     str
         ``method`` itself unless it is ``"other"``.
     """
-    if method != "other":
+    if method != OTHER:
         return method
     if (puzzle.certificate or {}).get("solver") == SatCertificate.SOLVER:
-        return "explicit"
-    return "sat"
+        return Method.EXPLICIT
+    return Method.SAT
 
 
 def _replay_problems(puzzle: Puzzle) -> list[str]:
@@ -162,7 +163,7 @@ def _reprove_problems(puzzle: Puzzle, method: str, time_limit) -> list[str]:
     turns = len(puzzle.solution)
     method = reproving_method(puzzle, method)
     # the optimum is re-proved, not the count of optimal first turns
-    no_count = {"count_first_turns": False} if method in ("explicit", "sat") else {}
+    no_count = {"count_first_turns": False} if method in (Method.EXPLICIT, Method.SAT) else {}
     with kernel.pure():  # the judge is the Python engine, whoever found the optimum
         found = solve(puzzle, method=method, time_limit=time_limit, progress=False, **no_count)
     if found.status != Status.OPTIMAL:
