@@ -241,7 +241,7 @@ def speed(args) -> dict:
             agent.choose(state)
             elapsed += time.perf_counter() - start
             if name == "alphabeta":
-                nodes += agent.last_search.budget.used
+                nodes += agent.last_search.budget.expanded
             else:
                 nodes += _tree_positions(agent.last_root)
         out[name] = {"positions": len(positions), "nodes_per_second": nodes / elapsed}
@@ -262,14 +262,14 @@ def refinement_costs(positions, seconds: float) -> dict:
             search = Search(None, Budget(None, None), True, used)
             for _ in search.deepen(state, 3):
                 pass
-            to_depth += search.budget.used
+            to_depth += search.budget.expanded
         agent = _variant(f"alphabeta:time={seconds}", improvements=used)
         nodes = elapsed = 0.0
         for state in positions:
             start = time.process_time()
             agent.choose(state)
             elapsed += time.process_time() - start
-            nodes += agent.last_search.budget.used
+            nodes += agent.last_search.budget.expanded
         out[label] = {"to_depth_3": to_depth, "per_cpu_second": nodes / elapsed}
         print(f"{label}: {to_depth:,} positions to depth 3, {nodes / elapsed:,.0f} a CPU second")
     return out

@@ -20,10 +20,10 @@ front end (one comm message per changed trait) comes on top.
 
 ``--browser`` also measures that round trip: JupyterLab (token-less, a free local port, a
 temporary folder) runs a notebook with an Explorer on the solo start, in Debian's chromium
-driven by Playwright (as tests/test_browser.py does). In the page, a script clicks a button and
-waits for the widget to show the result (the next buttons, or the move list of the turn played):
-the opponent's tie, the destination, absorb, then undo, ``--clicks`` rounds; every click is
-reported (not a best of): this is what the user waits for.
+driven by Playwright (as tests/explorer/test_browser.py does). In the page, a script clicks a
+button and waits for the widget to show the result (the next buttons, or the move list of the
+turn played): the opponent's tie, the destination, absorb, then undo, ``--clicks`` rounds;
+every click is reported (not a best of): this is what the user waits for.
 """
 
 from __future__ import annotations

@@ -1,8 +1,12 @@
-"""Suite-wide settings."""
+"""Suite-wide settings; the helper modules of tests/support/ importable by name."""
 
 from __future__ import annotations
 
 import gc
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "support"))
 
 
 def pytest_collection_finish(session) -> None:

@@ -36,7 +36,7 @@ RULEBOOKS = {
 }
 REF_RE = re.compile(r"(tests/[\w/]+\.py)::(\w+)")
 DECISION_RE = re.compile(r"\bA(\d+)\b")
-RULE_TEST_FILES = sorted((ROOT / "tests").glob("test_rules_*.py"))
+RULE_TEST_FILES = sorted((ROOT / "tests" / "engine").glob("test_rules_*.py"))
 
 
 def _norm(text: str) -> str:
@@ -103,7 +103,7 @@ def test_every_rule_test_file_is_referenced_by_the_doc():
     text = DOC.read_text(encoding="utf-8")
     assert RULE_TEST_FILES
     for path in RULE_TEST_FILES:
-        assert f"tests/{path.name}::" in text, path.name
+        assert f"tests/engine/{path.name}::" in text, path.name
 
 
 LAYOUT_RE = re.compile(

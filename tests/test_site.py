@@ -12,10 +12,16 @@ Both skip, saying why, where node, npm (the first build installs the pinned Pyod
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import importlib.util
+import io
 import json
 import os
 import shutil
 import subprocess
+import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -56,6 +62,55 @@ def test_the_site_holds_pyodide_the_wheels_and_the_page(site):
     assert all((site / "wheels" / name).is_file() for name in wheels)
     for name in ("index.html", "app.js", "worker.js", "style.css"):
         assert (site / name).is_file()
+
+
+def test_the_site_wheels_carry_pyodides_bytecode(site):
+    """Every module of the lab's wheel has its pyc, of the page's interpreter (cpython-314)."""
+    lab = json.loads((site / "wheels.json").read_text())["wheels"][0]
+    names = set(zipfile.ZipFile(site / "wheels" / lab).namelist())
+    modules = {n for n in names if n.endswith(".py")}
+    assert "taolong_lab/explorer/page.py" in modules
+    for module in modules:
+        folder, _, stem = module.rpartition("/")
+        assert f"{folder}/__pycache__/{stem[:-3]}.cpython-314.pyc" in names, module
+
+
+def _wheel(files: dict[str, str]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as wheel:
+        for name, text in files.items():
+            wheel.writestr(name, text)
+        wheel.writestr("toy-1.dist-info/RECORD", "")
+    return out.getvalue()
+
+
+def test_bytecode_is_added_listed_and_used_without_the_source(tmp_path):
+    """tools/site_bytecode.py under this CPython: each module gets an unchecked-hash pyc that
+    the RECORD lists with its hash, and the interpreter runs it even when the source changed."""
+    bytecode = load("site_bytecode")
+    data = bytecode.with_bytecode(_wheel({"toy/__init__.py": "", "toy/m.py": "VALUE = 1\n"}))
+    wheel = zipfile.ZipFile(io.BytesIO(data))
+    rows = {row.split(",")[0]: row for row in wheel.read("toy-1.dist-info/RECORD").decode().split()}
+    cached = importlib.util.cache_from_source("toy/m.py")
+    assert set(wheel.namelist()) == set(rows) and cached in rows
+    for name, row in rows.items():
+        if not name.endswith("RECORD"):
+            digest = hashlib.sha256(wheel.read(name)).digest()
+            assert (
+                row.split(",")[1]
+                == "sha256=" + base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+            ), name
+    wheel.extractall(tmp_path)
+    (tmp_path / "toy" / "m.py").write_text("VALUE = 2\n")  # the pyc is not checked against it
+    done = subprocess.run(
+        [sys.executable, "-c", "import toy.m; print(toy.m.VALUE)"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert done.stdout.strip() == "1", done.stderr
+    with pytest.raises(ValueError, match="does not compile"):
+        bytecode.with_bytecode(_wheel({"toy/bad.py": "def (:\n"}))
 
 
 def test_the_lab_runs_in_pyodide_under_node(site):

@@ -1,7 +1,7 @@
 """Write the solo atlas's table into README.md (between its ``atlas-table`` markers).
 
 Run after the atlas run has added to ``puzzles/atlas/``: ``python tools/atlas_table.py``.
-``tests/test_atlas.py`` checks that the README's table is the stored atlas's.
+``tests/puzzles/test_atlas.py`` checks that the README's table is the stored atlas's.
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ What goes in:
   (``npm ci`` in ``site/`` installs it);
 - ``wheels/``: the lab's pure-Python wheel (``TAOLONG_BUILD_PURE=1``; the bundled puzzle sets
   and the atlas ship inside it) and the few wheels the page needs besides (:data:`WHEELS`),
-  listed in ``wheels.json``;
+  listed in ``wheels.json``, each with its modules' bytecode compiled by that Pyodide
+  (``tools/site_bytecode.py``: the page's imports then compile nothing);
 - ``index.html``, ``app.js``, ``worker.js`` and ``style.css`` from ``site/src/``.
 
 Nothing of it is committed: only its sources are. ``python -m http.server -b 127.0.0.1 -d
@@ -102,6 +103,23 @@ def extra_wheels(out: Path) -> list[Path]:
     return found
 
 
+def add_bytecode(out: Path) -> None:
+    """Each wheel of ``out/wheels.json`` with its modules' bytecode, compiled by the site's own
+    Pyodide under Node (``tools/site_bytecode.mjs``): the page then imports without compiling.
+
+    Raises
+    ------
+    SiteError
+        Node is missing, or the compilation failed.
+    """
+    node = shutil.which("node")
+    if node is None:
+        raise SiteError(
+            "node is missing: it compiles the wheels' bytecode (apt-get install nodejs)"
+        )
+    _run([node, str(ROOT / "tools" / "site_bytecode.mjs"), str(out)], ROOT)
+
+
 def build(out: Path = OUT) -> Path:
     """Build the site into ``out`` (emptied first).
 
@@ -131,6 +149,7 @@ def build(out: Path = OUT) -> Path:
     others = extra_wheels(wheels)
     names = [lab.name, *(w.name for w in others)]
     (out / "wheels.json").write_text(json.dumps({"wheels": names}, indent=1) + "\n")
+    add_bytecode(out)
     for source in sorted((SITE / "src").iterdir()):
         shutil.copy2(source, out / source.name)
     return out

@@ -2,7 +2,7 @@
 
 ``python tools/golden.py`` (or ``make golden``) rewrites ``tests/golden/*.txt``;
 ``python tools/golden.py --check`` only compares, printing a diff and exiting 1 if a file would
-change. ``tests/test_golden.py`` replays every file against the engine.
+change. ``tests/engine/test_golden.py`` replays every file against the engine.
 
 Each game is ``random.Random(seed).choice(state.legal_turns())`` from ``new_game(...)`` until the
 game ends, so a transcript changes exactly when the rules, the order of ``legal_turns()``, the
@@ -60,7 +60,7 @@ class Game:
     """One golden game: a seeded random playout from the start of a variant.
 
     ``why`` says why the seed was chosen and ``uses`` names the :func:`features` the game must
-    show (tests/test_golden.py checks them); both are for the games of the later rules.
+    show (tests/engine/test_golden.py checks them); both are for the games of the later rules.
     """
 
     name: str

@@ -143,7 +143,7 @@ function render(view) {
   );
   const toggles = {
     cancel: view.picked > 0,
-    undo: view.index > 0 || view.picked > 0,
+    undo: view.can_undo,
     redo: view.index < view.length,
     hint: !view.solver,
     solve: !view.solver,

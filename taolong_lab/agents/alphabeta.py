@@ -462,7 +462,7 @@ class AlphaBetaAgent:
         state = game_state(state)
         nodes = None if self.nodes is None else max(1, self.nodes // share)
         time_limit = None if self.time_limit is None else self.time_limit / share
-        search = Search(self.weights, Budget(nodes, time_limit), self.quiescence, self.improvements)
+        search = Search(self.weights, Budget(time_limit, nodes), self.quiescence, self.improvements)
         rank = list(range(len(state.legal_actions())))
         position_rng(self.seed, state).shuffle(rank)  # equal actions: a seeded pick
         scores = None

@@ -158,7 +158,7 @@ def analyse(
         budget = (time_limit, nodes, depth)
         return _analyse_hidden(played, sign, name, budget, weights, samples, seed)
     solved = _solo_solution(played, time_limit, nodes)
-    search = Search(weights, Budget(nodes, time_limit))
+    search = Search(weights, Budget(time_limit, nodes))
     scores = None
     for _, found in search.deepen(played, depth, every=True):
         scores = found
@@ -185,7 +185,7 @@ def analyse(
         line,
         turns,
         search.completed_depth,
-        search.budget.used,
+        search.budget.expanded,
         source,
         name,
     )
@@ -201,7 +201,7 @@ def _analyse_hidden(played, sign, name, budget, weights, samples, seed):
     for world in drawn:
         share_nodes = None if nodes is None else max(1, nodes // len(drawn))
         share_time = None if time_limit is None else time_limit / len(drawn)
-        search = Search(weights, Budget(share_nodes, share_time))
+        search = Search(weights, Budget(share_time, share_nodes))
         scores = None
         for _, found in search.deepen(world, depth, every=True):
             scores = found
@@ -212,7 +212,7 @@ def _analyse_hidden(played, sign, name, budget, weights, samples, seed):
         actions = world.legal_actions()
         for index, score in scores:
             totals[str(actions[index])] += score / len(drawn)
-        reached, used = min(reached, search.completed_depth), used + search.budget.used
+        reached, used = min(reached, search.completed_depth), used + search.budget.expanded
     ranked = sorted(legal, key=lambda action: -totals[str(action)])
     turns = tuple(TurnScore(action, totals[str(action)], None, None) for action in ranked)
     best = turns[0].score

@@ -20,12 +20,12 @@ True
 from __future__ import annotations
 
 import random
-import time
 from typing import Protocol, runtime_checkable
 
 from ..errors import TaoLongError
 from ..games import GameState
 from ..limits import MAX_SEED
+from ..solvers.common import Budget
 from .scoring import Evaluation, evaluation_for
 
 MAX_NODES = 100_000_000
@@ -48,35 +48,6 @@ class Agent(Protocol):
     def choose(self, state):
         """The action to play in ``state``, a :class:`~taolong_lab.games.GameState`: one of
         its legal actions."""
-
-
-class Budget:
-    """A move's budget: positions made and seconds spent, either or both bounded.
-
-    ``spend()`` counts one position and says whether the budget is spent; the clock is read
-    every few positions only.
-    """
-
-    __slots__ = ("deadline", "limit", "used")
-
-    def __init__(self, nodes: int | None, time_limit: float | None):
-        self.limit = nodes
-        self.used = 0
-        self.deadline = None if time_limit is None else time.perf_counter() + time_limit
-
-    def spend(self, count: int = 1) -> bool:
-        self.used += count
-        if self.limit is not None and self.used >= self.limit:
-            return True
-        return self.deadline is not None and (
-            self.used % 64 < count and time.perf_counter() >= self.deadline
-        )
-
-    @property
-    def spent(self) -> bool:
-        if self.limit is not None and self.used >= self.limit:
-            return True
-        return self.deadline is not None and time.perf_counter() >= self.deadline
 
 
 def check_budget(nodes, time_limit) -> None:

@@ -152,7 +152,7 @@ class MCTSAgent:
         legal_or_raise(state)
         state = game_state(state)
         rng = position_rng(self.seed, state)
-        budget = Budget(self.nodes, self.time_limit)
+        budget = Budget(self.time_limit, self.nodes)
         evaluation = evaluation_of(state, self.weights)
         if state.game.hidden:
             root = self._search_information_sets(state, rng, budget, evaluation)
@@ -189,7 +189,7 @@ class MCTSAgent:
         solving = proofs and not game.chance and not game.hidden
         root = Node(state, None, proofs)
         while root.proof == 0:
-            made = budget.used
+            made = budget.expanded
             path = [root]
             node = root
             added = False
@@ -217,9 +217,9 @@ class MCTSAgent:
                     node = child
             values = self._playout(node, rng, budget, evaluation)
             self._backup(path, values, solving)
-            if budget.used == made:  # a walk to a finished game counts as a position
+            if budget.expanded == made:  # a walk to a finished game counts as a position
                 budget.spend()
-            if budget.spent:
+            if budget.spent():
                 break
         return root
 
@@ -324,7 +324,7 @@ class MCTSAgent:
             for child in path[1:]:
                 child.visits += 1
                 child.wins += values[child.player]
-            if budget.spent:
+            if budget.spent():
                 return root
 
     def _select_available(self, node: InfoNode, legal: dict) -> str:

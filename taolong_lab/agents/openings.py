@@ -5,7 +5,7 @@
 and principal variation, from the first player's side (the reply's score negated), and a win
 probability on the evaluation's scale (:func:`~.review.win_probability`). The spread is the
 best first turn's probability less the worst's. :func:`opening_starts` are the starts of
-docs/agents.md's table: the 8 scenarios of the Grasshopper mode in the current edition, and
+docs/review.md's table: the 8 scenarios of the Grasshopper mode in the current edition, and
 The Field of the earlier edition.
 
 >>> from taolong_lab.games import TAOLONG
@@ -32,7 +32,7 @@ from .scoring import evaluation_for
 DEFAULT_NODES = 100_000
 """The positions searched after each first turn when no budget is given."""
 TABLE_NODES = 500_000
-"""The budget of docs/agents.md's table."""
+"""The budget of docs/review.md's table."""
 
 
 class OpeningError(TaoLongError):

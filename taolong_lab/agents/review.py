@@ -18,7 +18,7 @@ search, so each turn gets, from the mover's side:
 The thresholds and the accuracy follow lichess (``lila``, ``modules/analyse``: ``Advice.scala``
 for the classes, ``AccuracyPercent.scala`` for the accuracy; the formulas are on
 https://lichess.org/page/accuracy), moved from lichess's win percentage of a centipawn score to
-the evaluation's own logistic scale. docs/agents.md, "Reviewing a game", says where the lab
+the evaluation's own logistic scale. docs/review.md says where the lab
 differs: the loss is measured within one search (the best turn against the turn played), not
 between the evaluations of two positions.
 

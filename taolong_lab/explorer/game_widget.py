@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import html
 import traceback
-from xml.sax.saxutils import escape
 
 import ipywidgets as w
 
 from ..errors import TaoLongError
 from ..games import CHANCE, game
+from ..markup import escape
 from .agent_panel import check_budget
 from .game_play import PERSON, GamePlay, agent_names, make_agent
 

@@ -205,11 +205,20 @@ class Page:
         """Take back the last turn (against the computer, back to your own turn)."""
 
         def back() -> None:
+            if self.session.index and not self.can_undo():
+                self.session.fail("nothing to undo: the computer's opening turn is not yours")
             self.session.undo()
             if self.panel.computer == self.session.position.to_move and self.session.index:
                 self.session.undo()
 
         return self._act(back)
+
+    def can_undo(self) -> bool:
+        """Whether :meth:`undo` has something to take back: a choice of the turn being built, or
+        a turn of the line played, other than the computer's opening turn when it moves first."""
+        session = self.session
+        first = session.line.start.to_move == self.panel.computer
+        return bool(session.picked) or session.index > (1 if first else 0)
 
     def redo(self) -> dict:
         """Replay the next turn of the line."""
@@ -265,6 +274,7 @@ class Page:
             "next": builder.next_kind() or "",
             "picked": len(session.picked),
             "index": session.index,
+            "can_undo": self.can_undo(),
             "length": len(session.line),
             "moves": self._moves(),
             "spaces": [_offer(o) for o in builder.space_offers()],

@@ -289,6 +289,8 @@ class Explorer(w.VBox):
 
     # ---- layout ------------------------------------------------------------------------------
     def _build(self) -> None:
+        """The widget tree: the puzzle menu and the messages above the board, the controls
+        beside it."""
         session = self.session
         self.add_class("taolong-explorer")
         small_button = w.Layout(width="auto", min_width="44px")
@@ -306,61 +308,9 @@ class Explorer(w.VBox):
         self.status = w.HTML()
         self.status.add_class("taolong-status")
 
-        self.space_buttons: list[w.Button] = []
-        for space in range(len(game_data().ring)):
-            abbrev = space_abbrev(space)
-            b = w.Button(description=abbrev, layout=small_button)
-            b.add_class("taolong-space")
-            b.add_class(f"taolong-space-{abbrev}")
-            b.on_click(self._guarded(lambda _b, s=space: self.choose_space(s)))
-            self.space_buttons.append(b)
-        self.choice_buttons: list[w.Button] = []
-        self.choice_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
-        self.effect_buttons: dict[str, w.Button] = {}
-        for effect, label in EFFECTS.items():
-            b = w.Button(description=label, layout=small_button)
-            b.add_class("taolong-effect")
-            b.on_click(self._guarded(lambda _b, e=effect: self.choose(e)))
-            self.effect_buttons[effect] = b
-        self.cancel_button = self._button("cancel", "Forget the choices of this turn.", "cancel")
-
-        self.undo_button = self._button("↶ undo", "Take back the last turn.", "undo")
-        self.redo_button = self._button("↷ redo", "Replay the next turn of the line.", "redo")
-        self.hint_button = self._button("hint", "The best next turn, by the solver.", "hint")
-        self.solve_button = self._button("solve", "The whole winning line, by the solver.", "solve")
-        self.method = w.Dropdown(
-            options=list(METHODS),
-            value=session.method,
-            description="solver",
-            layout=w.Layout(width="150px"),
-            style={"description_width": "42px"},
-        )
-        self.hint_time = _seconds_box("hint s", session.hint_time, HINT_SECONDS, 0.5, "42px")
-        self.solve_time = _seconds_box("solve s", session.solve_time, SOLVE_SECONDS, 1, "48px")
-        for control, name in (
-            (self.method, "method"),
-            (self.hint_time, "hint_time"),
-            (self.solve_time, "solve_time"),
-        ):
-            control.observe(self._setting(name), "value")
-
-        self.prev_button = self._button("◀ prev", "The previous position of the line.", "prev")
-        self.next_button = self._button("next ▶", "The next position of the line.", "next")
-        self.play_widget = w.Play(min=0, max=0, step=1, interval=900, description="play")
-        # continuous_update=False: with True the browser's slider reports its *old* value
-        # while it redraws for a new max, and that stale value would move the position back
-        # when turns are played in quick succession (seen in the browser test).
-        self.slider = w.IntSlider(min=0, max=0, description="turn", continuous_update=False)
-        # Linked in the kernel, not with jslink: a link in the browser sends its own copy of
-        # every value the kernel sets back to the kernel, a stale one when turns are played
-        # in quick succession, which would move the position back.
-        self.play_widget.observe(self._on_play, "value")
-        self.slider.observe(self._on_slider, "value")
-        self.moves = w.HTML()
-        self.moves.add_class("taolong-moves")
-        self.message_area = w.HTML()
-        self.message_area.add_class("taolong-messages")
-
+        self._build_turn_controls(small_button)
+        self._build_solver_controls()
+        self._build_line_controls()
         self.puzzle_menu = w.Dropdown(
             options=[("(this position)", "")] + [(key, key) for key in session.catalogue],
             value="",
@@ -393,6 +343,70 @@ class Explorer(w.VBox):
             self.message_area,
             w.HBox([self.board, controls], layout=w.Layout(flex_flow="row wrap")),
         ]
+
+    def _build_turn_controls(self, small_button) -> None:
+        """The controls of the turn being built: a button for each space, the choices, the
+        effects and cancel."""
+        self.space_buttons: list[w.Button] = []
+        for space in range(len(game_data().ring)):
+            abbrev = space_abbrev(space)
+            b = w.Button(description=abbrev, layout=small_button)
+            b.add_class("taolong-space")
+            b.add_class(f"taolong-space-{abbrev}")
+            b.on_click(self._guarded(lambda _b, s=space: self.choose_space(s)))
+            self.space_buttons.append(b)
+        self.choice_buttons: list[w.Button] = []
+        self.choice_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.effect_buttons: dict[str, w.Button] = {}
+        for effect, label in EFFECTS.items():
+            b = w.Button(description=label, layout=small_button)
+            b.add_class("taolong-effect")
+            b.on_click(self._guarded(lambda _b, e=effect: self.choose(e)))
+            self.effect_buttons[effect] = b
+        self.cancel_button = self._button("cancel", "Forget the choices of this turn.", "cancel")
+
+    def _build_solver_controls(self) -> None:
+        """Undo, redo, the solver's hint and solution, its method and time limits."""
+        session = self.session
+        self.undo_button = self._button("↶ undo", "Take back the last turn.", "undo")
+        self.redo_button = self._button("↷ redo", "Replay the next turn of the line.", "redo")
+        self.hint_button = self._button("hint", "The best next turn, by the solver.", "hint")
+        self.solve_button = self._button("solve", "The whole winning line, by the solver.", "solve")
+        self.method = w.Dropdown(
+            options=list(METHODS),
+            value=session.method,
+            description="solver",
+            layout=w.Layout(width="150px"),
+            style={"description_width": "42px"},
+        )
+        self.hint_time = _seconds_box("hint s", session.hint_time, HINT_SECONDS, 0.5, "42px")
+        self.solve_time = _seconds_box("solve s", session.solve_time, SOLVE_SECONDS, 1, "48px")
+        for control, name in (
+            (self.method, "method"),
+            (self.hint_time, "hint_time"),
+            (self.solve_time, "solve_time"),
+        ):
+            control.observe(self._setting(name), "value")
+
+    def _build_line_controls(self) -> None:
+        """The line's controls: previous, play, next, the turn slider, the moves and the
+        messages."""
+        self.prev_button = self._button("◀ prev", "The previous position of the line.", "prev")
+        self.next_button = self._button("next ▶", "The next position of the line.", "next")
+        self.play_widget = w.Play(min=0, max=0, step=1, interval=900, description="play")
+        # continuous_update=False: with True the browser's slider reports its *old* value
+        # while it redraws for a new max, and that stale value would move the position back
+        # when turns are played in quick succession (seen in the browser test).
+        self.slider = w.IntSlider(min=0, max=0, description="turn", continuous_update=False)
+        # Linked in the kernel, not with jslink: a link in the browser sends its own copy of
+        # every value the kernel sets back to the kernel, a stale one when turns are played
+        # in quick succession, which would move the position back.
+        self.play_widget.observe(self._on_play, "value")
+        self.slider.observe(self._on_slider, "value")
+        self.moves = w.HTML()
+        self.moves.add_class("taolong-moves")
+        self.message_area = w.HTML()
+        self.message_area.add_class("taolong-messages")
 
     def _button(self, label: str, tooltip: str, action: str) -> w.Button:
         """A button that calls the method named ``action`` (looked up at click time)."""

@@ -34,9 +34,9 @@ import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar
-from xml.sax.saxutils import escape
 
 from ..errors import TaoLongError
+from ..markup import escape
 from ..rules.data import shown
 
 CHANCE = -1

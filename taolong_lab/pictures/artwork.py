@@ -31,27 +31,25 @@ each body tile ``segment straight|bent|tail`` (``data-cell``), each head ``head 
 from __future__ import annotations
 
 import textwrap
-from xml.sax.saxutils import escape
 
 from ..engine.codec import board_rows
 from ..engine.core import ROCK_HITS
 from ..engine.geometry import cell_name
+from ..markup import escape
 from ..rules.data import COLOURS
 from .layout import (
     CELL,
     PORTAL_R,
     Grid,
-    body_runs,
     cell_names,
     label_size,
     occupied_portals,
     rectangles,
     text_width,
 )
-from .primitives import attributes, element, number, pair, points, text_element
+from .primitives import attributes, element, number, pair, text_element
 from .style import (
     DARK_CELL,
-    DEFEATED,
     DRAGON,
     FRAME,
     GRID,
@@ -65,8 +63,6 @@ from .style import (
     VILLAGE,
     WRAP,
 )
-
-DIRECTION_ANGLE = {"N": 0, "E": 90, "S": 180, "W": 270}  # a head drawn facing north, turned
 
 
 # ---- the board of Human ---------------------------------------------------------------------
@@ -646,59 +642,6 @@ def tiles(state, grid: Grid) -> list[str]:
     return out
 
 
-def dragons(state, grid: Grid) -> list[str]:
-    """Both dragons, white first."""
-    return [line for index in range(len(COLOURS)) for line in _dragon(state, index, grid)]
-
-
-def _head_path(cx: float, cy: float) -> str:
-    """A dragon head facing north, centred on (cx, cy): a pointed snout, wide cheeks."""
-    s = CELL / 44
-    points = [
-        ("M", -12, 14),
-        ("Q", -18, 2, -13, -8),
-        ("L", -5, -18),
-        ("Q", 0, -22, 5, -18),
-        ("L", 13, -8),
-        ("Q", 18, 2, 12, 14),
-        ("Q", 0, 19, -12, 14),
-    ]
-    parts = []
-    for cmd, *coords in points:
-        xy = [
-            number(cx + v * s) if i % 2 == 0 else number(cy + v * s) for i, v in enumerate(coords)
-        ]
-        parts.append(cmd + " " + " ".join(xy))
-    return " ".join(parts) + " Z"
-
-
-def _tile_kinds(state, colour: str, grid: Grid) -> list[str]:
-    """The body tile on each cell behind the head: ``straight`` (the body goes through it),
-    ``bent`` (it turns there) or ``tail`` (the last one). A tile beside a portal counts the
-    portal as its neighbour; on the Torus the neighbour across an edge counts."""
-    dragon = state.dragon(colour)
-    links = {i: (q, e) for i, q, e in dragon.links}
-    chain: list[int] = []  # tiles head first, each portal pair in between (exit, entry)
-    position = []  # where each of the dragon's cells sits in the chain
-    for i, cell in enumerate(dragon.cells):
-        position.append(len(chain))
-        chain.append(cell)
-        if i in links:
-            chain.extend(links[i])
-    direction = grid.geo.direction
-    kinds = []
-    for i in range(1, len(dragon.cells)):
-        at = position[i]
-        if i == len(dragon.cells) - 1:
-            kinds.append("tail")
-            continue
-        before = direction.get((chain[at], chain[at - 1]))
-        after = direction.get((chain[at], chain[at + 1]))
-        straight = before is not None and after is not None and (before - after) % 4 == 2
-        kinds.append("straight" if straight else "bent")
-    return kinds
-
-
 def _portal_links(state, colour: str, grid: Grid) -> list[str]:
     """A dotted thread in the dragon's colours from each exit portal to its entry portal, drawn
     under the tiles: the two portals hold one dragon."""
@@ -729,149 +672,6 @@ def _portal_links(state, colour: str, grid: Grid) -> list[str]:
                 )
             )
         out.append("</g>")
-    return out
-
-
-def _dragon(state, colour_index: int, grid: Grid) -> list[str]:
-    colour = COLOURS[colour_index]
-    style = DRAGON[colour_index]
-    centres = [grid.centre(xy) for xy in state.cells(colour)]
-    out = [f'<g class="dragon {colour}">']
-    if len(centres) > 1:
-        runs, stubs = body_runs(state, colour, grid)
-        round_ends = {"fill": "none", "stroke_linecap": "round", "stroke_linejoin": "round"}
-        for part, stroke, width in (
-            ("body-outline", style["outline"], CELL * 0.5),
-            ("body", style["body"], CELL * 0.5 - 4.4),
-        ):
-            for run in runs:
-                if len(run) > 1:
-                    out.append(
-                        element(
-                            "polyline",
-                            class_=part,
-                            stroke=stroke,
-                            stroke_width=width,
-                            points=points(run),
-                            **round_ends,
-                        )
-                    )
-            for a, b in stubs:  # square ends, cut off by the edge of the board
-                out.append(
-                    element(
-                        "polyline",
-                        class_=f"{part}-stub",
-                        points=points((a, b)),
-                        fill="none",
-                        stroke=stroke,
-                        stroke_width=width,
-                    )
-                )
-        occupied = occupied_portals(state)
-        rows = state.layout
-        for cell, who in sorted(occupied.items()):
-            if who == colour:
-                x, y = grid.geo.xy[cell]
-                out.extend(_portal_mouth(grid, (x, y), rows[y][x], who))
-        names = [cell_name(xy) for xy in state.cells(colour)]
-        kinds = _tile_kinds(state, colour, grid)
-        for (x, y), name, kind in zip(centres[1:], names[1:], kinds, strict=True):
-            out.append(
-                element(
-                    "circle",
-                    class_=f"segment {kind}",
-                    data_cell=name,
-                    cx=x,
-                    cy=y,
-                    r=CELL * 0.11,
-                    fill=style["scale"],
-                )
-            )
-    hx, hy = centres[0]
-    if len(centres) > 1:
-        angle = DIRECTION_ANGLE[state.facing(colour)]
-        out.append(
-            f'<g class="head {colour}" data-facing="{state.facing(colour)}" '
-            f'transform="rotate({angle} {pair(hx, hy)})">'
-        )
-        out.append(
-            element(
-                "path",
-                d=_head_path(hx, hy),
-                fill=style["body"],
-                stroke=style["outline"],
-                stroke_width=2.2,
-                stroke_linejoin="round",
-            )
-        )
-        s = CELL / 44
-        for side in (-1, 1):
-            # horns sweeping back past the cheeks, eyes looking forward, nostrils on the snout
-            out.append(
-                element(
-                    "path",
-                    d=f"M {pair(hx + side * 8 * s, hy + 7 * s)} "
-                    f"Q {pair(hx + side * 15 * s, hy + 13 * s)} "
-                    f"{pair(hx + side * 19 * s, hy + 21 * s)}",
-                    fill="none",
-                    stroke=style["outline"],
-                    stroke_width=2.6,
-                    stroke_linecap="round",
-                )
-            )
-            out.append(
-                element(
-                    "ellipse",
-                    class_="eye",
-                    cx=hx + side * 7 * s,
-                    cy=hy - 2 * s,
-                    rx=3 * s,
-                    ry=4.4 * s,
-                    fill=style["eye"],
-                    stroke=style["outline"],
-                    stroke_width=0.8,
-                    transform=f"rotate({side * -25} {pair(hx + side * 7 * s, hy - 2 * s)})",
-                )
-            )
-            out.append(
-                element(
-                    "circle",
-                    cx=hx + side * 2.6 * s,
-                    cy=hy - 14 * s,
-                    r=1.3 * s,
-                    fill=style["outline"],
-                )
-            )
-        out.append("</g>")
-    else:  # defeated: the head alone, flipped and crossed out
-        r = CELL * 0.36
-        out.append(f'<g class="head {colour} defeated" data-facing="-">')
-        out.append(
-            element(
-                "circle",
-                cx=hx,
-                cy=hy,
-                r=r,
-                fill=style["body"],
-                stroke=style["outline"],
-                stroke_width=2.2,
-                opacity=0.75,
-            )
-        )
-        d = r * 0.62
-        out.append(
-            element(
-                "path",
-                class_="defeated-mark",
-                d=f"M {pair(hx - d, hy - d)} L {pair(hx + d, hy + d)} "
-                f"M {pair(hx + d, hy - d)} L {pair(hx - d, hy + d)}",
-                stroke=DEFEATED,
-                stroke_width=4,
-                stroke_linecap="round",
-            )
-        )
-        out.append("</g>")
-    out.append("</g>")
     return out
 
 
@@ -955,4 +755,4 @@ def hidden_board(grid: Grid) -> list[str]:
     return out
 
 
-__all__ = ["board", "dragons", "hidden_board", "house", "tiles"]
+__all__ = ["board", "hidden_board", "house", "tiles"]

@@ -22,26 +22,24 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import PatchCollection
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
-from matplotlib.patches import Circle, FancyBboxPatch, Rectangle, RegularPolygon, Wedge
+from matplotlib.patches import Circle, FancyBboxPatch, Rectangle, RegularPolygon
 
 from ..engine import Line
-from ..engine.codec import FLUX_MODES, board_rows
+from ..engine.codec import board_rows
 from ..engine.core import ROCK_HITS
 from ..engine.geometry import cell_name, parse_cell
 from ..files import write_atomic
-from ..rules.data import COLOURS, game_data
+from ..rules.data import COLOURS
 from . import style
 from .errors import PictureError, WriterUnavailable
-from .layout import Grid, Wheel, body_runs, occupied_portals, rectangles, route_pieces
+from .figure_panel import PANEL_W, draw_panel
+from .layout import Grid, body_runs, occupied_portals, rectangles, route_pieces
 from .picture import as_cells, as_state, check_flag, check_number, resolve, split_sow
-from .style import ATTACK, BLOCKED, DESTINATION, DROP, HIGHLIGHT, LANDING, ROUTE, SOW
-from .text import status_lines
+from .style import ATTACK, BLOCKED, DESTINATION, HIGHLIGHT, ROUTE
 from .trace import destinations, preview_sowing
 
 if "IPython" in sys.modules:  # let Jupyter's inline backend register its Figure formatter
     import matplotlib.pyplot  # noqa: F401
-
-PANEL_W = 6.4  # the panel's width, in cells
 
 
 # ---- one position -------------------------------------------------------------------------------
@@ -104,71 +102,83 @@ def draw(
     ax.set_xlim(-0.6 if coordinates else -0.15, right)
     ax.set_ylim(bottom, -0.6 if coordinates else -0.15)
     if hidden:
-        ax.add_patch(
-            Rectangle(
-                (0, 0),
-                width,
-                height,
-                facecolor=style.MIST["ground"],
-                edgecolor=style.FRAME,
-                linewidth=2,
-                gid="hidden-board",
-            )
-        )
-        ax.text(
-            width / 2,
-            height / 2,
-            "The Board of Human\nis in the players' minds",
-            ha="center",
-            va="center",
-            fontsize=9,
-            color=style.INK,
-        )
+        _hidden_board(ax, width, height)
     else:
-        _board(ax, grid, coordinates)
-        for xy in shaded:
-            ax.add_patch(
-                Rectangle(
-                    xy,
-                    1,
-                    1,
-                    facecolor=HIGHLIGHT,
-                    alpha=0.45,
-                    linewidth=0,
-                    gid=f"highlight-{cell_name(xy)}",
-                )
-            )
-        if traced is not None:
-            for attack in traced.attacks:
-                _attack(ax, attack)
-        _features(ax, drawn)
-        for colour in COLOURS:
-            _dragon(ax, drawn, colour, grid)
-        if traced is not None:
-            for route in sorted(traced.routes, key=lambda r: r.kind == "matter"):
-                _route(ax, grid, route)
-        if legal and not drawn.is_over():
-            for name in destinations(drawn, space):
-                ax.add_patch(
-                    Circle(
-                        grid.centre(parse_cell(name)),
-                        0.17,
-                        facecolor=DESTINATION,
-                        edgecolor="white",
-                        linewidth=1,
-                        alpha=0.9,
-                        zorder=6,
-                        gid=f"destination-{name}",
-                    )
-                )
+        _open_board(ax, drawn, grid, coordinates, shaded, traced, legal, space)
     if panel:
         sowings = list(traced.sowings) if traced is not None else []
         if preview is not None:
             sowings.append(preview)
-        _panel(ax, drawn, width + 0.6, sowings)
+        draw_panel(ax, drawn, width + 0.6, sowings)
     if title:
         ax.set_title(title, fontsize=9, color=style.INK)
     return ax
+
+
+def _hidden_board(ax, width: int, height: int) -> None:
+    """The Board of Human, hidden: a blank board and its caption."""
+    ax.add_patch(
+        Rectangle(
+            (0, 0),
+            width,
+            height,
+            facecolor=style.MIST["ground"],
+            edgecolor=style.FRAME,
+            linewidth=2,
+            gid="hidden-board",
+        )
+    )
+    ax.text(
+        width / 2,
+        height / 2,
+        "The Board of Human\nis in the players' minds",
+        ha="center",
+        va="center",
+        fontsize=9,
+        color=style.INK,
+    )
+
+
+def _open_board(ax, drawn, grid: Grid, coordinates, shaded, traced, legal, space) -> None:
+    """The board and what stands on it: the cells shaded, the attacks, the features, the
+    dragons, the routes of the turn traced and (``legal``) the destinations of a turn sowing
+    ``space`` (None: any)."""
+    _board(ax, grid, coordinates)
+    for xy in shaded:
+        ax.add_patch(
+            Rectangle(
+                xy,
+                1,
+                1,
+                facecolor=HIGHLIGHT,
+                alpha=0.45,
+                linewidth=0,
+                gid=f"highlight-{cell_name(xy)}",
+            )
+        )
+    if traced is not None:
+        for attack in traced.attacks:
+            _attack(ax, attack)
+    _features(ax, drawn)
+    for colour in COLOURS:
+        _dragon(ax, drawn, colour, grid)
+    if traced is not None:
+        for route in sorted(traced.routes, key=lambda r: r.kind == "matter"):
+            _route(ax, grid, route)
+    if legal and not drawn.is_over():
+        for name in destinations(drawn, space):
+            ax.add_patch(
+                Circle(
+                    grid.centre(parse_cell(name)),
+                    0.17,
+                    facecolor=DESTINATION,
+                    edgecolor="white",
+                    linewidth=1,
+                    alpha=0.9,
+                    zorder=6,
+                    gid=f"destination-{name}",
+                )
+            )
 
 
 def _board(ax, grid: Grid, coordinates: bool):
@@ -435,168 +445,6 @@ def _attack(ax, attack):
             color=ATTACK if cell.reached else BLOCKED,
             zorder=1.6,
         )
-
-
-# ---- the panel: the Ba Gua, the meters ---------------------------------------------------
-def _panel(ax, state, x0: float, sowings):
-    data = game_data()
-    n = len(data.ring)
-    wheel = Wheel(x0 + PANEL_W / 2 - 0.2, 2.7, 2.05, 0.62)
-    cx, cy, r_ring, cup = wheel.cx, wheel.cy, wheel.radius, wheel.cup
-
-    landing = {s.element for s in sowings if s.element >= 0}
-    sown = {s.space for s in sowings}
-    for i, (name, abbrev) in enumerate(zip(data.ring, data.abbrev, strict=True)):
-        # a wedge of the wheel for each space (angles counterclockwise, y inverted: mirror)
-        mid = -(90 + 360 * i / n)
-        ax.add_patch(
-            Wedge(
-                (cx, cy),
-                r_ring + cup,
-                mid - 22.5,
-                mid + 22.5,
-                width=2 * cup,
-                facecolor=style.MAIN_CUP if name in data.main else style.CUP,
-                edgecolor=LANDING if i in landing else style.RING,
-                linewidth=2.2 if i in landing or i in sown else 0.8,
-                linestyle="--" if i in sown and i not in landing else "-",
-                gid=f"space-{abbrev}",
-            )
-        )
-        lx, ly = wheel.point(i, r_ring + cup + 0.32)
-        ax.text(
-            lx,
-            ly,
-            abbrev,
-            ha="center",
-            va="center",
-            fontsize=7,
-            color=style.INK,
-            fontweight="bold" if name in data.main else None,
-        )
-        stack = state.bagua[i]
-        rows = [stack[:4], stack[4:]] if len(stack) > 4 else [stack]
-        arc = 2 * math.pi * r_ring / n  # the wedge's length along the ring
-        k = 0
-        for row, marks in enumerate(rows):
-            # base first, clockwise on screen (left to right at the top of the wheel)
-            radius = r_ring + (0.17 - 0.34 * row if len(rows) > 1 else 0)
-            for j, stone in enumerate(marks):
-                shift = ((len(marks) - 1) / 2 - j) * 0.34 / arc
-                sx, sy = wheel.point(i + shift, radius)
-                fill, edge = style.STONE[stone]
-                ax.add_patch(
-                    Circle(
-                        (sx, sy),
-                        0.15,
-                        facecolor=fill,
-                        edgecolor=edge,
-                        linewidth=0.8,
-                        gid=f"stone-{abbrev}-{k}",
-                        zorder=3,
-                    )
-                )
-                k += 1
-    for sowing in sowings:
-        colour = SOW[min(sowing.phase, 1)]
-        radius = r_ring - cup - 0.3 - 0.35 * min(sowing.phase, 1)
-        for drop in sowing.drops:
-            dx, dy = wheel.point(drop.space, radius)
-            fill, ink = DROP[drop.stone]
-            ax.add_patch(
-                Circle(
-                    (dx, dy),
-                    0.17,
-                    facecolor=fill,
-                    edgecolor=colour,
-                    linewidth=1.4,
-                    zorder=4,
-                    gid=f"sow-{sowing.phase}-{drop.order}",
-                )
-            )
-            ax.text(
-                dx, dy, str(drop.order), ha="center", va="center", fontsize=5.5, color=ink, zorder=5
-            )
-    water, fire = state.centre
-    ax.text(
-        cx,
-        cy,
-        f"centre\nwater {water}\nfire {fire}",
-        ha="center",
-        va="center",
-        fontsize=6.5,
-        color=style.INK,
-        gid="centre",
-    )
-    if state.rules.mode in FLUX_MODES:
-        ax.text(
-            x0 + PANEL_W - 0.3,
-            0.0,
-            f"flux {state.flux}",
-            ha="right",
-            va="center",
-            fontsize=7,
-            color=style.INK,
-            gid="flux",
-        )
-    y = 5.75
-    cap = data.capacity
-    total = len(data.start_cells[0]) - 1
-    for index, colour in enumerate(COLOURS):
-        look = style.DRAGON[index]
-        dragon = state.dragon(colour)
-        mover = state.to_move == colour and not state.is_over()
-        ax.text(
-            x0,
-            y,
-            f"{'▶ ' if mover else ''}{colour} · {data.dragon_names[index]}",
-            fontsize=7.5,
-            fontweight="bold",
-            color=style.INK,
-            va="center",
-        )
-        for k in range(total):
-            kept = k < dragon.segments
-            ax.add_patch(
-                Rectangle(
-                    (x0 + 3.6 + k * 0.4, y - 0.15),
-                    0.3,
-                    0.3,
-                    facecolor=look["body"] if kept else "none",
-                    edgecolor=look["outline"] if kept else style.LOST,
-                    linestyle="-" if kept else ":",
-                    linewidth=1,
-                    gid=f"segment-{colour}-{k}",
-                )
-            )
-        for row, (label, value, col) in enumerate(
-            (("water", dragon.water, style.WATER), ("fire", dragon.fire, style.FIRE))
-        ):
-            yy = y + 0.5 + row * 0.42
-            ax.text(x0, yy, label, fontsize=6.5, color=style.MUTED, va="center")
-            for k in range(cap):
-                ax.add_patch(
-                    Rectangle(
-                        (x0 + 1.1 + k * 0.42, yy - 0.13),
-                        0.34,
-                        0.26,
-                        facecolor=col if k < value else "none",
-                        edgecolor=col,
-                        linewidth=0.8,
-                        gid=f"meter-{colour}-{label}-{k}",
-                    )
-                )
-        y += 1.55
-    headline, detail = status_lines(state)
-    ax.text(
-        x0,
-        y - 0.2,
-        headline + (f"\n{detail}" if detail else ""),
-        fontsize=7,
-        color=style.INK,
-        va="top",
-        gid="status",
-    )
 
 
 # ---- figures -------------------------------------------------------------------------------

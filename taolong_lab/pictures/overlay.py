@@ -31,9 +31,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol, runtime_checkable
-from xml.sax.saxutils import escape
 
 from ..engine.geometry import cell_name, parse_cell
+from ..markup import escape
 from ..rules.data import game_data
 from .layout import Grid, Wheel, label_size, route_pieces
 from .primitives import attributes, element, pair, points, text_element
@@ -411,6 +411,7 @@ def _attack_hits(grid: Grid, attack: Attack) -> list[str]:
 
 # ---- the sowing on the wheel ------------------------------------------------------------------
 def _sowing(sowing: Sowing, wheel: Wheel) -> list[str]:
+    """One sowing on the wheel: its title, the sown and landing spaces, its arc, its drops."""
     data = game_data()
     colour = SOW[min(sowing.phase, 1)]
     radius = wheel.radius - wheel.cup - SOW_INSET[min(sowing.phase, 1)]
@@ -435,6 +436,18 @@ def _sowing(sowing: Sowing, wheel: Wheel) -> list[str]:
         )
         + "</title>"
     )
+    out += _sow_ends(sowing, wheel, colour, landing)
+    out += _sow_path(sowing, wheel, colour, radius)
+    out += _sow_drops(sowing, wheel, colour, radius)
+    out.append("</g>")
+    return out
+
+
+def _sow_ends(sowing: Sowing, wheel: Wheel, colour: str, landing: str) -> list[str]:
+    """The rings round the sown space and the space the last stone lands on."""
+    data = game_data()
+    abbrev = data.abbrev
+    out = []
     fx, fy = wheel.point(sowing.space)
     out.append(
         element(
@@ -466,7 +479,12 @@ def _sowing(sowing: Sowing, wheel: Wheel) -> list[str]:
                 stroke_width=3.4,
             )
         )
-    # the arc: from the sown space round the wheel through every space that got a stone
+    return out
+
+
+def _sow_path(sowing: Sowing, wheel: Wheel, colour: str, radius: float) -> list[str]:
+    """The arc from the sown space round the wheel through every space that got a stone."""
+    out = []
     step = 1 if sowing.flow == "ccw" else -1
     sweep = 0 if sowing.flow == "ccw" else 1  # on screen, counterclockwise is sweep 0
     count = len(sowing.drops)
@@ -488,6 +506,13 @@ def _sowing(sowing: Sowing, wheel: Wheel) -> list[str]:
                 opacity=0.85,
             )
         )
+    return out
+
+
+def _sow_drops(sowing: Sowing, wheel: Wheel, colour: str, radius: float) -> list[str]:
+    """Each drop's numbered marker, inside the ring."""
+    abbrev = game_data().abbrev
+    out = []
     font = label_size(9.5, wheel.scale)
     mark = 7 * font / 9.5  # the marker's radius: its number stays readable
     inside = min(radius, wheel.radius - wheel.cup - mark - 1)  # off the spaces and stones
@@ -515,7 +540,6 @@ def _sowing(sowing: Sowing, wheel: Wheel) -> list[str]:
             )
         )
         out.append("</g>")
-    out.append("</g>")
     return out
 
 

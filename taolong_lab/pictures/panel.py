@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import math
 import textwrap
-from xml.sax.saxutils import escape
 
 from ..engine.codec import FLUX_MODES
 from ..engine.core import ROCK_HITS
+from ..markup import escape
 from ..rules.data import COLOURS, game_data
 from ..rules.scenario import load_scenario
 from .artwork import house
@@ -123,13 +123,22 @@ def bagua(state, wheel: Wheel, ids: str | None = None) -> list[str]:
     """The Ba Gua wheel: its eight spaces with their stones, trigrams and names, the way the
     stones flow, and the centre. ``ids`` prefixes an ``id`` on each space (``{ids}space-He``);
     None for no ids."""
-    data = game_data()
-    count = len(data.ring)
     cx, cy = wheel.cx, wheel.cy
     out = ['<g class="bagua">']
     out.append(
         element("circle", cx=cx, cy=cy, r=wheel.radius, fill="none", stroke=RING, stroke_width=2)
     )
+    out += _flows(state, wheel)
+    out += _spaces(state, wheel, ids)
+    out += _centre(state, wheel)
+    out.append("</g>")
+    return out
+
+
+def _flows(state, wheel: Wheel) -> list[str]:
+    """The way the stones flow: a chevron on the ring between each space and the next."""
+    count = len(game_data().ring)
+    out = []
     # sowing direction: a chevron on the ring halfway between each space and the next; in
     # Master and Chosen One a stack may flow either way (see the flux coin): a double chevron
     both = state.rules.mode in FLUX_MODES
@@ -152,6 +161,13 @@ def bagua(state, wheel: Wheel, ids: str | None = None) -> list[str]:
                 transform=f"translate({pair(x, y)}) rotate({number(rotation)})",
             )
         )
+    return out
+
+
+def _spaces(state, wheel: Wheel, ids: str | None) -> list[str]:
+    """The eight spaces: each one's cup, stones, trigram and name."""
+    data = game_data()
+    out = []
     for i, (name, abbrev, symbol) in enumerate(
         zip(data.ring, data.abbrev, data.symbols, strict=True)
     ):
@@ -192,7 +208,13 @@ def bagua(state, wheel: Wheel, ids: str | None = None) -> list[str]:
             )
         )
         out.append("</g>")
-    # the centre of the Ba Gua: the water and fire stones no dragon holds
+    return out
+
+
+def _centre(state, wheel: Wheel) -> list[str]:
+    """The centre of the Ba Gua: the water and fire stones no dragon holds."""
+    cx, cy = wheel.cx, wheel.cy
+    out = []
     water, fire = state.centre
     out.append('<g class="centre">')
     out.append(
@@ -224,7 +246,6 @@ def bagua(state, wheel: Wheel, ids: str | None = None) -> list[str]:
                 fill=INK,
             )
         )
-    out.append("</g>")
     out.append("</g>")
     return out
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from xml.sax.saxutils import escape, quoteattr
 
 from ..engine import Line, State, Turn
 from ..engine.geometry import cell_name, parse_cell
 from ..errors import NotationError
+from ..markup import escape, quoteattr
 from ..puzzles import Puzzle
 from ..rules.data import shown
-from . import artwork
+from . import artwork, dragon_art
 from .errors import PictureError
 from .layout import (
     CAPTION_LINE,
@@ -360,7 +360,7 @@ def _document(state, overlays, size, coordinates, panel, reveal, ids) -> str:
         for overlay in overlays:
             out.extend(overlay.under(grid))
         out.extend(artwork.tiles(state, grid))
-        out.extend(artwork.dragons(state, grid))
+        out.extend(dragon_art.dragons(state, grid))
         for overlay in overlays:
             out.extend(overlay.over(grid))
     if panel:

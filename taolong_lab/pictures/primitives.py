@@ -13,7 +13,8 @@ escaped.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from xml.sax.saxutils import escape, quoteattr
+
+from ..markup import escape, quoteattr
 
 
 def number(value: float) -> str:

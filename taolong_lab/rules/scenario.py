@@ -167,6 +167,28 @@ def parse_scenario(text: str, file: str, key: str) -> Scenario:
     """Read and check one scenario file's text: every key's type, shape and range, the grid,
     the portals and the start cells. Raises :class:`ScenarioError` naming the file, the key,
     the line and the cell when known."""
+    reader = _document(text, file)
+    data = game_data()
+    head = _header(reader, data)
+    width, height = head["width"], head["height"]
+    grid = _grid(reader, width, height)
+    rules = _portal_rules(reader, grid)
+    starts, seen = _starts(reader, data, grid, width, height, head["wrap"])
+    if head["village"]:
+        for xy in data.village_cells:
+            if not (0 <= xy[0] < width and 0 <= xy[1] < height) or xy in seen:
+                reader.fail(
+                    f"village = true, but the village cell {_cell(xy)} is off the board or "
+                    "under a start cell",
+                    "village",
+                )
+    return Scenario(
+        key=key, **head, rows=tuple(grid.rows), starts=tuple(starts), portal_rules=rules
+    )
+
+
+def _document(text: str, file: str) -> _Reader:
+    """The file's TOML, within its bounds and with known keys only, behind a reader."""
     if not isinstance(text, str):
         raise ScenarioError(file, f"expected the file's text, got {type(text).__name__}")
     if len(text) > MAX_FILE_CHARS:
@@ -181,11 +203,14 @@ def parse_scenario(text: str, file: str, key: str) -> Scenario:
         check_bounds(doc)
     except BoundError as exc:
         reader.fail(f"key {exc.path}: {exc.reason}", re.split(r"[.\[]", exc.path)[0])
-    data = game_data()
     unknown = [name for name in doc if name not in KEYS]
     if unknown:
         reader.fail(f"unknown key {shown(unknown[0])} (known: {', '.join(KEYS)})", unknown[0])
+    return reader
 
+
+def _header(reader: _Reader, data) -> dict:
+    """The scenario's keys before its grid: name, motto, status, editions, flags and size."""
     name = reader.text("name")
     motto = reader.text("motto", "", empty=True)
     status = reader.text("status", "inferred")
@@ -211,8 +236,34 @@ def parse_scenario(text: str, file: str, key: str) -> Scenario:
             f"1-{MAX_HEIGHT}, got {shown(size)}",
             "size",
         )
-    width, height = size
+    return {
+        "name": name,
+        "motto": motto,
+        "status": status,
+        "editions": tuple(editions),
+        "village": village,
+        "breakable_rocks": breakable_rocks,
+        "wrap": wrap,
+        "width": size[0],
+        "height": size[1],
+    }
 
+
+@dataclass
+class _Grid:
+    """The grid as read: its rows of features, the dragons' marks, the portals' cells, and
+    the file's line of each row and of the grid."""
+
+    rows: list
+    marks: tuple
+    portals: dict
+    row_line: list
+    grid_line: int
+
+
+def _grid(reader: _Reader, width: int, height: int) -> _Grid:
+    """The grid, each row and symbol checked."""
+    file = reader.file
     grid_text = reader.get("grid", str)
     lines = reader.lines
     grid_line = reader.line_of("grid") or 1
@@ -229,35 +280,44 @@ def parse_scenario(text: str, file: str, key: str) -> Scenario:
         raise ScenarioError(
             file, f"wrong size: the grid has {len(raw_rows)} rows, expected {height}", grid_line
         )
-    rows, marks = [], ([], [])
-    portals: dict[str, list[tuple[int, int]]] = {}
+    grid = _Grid([], ([], []), {}, row_line, grid_line)
     for y, raw in enumerate(raw_rows):
-        line = row_line[y]
         symbols = raw.split()
         if len(symbols) != width:
             raise ScenarioError(
-                file, f"wrong size: row {y + 1} has {len(symbols)} cells, expected {width}", line
+                file,
+                f"wrong size: row {y + 1} has {len(symbols)} cells, expected {width}",
+                row_line[y],
             )
-        row = []
-        for x, sym in enumerate(symbols):
-            if sym in DRAGON_MARKS:
-                marks[DRAGON_MARKS[sym]].append((x, y))
-                sym = "."
-            elif sym in PORTAL_COLOURS:
-                portals.setdefault(sym, []).append((x, y))
-            elif sym == "~":
-                sym = "."
-            elif sym not in FEATURES:
-                known = ", ".join(f"{k!r} {v}" for k, v in {**FEATURES, **PORTAL_COLOURS}.items())
-                raise ScenarioError(
-                    file,
-                    f"unknown symbol {shown(sym)} (known: {known}, dragons h v e <)",
-                    line,
-                    _cell((x, y)),
-                )
-            row.append(sym)
-        rows.append("".join(row))
+        grid.rows.append(
+            "".join(_grid_symbol(grid, file, x, y, sym) for x, sym in enumerate(symbols))
+        )
+    return grid
 
+
+def _grid_symbol(grid: _Grid, file: str, x: int, y: int, sym: str) -> str:
+    """The feature of one grid symbol (a dragon's mark and the sea are open ground), its mark
+    or portal noted in ``grid``."""
+    if sym in DRAGON_MARKS:
+        grid.marks[DRAGON_MARKS[sym]].append((x, y))
+        return "."
+    if sym in PORTAL_COLOURS:
+        grid.portals.setdefault(sym, []).append((x, y))
+    elif sym == "~":
+        return "."
+    elif sym not in FEATURES:
+        known = ", ".join(f"{k!r} {v}" for k, v in {**FEATURES, **PORTAL_COLOURS}.items())
+        raise ScenarioError(
+            file,
+            f"unknown symbol {shown(sym)} (known: {known}, dragons h v e <)",
+            grid.row_line[y],
+            _cell((x, y)),
+        )
+    return sym
+
+
+def _portal_rules(reader: _Reader, grid: _Grid) -> dict:
+    """The ``[portals]`` tables, checked, and every twin portal paired."""
     rules = {}
     for colour, spec in reader.get("portals", dict, {}).items():
         where = f"portals.{colour}"
@@ -276,17 +336,23 @@ def parse_scenario(text: str, file: str, key: str) -> Scenario:
                 where,
             )
         rules[colour] = PortalRule(dest, cost)
-    for colour, cells in sorted(portals.items()):
+    for colour, cells in sorted(grid.portals.items()):
         rule = rules.get(colour, PortalRule())
         if rule.destination == "twin" and len(cells) != 2:
             raise ScenarioError(
-                file,
+                reader.file,
                 f"unpaired portal: {PORTAL_COLOURS[colour]} ({colour}) appears {len(cells)} "
                 "time(s); twin portals come in pairs",
-                row_line[cells[0][1]],
+                grid.row_line[cells[0][1]],
                 _cell(cells[0]),
             )
+    return rules
 
+
+def _starts(reader: _Reader, data, grid: _Grid, width: int, height: int, wrap: bool):
+    """The dragons' start cells (``[starts]`` or the game's), checked against each other and
+    the grid: the cells, and which dragon starts on each."""
+    file, rows, row_line = reader.file, grid.rows, grid.row_line
     starts_doc = reader.get("starts", dict, {})
     extra = [k for k in starts_doc if k not in ("white", "black")]
     if extra:
@@ -320,37 +386,15 @@ def parse_scenario(text: str, file: str, key: str) -> Scenario:
                     file, f"{colour} start body is broken between {_cell(a)} and {_cell(b)}"
                 )
     for colour, cells in zip(("white", "black"), starts, strict=True):
-        drawn = sorted(marks[("white", "black").index(colour)])
+        drawn = sorted(grid.marks[("white", "black").index(colour)])
         if drawn and drawn != sorted(cells):
             raise ScenarioError(
                 file,
                 f"the grid draws the {colour} dragon on {[_cell(c) for c in drawn]}, "
                 f"but it starts on {[_cell(c) for c in cells]}",
-                grid_line,
+                grid.grid_line,
             )
-    if village:
-        for xy in data.village_cells:
-            if not (0 <= xy[0] < width and 0 <= xy[1] < height) or xy in seen:
-                reader.fail(
-                    f"village = true, but the village cell {_cell(xy)} is off the board or "
-                    "under a start cell",
-                    "village",
-                )
-    return Scenario(
-        key=key,
-        name=name,
-        motto=motto,
-        status=status,
-        editions=tuple(editions),
-        village=village,
-        breakable_rocks=breakable_rocks,
-        wrap=wrap,
-        width=width,
-        height=height,
-        rows=tuple(rows),
-        starts=tuple(starts),
-        portal_rules=rules,
-    )
+    return starts, seen
 
 
 @functools.cache

@@ -147,6 +147,51 @@ def _count(n: int, thing: str) -> str:
     return f"{n} {thing}{'s' * (n != 1)}"
 
 
+def build_solution(
+    start: State, status, line, certificate: Certificate, stats: dict, first: int | None = None
+) -> Solution:
+    """The :class:`Solution` of a solver's run: every solver makes it here, so its optimum and
+    proved bound are always the certificate's.
+
+    Parameters
+    ----------
+    start : State
+        The position solved.
+    status : Status or str
+        What the run proved.
+    line : sequence of str
+        The optimal line (empty unless ``status`` is ``OPTIMAL``).
+    certificate : Certificate
+        The solver's evidence, with its ``optimum`` and ``proved_no_win_below``.
+    stats : dict
+        The solver's counters.
+    first : int or None
+        The optimal first turns.
+
+    Returns
+    -------
+    Solution
+
+    Raises
+    ------
+    SolverError
+        A line whose length is not the certificate's optimum.
+    """
+    status = Status(status)
+    optimum = certificate.optimum
+    if (status == Status.OPTIMAL) != (optimum is not None) or len(line) != (optimum or 0):
+        raise SolverError(f"a {status.value} answer with a line of {len(line)} turns")
+    return Solution(
+        status=status,
+        optimum=optimum,
+        line=Line(start, line),
+        optimal_first_turns=first,
+        certificate=certificate,
+        stats=stats,
+        proved_no_win_below=certificate.proved_no_win_below,
+    )
+
+
 def solo_start(puzzle_or_state, solver: str):
     """The start position of a puzzle (or a State), checked to be a solo position; ``solver``
     names the solver in the error."""
@@ -286,10 +331,34 @@ def progress_bar(progress, **options):
 
 # ---- budgets -------------------------------------------------------------------------------
 class Budget:
-    """A time limit (seconds of wall clock) and a cap on positions expanded, checked between
-    expansions. ``earlier`` seconds and expansions (from a resumed checkpoint) count too."""
+    """Seconds of wall clock and positions expanded, either or both bounded: the one budget of
+    the solvers and the agents. ``earlier`` seconds and expansions (from a resumed checkpoint)
+    count too.
 
-    def __init__(self, time_limit, max_states, *, earlier_seconds=0.0, earlier_expanded=0):
+    :meth:`spent` checks both limits (and names the one that ran out in ``reason``);
+    :meth:`spend` counts positions and reads the clock every few positions only, for the
+    agents' inner loops.
+
+    >>> budget = Budget(None, 3)
+    >>> budget.spend(2), budget.spend(), budget.reason
+    (False, True, 'max_states=3 positions expanded')
+    """
+
+    __slots__ = (
+        "cpu0",
+        "deadline",
+        "earlier_seconds",
+        "expanded",
+        "generated",
+        "max_states",
+        "reason",
+        "t0",
+    )
+    CLOCK_EVERY = 64  # positions counted by spend() between two readings of the clock
+
+    def __init__(
+        self, time_limit=None, max_states=None, *, earlier_seconds=0.0, earlier_expanded=0
+    ):
         if time_limit is not None and time_limit < 0:
             raise SolverError(f"time_limit must be >= 0 seconds, got {time_limit}")
         if max_states is not None and max_states < 0:
@@ -304,6 +373,7 @@ class Budget:
         self.reason: str | None = None
 
     def spent(self) -> bool:
+        """Whether a limit is reached (the clock read now)."""
         if self.max_states is not None and self.expanded >= self.max_states:
             self.reason = f"max_states={self.max_states} positions expanded"
             return True
@@ -311,6 +381,16 @@ class Budget:
             self.reason = "time_limit reached"
             return True
         return False
+
+    def spend(self, count: int = 1) -> bool:
+        """Count ``count`` positions, then whether a limit is reached (the clock read once
+        every :attr:`CLOCK_EVERY` positions)."""
+        self.expanded += count
+        if self.max_states is not None and self.expanded >= self.max_states:
+            return self.spent()
+        return (
+            self.deadline is not None and self.expanded % self.CLOCK_EVERY < count and self.spent()
+        )
 
     def seconds(self) -> float:
         """Wall-clock seconds of this run (a resumed run's earlier seconds not included)."""
@@ -604,6 +684,7 @@ __all__ = [
     "ProgressCallback",
     "Solution",
     "SolverError",
+    "build_solution",
     "checkpoint_key",
     "checkpoint_key_path",
     "peak_memory_mb",

@@ -47,7 +47,6 @@ import time
 from collections import Counter
 
 from ..engine import Line, State
-from ..errors import TaoLongError
 from . import kernel
 from .bounds import (
     BOUND_NAME,
@@ -59,18 +58,28 @@ from .bounds import (
     may_win_now,
     may_win_within,
 )
-from .certificate import ExplicitCertificate, NoWinWithin, Status
+from .certificate import ExplicitCertificate, Status
 from .common import (
     Budget,
     Checkpoint,
     CheckpointError,
     Solution,
     SolverError,
+    build_solution,
     paused_gc,
     peak_memory_mb,
     progress_bar,
     reset_peak_memory,
     solo_start,
+)
+from .snapshot import (
+    _COUNTERS,
+    _certificate,
+    _check_line,
+    _line,
+    _position,
+    _saved_result,
+    _SnapshotReader,
 )
 
 SOLVER = ExplicitCertificate.SOLVER
@@ -105,9 +114,6 @@ class _Search:
         self.seconds = 0.0
         self.current = None
 
-    _COUNTERS = ("expanded", "generated", "deferred")
-    _BODY = frozenset({"positions", "info", "closed", "open", "proved", "found", "seconds"})
-
     def snapshot(self, seconds: float) -> dict:
         """The search as plain JSON data: ``positions`` (TLN) in the order of ``info``, whose
         rows are ``[g, parent index, move]``; ``closed`` rows ``[index, f]``; ``open`` rows
@@ -125,7 +131,7 @@ class _Search:
             "open": [[f, g, index[state.key()]] for f, g, state in entries],
             "proved": self.proved,
             "found": None if self.found is None else index[self.found],
-            **{name: getattr(self, name) for name in self._COUNTERS},
+            **{name: getattr(self, name) for name in _COUNTERS},
             "seconds": self.seconds + seconds,
         }
 
@@ -230,178 +236,10 @@ class _Search:
         return False
 
 
-# ---- reading a checkpoint --------------------------------------------------------------------
-_MAX_TURNS = 1_000_000  # g, f and bounds: far beyond any search that fits in memory
-_MAX_COUNT = 2**53  # positions expanded, generated, deferred
-_MAX_SECONDS = 1e10
-_MAX_TEXT = 4096  # a position's TLN or a turn's notation
-_STATS = {"expanded", "seconds", "cpu_seconds", "positions_per_second", "peak_memory_mb"}
-"""The stats of a saved result that the lab reads back (the command line prints them)."""
-
-
-def _position(start: State, key: tuple, g: int) -> State:
-    """The position of ``key`` (the inverse of :meth:`State.key`), on its ``g``-th turn after
-    ``start``."""
-    dragons, bagua, water, fire, to_move, rocks, flux, _ = key
-    return State.compose(
-        start.tables,
-        board=(dragons, water, fire, rocks),
-        bagua=bagua,
-        coin=flux,
-        mover=to_move,
-        ply=start.ply + g,
-    )
-
-
-class _SnapshotReader:
-    """Checks a saved search (:meth:`_Search.snapshot`) field by field, then as a whole; each
-    problem is a :class:`CheckpointError` naming the file and the field."""
-
-    def __init__(self, saved: dict, start: State, params: BoundParams, path):
-        self.start, self.params, self.path = start, params, path
-        fields = set(saved) - {"result"}
-        want = _Search._BODY | set(_Search._COUNTERS)
-        if fields != want:
-            missing, extra = sorted(want - fields), sorted(fields - want)
-            raise self.refuse("body", f"fields missing {missing}, unknown {extra}")
-        self.states = self._positions(saved["positions"])
-        self.keys = [state.key() for state in self.states]
-        self.rows = self._info(saved["info"])
-        self.closed = self._closed(saved["closed"])
-        self.buckets, self.waiting = self._open(saved["open"])
-        self.proved = self.number("proved", saved["proved"])
-        found = saved["found"]
-        self.found = None if found is None else self.number("found", found, high=len(self.keys) - 1)
-        seconds = saved["seconds"]
-        if type(seconds) not in (int, float) or not 0 <= seconds < _MAX_SECONDS:
-            raise self.refuse("seconds", f"must be a number of seconds, got {_show(seconds)}")
-        self.seconds = float(seconds)
-        self.counters = {
-            name: self.number(name, saved[name], high=_MAX_COUNT) for name in _Search._COUNTERS
-        }
-
-    def refuse(self, field: str, reason: str) -> CheckpointError:
-        return CheckpointError(self.path, field, reason)
-
-    def number(self, field: str, value, *, low: int = 0, high: int = _MAX_TURNS) -> int:
-        if type(value) is not int or not low <= value <= high:
-            raise self.refuse(
-                field, f"must be a whole number from {low} to {high}, not {_show(value)}"
-            )
-        return value
-
-    def rows_of(self, field: str, value, width: int) -> list:
-        if not isinstance(value, list):
-            raise self.refuse(field, "must be a list")
-        for j, row in enumerate(value):
-            if not (isinstance(row, list) and len(row) == width):
-                raise self.refuse(f"{field}[{j}]", f"must be a list of {width}")
-        return value
-
-    def _positions(self, tlns) -> list[State]:
-        if not isinstance(tlns, list) or not tlns:
-            raise self.refuse("positions", "must be a non-empty list of positions (TLN)")
-        states, seen = [], {}
-        for i, tln in enumerate(tlns):
-            field = f"positions[{i}]"
-            if not isinstance(tln, str) or len(tln) > _MAX_TEXT:
-                raise self.refuse(field, "must be a position in TLN")
-            try:
-                state = State.from_tln(tln)
-            except TaoLongError as exc:
-                raise self.refuse(field, str(exc)) from None
-            if (state.rules, state.layout, state.to_move) != (
-                self.start.rules,
-                self.start.layout,
-                self.start.to_move,
-            ):
-                raise self.refuse(field, "not a position of this challenge")
-            j = seen.setdefault(state.key(), i)
-            if j != i:
-                raise self.refuse(field, f"the same position as positions[{j}]")
-            states.append(state)
-        if states[0].key() != self.start.key():
-            raise self.refuse("positions[0]", "is not the start position")
-        return states
-
-    def _info(self, rows) -> list:
-        n = len(self.states)
-        if not isinstance(rows, list) or len(rows) != n:
-            raise self.refuse("info", f"must be a list of {n} rows, one per position")
-        if rows[0] != [0, None, None]:
-            raise self.refuse("info[0]", "the start's row must be [0, null, null]")
-        for i, row in enumerate(self.rows_of("info", rows, 3)[1:], 1):
-            g, parent, move = row
-            self.number(f"info[{i}].g", g, low=1)
-            self.number(f"info[{i}].parent", parent, high=n - 1)
-            self.number(f"info[{i}].move", move, high=_MAX_COUNT)
-        return rows
-
-    def _closed(self, rows) -> dict:
-        closed = {}
-        for j, (i, f) in enumerate(self.rows_of("closed", rows, 2)):
-            key = self.keys[self.number(f"closed[{j}]", i, high=len(self.keys) - 1)]
-            if key in closed:
-                raise self.refuse(f"closed[{j}]", f"positions[{i}] is closed twice")
-            closed[key] = self.number(f"closed[{j}].f", f)
-        return closed
-
-    def _open(self, rows) -> tuple[dict, set]:
-        """The buckets, and the positions with an entry at their ``info`` g."""
-        buckets: dict[int, list] = {}
-        waiting = set()
-        for j, row in enumerate(self.rows_of("open", rows, 3)):
-            f, g = self.number(f"open[{j}].f", row[0]), self.number(f"open[{j}].g", row[1])
-            i = self.number(f"open[{j}]", row[2], high=len(self.keys) - 1)
-            known = self.rows[i][0]
-            if g < known:
-                raise self.refuse(f"open[{j}].g", f"{g}, below positions[{i}]'s g ({known})")
-            if f < g + lower_bound(self.states[i], self.params):
-                raise self.refuse(f"open[{j}].f", f"{f}, below g + lower_bound(positions[{i}])")
-            if g == known:
-                waiting.add(i)
-            buckets.setdefault(f, []).append((g, self.states[i]))
-        return buckets, waiting
-
-    def check_search(self) -> None:
-        """What holds between the fields of a search :meth:`_Search.run` saved. The proved
-        bound may exceed the smallest open ``f`` by up to :data:`SHARP_TURNS`: a position
-        deferred ``d`` times is expanded at ``f + d``, and its successors open from ``f``."""
-        rows, waiting = self.rows, self.waiting
-        if self.buckets and self.proved > min(self.buckets) + SHARP_TURNS:
-            raise self.refuse("proved", f"{self.proved}, above the smallest open f + {SHARP_TURNS}")
-        if any(f > self.proved for f in self.closed.values()):
-            raise self.refuse("closed", f"holds an f above the proved bound {self.proved}")
-        if self.found is not None and lower_bound(self.states[self.found], self.params) != 0:
-            raise self.refuse("found", f"positions[{self.found}] is not a win")
-        for i, (g, parent, _) in enumerate(rows):
-            if (
-                i
-                and g != rows[parent][0] + 1
-                and not (g > rows[parent][0] + 1 and parent in waiting)
-            ):
-                # a parent reached in fewer turns since is on the open list, to update them
-                raise self.refuse(f"info[{i}].g", f"{g}, its parent's g is {rows[parent][0]}")
-            if i not in waiting and i != self.found and self.keys[i] not in self.closed:
-                raise self.refuse(f"info[{i}]", "neither expanded nor on the open list")
-
-    def info(self) -> dict:
-        keys = self.keys
-        return {
-            keys[i]: (g, None if parent is None else keys[parent], move)
-            for i, (g, parent, move) in enumerate(self.rows)
-        }
-
-
-def _show(value) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 @paused_gc()
 def solve(
     puzzle_or_state,
-    method: str = "explicit",
+    *,
     time_limit: float | None = None,
     max_states: int | None = None,
     progress=True,
@@ -432,8 +270,6 @@ def solve(
     ----------
     puzzle_or_state : Puzzle or State
         A solo challenge.
-    method : str
-        ``"explicit"``.
     time_limit : float or None
         Seconds of wall clock, at most.
     max_states : int or None
@@ -462,26 +298,73 @@ def solve(
     CheckpointError
         A checkpoint file that cannot be resumed (left as it is).
     """
-    if method != "explicit":
-        raise SolverError(f"unknown method {method!r}: this solver knows 'explicit'")
     if fresh and checkpoint is None:
         raise SolverError("fresh=True starts a checkpointed search again: pass checkpoint= too")
-    start = _start_of(puzzle_or_state)
-    budget = Budget(time_limit, max_states)
-    reset_peak_memory()
-    params = bound_params(start)
-    if checkpoint is None and kernel.usable(start):
-        search = kernel.KernelSearch(start, budget)
-    else:
-        search = _Search(start, params)
-    store = saved = None
+    run = _Run(_start_of(puzzle_or_state), Budget(time_limit, max_states), checkpoint)
+    result = run.start.outcome()
+    if result is not None:  # nothing to search, nor to save
+        if result.winner == run.start.to_move:
+            return run.finish(Status.OPTIMAL, (), 0)
+        return run.finish(Status.NO_WIN, (), None)
+    saved = None
+    if checkpoint is not None:
+        saved = run.resume(checkpoint, checkpoint_every, fresh)
+    if saved is not None and "result" in saved:
+        done = _saved_result(saved["result"], run.search, run.store.path)
+        if done.status != Status.OPTIMAL or done.optimal_first_turns is not None:
+            return done  # else: count the optimal first turns again, with this run's budget
+    bar = _progress(progress)
+    try:
+        return _search_and_count(run, bar, saved is not None, count_first_turns)
+    finally:
+        if bar is not None:
+            bar.close()
 
-    def finish(status, line, first, interrupted=False, counted=0, count_s=0.0) -> Solution:
-        optimum = len(line) if status == Status.OPTIMAL else None
-        proved = optimum if optimum is not None else search.proved
-        stopped = "interrupted" if interrupted else budget.reason
-        certificate = _certificate(start, params, search.closed_counts(), proved, optimum, stopped)
-        seconds = budget.seconds()
+
+class _Run:
+    """One call of :func:`solve`: the start, its search (in the compiled kernel when there is
+    no checkpoint and the kernel takes the position), the budget, the checkpoint file; and
+    :meth:`finish`, which makes the :class:`Solution` and saves it."""
+
+    def __init__(self, start: State, budget: Budget, checkpoint=None):
+        self.start, self.budget = start, budget
+        reset_peak_memory()
+        self.params = bound_params(start)
+        if checkpoint is None and kernel.usable(start):
+            self.search = kernel.KernelSearch(start, budget)
+        else:
+            self.search = _Search(start, self.params)
+        self.store: Checkpoint | None = None
+
+    def resume(self, checkpoint, every: float, fresh: bool) -> dict | None:
+        """Open the checkpoint file and restore the search it holds (unless ``fresh``): the
+        saved body, or None."""
+        solver = f"{SOLVER}/{BOUND_NAME}"
+        self.store = Checkpoint(checkpoint, solver=solver, start=self.start, every=every)
+        saved = None if fresh else self.store.load()
+        if saved is not None:
+            self.search.restore(saved, self.store.path)
+        return saved
+
+    def on_progress(self, bound_rose: bool) -> None:
+        """Save the search when the proved bound rose or a periodic save is due."""
+        store, budget = self.store, self.budget
+        if store is None or not (bound_rose or store.due()):
+            return
+        near_stop = budget.deadline is not None and (
+            budget.deadline - time.perf_counter() < store.duration
+        )
+        if near_stop and not bound_rose:
+            return  # the save at the stop is near: do not overrun the time limit for it
+        store.save(self.search.snapshot(budget.seconds()))
+
+    def save_stop(self) -> None:
+        """Save the search as it stands, when an error stops it."""
+        if self.store is not None:
+            self.store.save(self.search.snapshot(self.budget.seconds()))
+
+    def _stats(self, seconds: float, counted: int, count_s: float) -> dict:
+        search, budget = self.search, self.budget
         stats = {
             "expanded": search.expanded + counted,
             "search_expanded": search.expanded,
@@ -499,217 +382,63 @@ def solve(
             stats["kernel_bytes"] = search.bytes
         if search.seconds:
             stats["earlier_runs_seconds"] = round(search.seconds, 3)
-        solution = Solution(
-            status=status,
-            optimum=optimum,
-            line=Line(start, line),
-            optimal_first_turns=first,
-            certificate=certificate,
-            stats=stats,
-            proved_no_win_below=proved,
+        return stats
+
+    def finish(self, status, line, first, interrupted=False, counted=0, count_s=0.0) -> Solution:
+        """The Solution (:func:`.common.build_solution`), saved with the search when there is
+        a checkpoint (a proved answer as the search's result)."""
+        search = self.search
+        optimum = len(line) if status == Status.OPTIMAL else None
+        proved = optimum if optimum is not None else search.proved
+        stopped = "interrupted" if interrupted else self.budget.reason
+        certificate = _certificate(
+            self.start, self.params, search.closed_counts(), proved, optimum, stopped
         )
-        if store is not None:
+        seconds = self.budget.seconds()
+        stats = self._stats(seconds, counted, count_s)
+        solution = build_solution(self.start, status, line, certificate, stats, first)
+        if self.store is not None:
             snapshot = search.snapshot(seconds)
             if status != Status.UNKNOWN:
                 snapshot["result"] = solution.to_json()
-            store.save(snapshot)
+            self.store.save(snapshot)
         return solution
 
-    result = start.outcome()
-    if result is not None:  # nothing to search, nor to save
-        if result.winner == start.to_move:
-            return finish(Status.OPTIMAL, (), 0)
-        return finish(Status.NO_WIN, (), None)
-    if checkpoint is not None:
-        solver = f"{SOLVER}/{BOUND_NAME}"
-        store = Checkpoint(checkpoint, solver=solver, start=start, every=checkpoint_every)
-        saved = None if fresh else store.load()
-    if saved is not None:
-        search.restore(saved, store.path)
-        if "result" in saved:
-            done = _saved_result(saved["result"], search, store.path)
-            if done.status != Status.OPTIMAL or done.optimal_first_turns is not None:
-                return done  # else: count the optimal first turns again, with this run's budget
 
-    def on_progress(bound_rose: bool) -> None:
-        if store is None or not (bound_rose or store.due()):
-            return
-        near_stop = budget.deadline is not None and (
-            budget.deadline - time.perf_counter() < store.duration
-        )
-        if near_stop and not bound_rose:
-            return  # the save at the stop is near: do not overrun the time limit for it
-        store.save(search.snapshot(budget.seconds()))
-
-    bar = _progress(progress)
-    try:
-        return _search_and_count(
-            search, budget, bar, on_progress, store, saved, finish, count_first_turns
-        )
-    finally:
-        if bar is not None:
-            bar.close()
-
-
-def _search_and_count(search, budget, bar, on_progress, store, saved, finish, count) -> Solution:
+def _search_and_count(run: _Run, bar, resumed: bool, count: bool) -> Solution:
     """The search of :func:`solve`, then (``count``) the count of the optimal first turns,
-    both shown on ``bar``; ``finish`` makes the Solution."""
-    start = search.start
+    both shown on ``bar``; ``run.finish`` makes the Solution."""
+    search, budget = run.search, run.budget
     interrupted = False
     try:
-        won = search.found is not None or search.run(budget, bar, on_progress)
+        won = search.found is not None or search.run(budget, bar, run.on_progress)
     except KeyboardInterrupt:
         search.requeue()
         won, interrupted = False, True
     except BaseException:
         search.requeue()
-        if store is not None:  # keep what was proved, then let the error through
-            store.save(search.snapshot(budget.seconds()))
+        run.save_stop()  # keep what was proved, then let the error through
         raise
     if won:
         try:
             line = search.line()
         except LookupError as exc:  # only a resumed search can hold a move that is not there
-            raise CheckpointError(store.path, "info", str(exc)) from None
-        if saved is not None:
-            _check_line(line, start, store.path, "info")
-        first, counted, count_s = None, 0, 0.0
-        if count and not interrupted:
-            before, t_count = budget.expanded, time.perf_counter()
-            try:
-                first = search.count_first_turns(len(line), budget, bar)
-            except KeyboardInterrupt:
-                interrupted = True
-            counted = budget.expanded - before
-            count_s = time.perf_counter() - t_count
-        return finish(Status.OPTIMAL, line, first, interrupted, counted, count_s)
-    if not search.buckets and not interrupted and budget.reason is None:
-        return finish(Status.NO_WIN, (), None)
-    return finish(Status.UNKNOWN, (), None, interrupted)
-
-
-def _certificate(
-    start: State, params, closed: dict[int, int], proved: int, optimum, stopped
-) -> ExplicitCertificate:
-    return ExplicitCertificate(
-        lookahead=start.rules.option("solo_lookahead"),
-        lower_bound=params,
-        start_lower_bound=_json_num(lower_bound(start, params)),
-        proved_no_win_below=proved,
-        no_win_within=_no_win_within(closed, proved),
-        optimum=optimum,
-        stopped=stopped or None,
-    )
-
-
-def _saved_result(result, search: _Search, path) -> Solution:
-    """The result a finished search saved, once checked against that search (restored and
-    checked already) and its line replayed from the start: every turn legal, a win in
-    exactly ``optimum`` turns, the line to the saved win, the bound and the certificate the
-    search proves. Raises :class:`CheckpointError` naming the field otherwise."""
-
-    def refuse(field: str, reason: str) -> CheckpointError:
-        return CheckpointError(path, f"result.{field}", reason)
-
-    start = search.start
-    fields = {*Solution.__dataclass_fields__, "start"}  # the keys of Solution.to_json()
-    if not isinstance(result, dict) or set(result) != fields:
-        raise CheckpointError(path, "result", f"must be an object with the fields {sorted(fields)}")
-    status, line = result["status"], result["line"]
-    if status not in ("optimal", "no-win"):
-        raise refuse("status", f"{_show(status)}: a finished search is 'optimal' or 'no-win'")
-    if result["start"] != start.to_tln():
-        raise refuse("start", "is not the start position")
-    if not isinstance(line, list) or not all(
-        isinstance(t, str) and len(t) <= _MAX_TEXT for t in line
-    ):
-        raise refuse("line", "must be a list of turns")
-    if status == "no-win":
-        if search.buckets or search.found is not None:
-            raise refuse("status", "'no-win', but the saved search has positions left or a win")
-        want_line, optimum, proved = [], None, search.proved
-    else:
-        if search.found is None:
-            raise refuse("status", "'optimal', but the saved search found no win")
-        optimum = result["optimum"]
-        if type(optimum) is not int or not 0 <= optimum <= _MAX_TURNS:
-            raise refuse("optimum", f"must be a number of turns, not {_show(optimum)}")
-        _check_line(line, start, path, "result.line")
-        if len(line) != optimum:
-            raise refuse("optimum", f"{optimum}, but result.line has {len(line)} turns")
+            raise CheckpointError(run.store.path, "info", str(exc)) from None
+        if resumed:
+            _check_line(line, run.start, run.store.path, "info")
+        if not count or interrupted:
+            return run.finish(Status.OPTIMAL, line, None, interrupted)
+        before, t_count = budget.expanded, time.perf_counter()
+        first = None
         try:
-            want_line = _line(start, search.info, search.found)
-        except LookupError as exc:
-            raise CheckpointError(path, "info", str(exc)) from None
-        optimum = proved = len(want_line)
-    if line != want_line:
-        raise refuse("line", f"is not the line to the saved search's win ({optimum} turns)")
-    for name, want in (("optimum", optimum), ("proved_no_win_below", proved)):
-        if result[name] != want or type(result[name]) is bool:
-            raise refuse(name, f"{_show(result[name])}, the saved search proves {want}")
-    first = result["optimal_first_turns"]
-    if first is not None and not (
-        status == "optimal" and type(first) is int and 1 <= first <= len(start.successors())
-    ):
-        raise refuse("optimal_first_turns", f"{_show(first)} is not a count of first turns")
-    certificate = _certificate(start, search.params, search.closed_counts(), proved, optimum, None)
-    if result["certificate"] != certificate.to_json():
-        raise refuse("certificate", "is not the certificate of the saved search")
-    stats = result["stats"]
-    if not isinstance(stats, dict) or not all(
-        type(v) in (int, float) and 0 <= v < _MAX_COUNT for v in stats.values()
-    ):
-        raise refuse("stats", "must map names to non-negative numbers")
-    if not set(stats) >= _STATS or len(stats) > 32 or any(len(name) > 40 for name in stats):
-        missing = sorted(_STATS - set(stats))[:5]
-        raise refuse("stats", f"fields missing {missing}, or too many or too long names")
-    return Solution.from_json(result)
-
-
-def _check_line(line, start: State, path, field: str) -> None:
-    """Raise :class:`CheckpointError` on ``field`` unless ``line`` replays from ``start`` to a
-    win for the player."""
-    try:
-        result = Line(start, line).end.outcome()
-    except TaoLongError as exc:
-        raise CheckpointError(path, field, str(exc)) from None
-    if result is None:
-        raise CheckpointError(path, field, f"the game is not over after its {len(line)} turns")
-    if result.winner != start.to_move:
-        raise CheckpointError(path, field, f"the line loses: {result}")
-
-
-def _no_win_within(closed: dict[int, int], proved: int) -> tuple[NoWinWithin, ...]:
-    """For each ``k < proved``: the positions expanded or deferred with ``f <= k`` (none of
-    them won), from how many were first closed at each ``f``."""
-    rows, total = [], 0
-    for k in range(proved):
-        total += closed.get(k, 0)
-        rows.append(NoWinWithin(turns=k, positions=total))
-    return tuple(rows)
-
-
-def _json_num(x):
-    return None if x == INF else x
-
-
-def _line(start: State, info: dict, key) -> list[str]:
-    """The turns from ``start`` to the position ``key`` that the search's ``info`` records."""
-    moves = []
-    while True:
-        _, parent, move = info[key]
-        if parent is None:
-            break
-        moves.append(move)
-        key = parent
-    line, state = [], start
-    for move in reversed(moves):
-        turns = state.legal_turns()
-        if not 0 <= move < len(turns):
-            raise LookupError(f"turn {len(line) + 1}: its position has no turn number {move}")
-        line.append(str(turns[move]))
-        state = state.play(turns[move])
-    return line
+            first = search.count_first_turns(len(line), budget, bar)
+        except KeyboardInterrupt:
+            interrupted = True
+        counted, count_s = budget.expanded - before, time.perf_counter() - t_count
+        return run.finish(Status.OPTIMAL, line, first, interrupted, counted, count_s)
+    if not search.buckets and not interrupted and budget.reason is None:
+        return run.finish(Status.NO_WIN, (), None)
+    return run.finish(Status.UNKNOWN, (), None, interrupted)
 
 
 class OutOfBudget(Exception):

@@ -21,8 +21,8 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from xml.sax.saxutils import escape
 
+from ...markup import escape
 from ..protocol import TERMINAL, Game, GameError, GameOption, GameState
 from .board import AREAS, long_tau_board
 from .rules import EMPTY, besieged_groups, play, slides, start_of_turn

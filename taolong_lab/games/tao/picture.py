@@ -3,8 +3,7 @@ package, from its public fields: the pictures package sits above the games)."""
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
-
+from ...markup import escape
 from .cards import CARDS
 
 FILL = {"R": "#c0392b", "B": "#2e64b5", "": "#8e8e8e"}

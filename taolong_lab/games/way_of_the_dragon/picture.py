@@ -7,8 +7,7 @@ move and the scores.
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
-
+from ...markup import escape
 from ..protocol import CHANCE, TERMINAL
 from .data import paths_data
 from .dice import dice_text

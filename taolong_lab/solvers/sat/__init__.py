@@ -2,12 +2,14 @@
 incremental SAT with python-sat, the opponent's policy handled by CEGAR, in every mode.
 
 - :mod:`.gates`: the Tseitin gate layer (structural hashing, constant folding, one IDPool);
-- :mod:`.encode`: one turn as a circuit over one-hot values (:class:`~.encode.Encoder`);
+- :mod:`.encode`: one turn as a circuit over one-hot values (:class:`~.encode.Encoder`), its
+  board's part in :mod:`.board`;
 - :mod:`.monk`: from Monk on, the Ba Gua one-hot over its reachable configurations (the drop
   priorities, Master's flow and coin) and the Focus and Balance effects;
-- :mod:`.solver`: deepening from the explicit solver's lower bound, the CEGAR loop, budgets,
-  and :func:`solve`, which returns the explicit solver's
-  :class:`~taolong_lab.solvers.explicit.Solution`;
+- :mod:`.search`: one search (:class:`~.search.SatSearch`): the CEGAR refinements, the check
+  of a candidate in the engine, the short searches, the first-turn count;
+- :mod:`.solver`: deepening from the explicit solver's lower bound, budgets, and
+  :func:`solve`, which returns a :class:`~taolong_lab.solvers.common.Solution`;
 - :mod:`.check`: one turn of the encoding against the engine (the conformance tests).
 
 >>> from taolong_lab import State

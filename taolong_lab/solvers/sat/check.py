@@ -30,8 +30,8 @@ from ..bounds import sow_table
 from . import monk
 from .encode import Encoder
 from .gates import Gates
-from .solver import SatSearch, _Model
-from .solver import eliminate as eliminate_layer
+from .search import SatSearch, _Model
+from .search import eliminate as eliminate_layer
 
 
 def _key(state: State, walk, config):

@@ -9,7 +9,7 @@ same, in the same order, whoever wrote the files. Nothing is read from a stored 
 proof is checked against these clauses, so it speaks of this start and these horizons.
 
 The encoder is deterministic: the same start and steps give the same clauses in every process
-(no set or hash order reaches a clause; ``tests/test_sat_proofs.py`` compares two fresh
+(no set or hash order reaches a clause; ``tests/solvers/test_sat_proofs.py`` compares two fresh
 processes byte for byte).
 
 :meth:`Rebuild.spot_check` tests the encoding's completeness on a sample: engine-legal lines
@@ -38,7 +38,7 @@ from .proof import (
     ProofLog,
     cnf_header,
 )
-from .solver import SatSearch
+from .search import SatSearch
 
 MAX_ENDS = 10_000
 """The most boards one refinement may name."""
