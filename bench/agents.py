@@ -55,6 +55,7 @@ from taolong_lab.agents.registry import agent_from_spec
 from taolong_lab.files import write_atomic
 from taolong_lab.games import TAOLONG
 from taolong_lab.games.taolong import default_weights, weights_from
+from taolong_lab.runner import Runner
 
 HERE = Path(__file__).resolve().parent
 
@@ -98,7 +99,7 @@ def _match(args, folder: Path, name: str, a, b, games: int, seed: int) -> dict:
         games=games,
         seed=seed,
         start=_start(args),
-        workers=args.workers,
+        runner=Runner(workers=args.workers),
         out=folder / f"{name}.jsonl",
     )
     summary = _summary(result, *name.split("-vs-"))
@@ -294,8 +295,7 @@ def card(args, folder: Path) -> dict:
         editions=["current"],
         seed=args.seed,
         out=folder / "balance-card.json",
-        workers=args.workers,
-        progress=True,
+        runner=Runner(workers=args.workers, progress=True),
     )
     rows = table(result)
     for row in rows:

@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from taolong_lab.puzzles.generate import generate  # noqa: E402
+from taolong_lab.runner import Runner  # noqa: E402
 
 MODES = ("grasshopper", "monk", "master")
 
@@ -44,9 +45,8 @@ def one_run(turns: tuple[int, int], workers: int, count: int, time_limit: float)
         modes=MODES,
         turns=turns,
         seed=4242 + turns[0],
-        workers=workers,
         time_limit=time_limit,
-        progress=False,
+        runner=Runner(workers=workers),
         stats=reasons,
     )
     wall, cpu = time.perf_counter() - t0, cpu_seconds() - c0

@@ -34,6 +34,7 @@ from taolong_lab.agents.balance import balance_card, table
 from taolong_lab.files import write_atomic
 from taolong_lab.games import game
 from taolong_lab.games.long_tau.endgames import endgame
+from taolong_lab.runner import Runner
 
 LONG_TAU = game("long-tau")
 
@@ -56,7 +57,7 @@ def strength(args, folder: Path) -> dict:
             seed=args.seed,
             start=LONG_TAU.new(),
             out=folder / f"{first}-vs-{second}.jsonl",
-            progress=True,
+            runner=Runner(progress=True),
         )
         print(f"{first} vs {second}: {result}", flush=True)
         out.append(
@@ -87,7 +88,7 @@ def card(args, folder: Path) -> dict:
             games=args.card_games,
             seed=args.seed,
             out=folder / f"long-tau-card-{name}.json",
-            progress=True,
+            runner=Runner(progress=True),
         )
         rows += table(result)
     for row in rows:

@@ -32,6 +32,7 @@ from taolong_lab.games import TAOLONG
 from taolong_lab.games.taolong import default_weights
 from taolong_lab.games.taolong.tuning import fit, loss, quiet_samples
 from taolong_lab.rules import scenario_names
+from taolong_lab.runner import Runner
 
 HERE = Path(__file__).resolve().parent
 OPENING = 4
@@ -50,9 +51,8 @@ def self_play(args, folder: Path) -> dict:
             seed=args.seed * 100 + k,
             start=TAOLONG.new(scenario=scenario),
             opening=OPENING,
-            workers=args.workers,
             out=folder / f"{scenario}.jsonl",
-            progress=args.progress,
+            runner=Runner(workers=args.workers, progress=args.progress),
         )
         played[scenario] = result.records
         print(f"{scenario}: {len(result.records)} games", flush=True)

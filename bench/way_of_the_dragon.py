@@ -32,6 +32,7 @@ from taolong_lab.agents.balance import balance_card, table
 from taolong_lab.files import write_atomic
 from taolong_lab.games import game
 from taolong_lab.games.way_of_the_dragon import best_keep, best_move, element_count
+from taolong_lab.runner import Runner
 
 GAME = game("way-of-the-dragon")
 KEEP_ROLLS = ("WWFMD", "WWFFD", "WFMEO", "WWWDD", "WDDDD", "WFMDD")
@@ -57,7 +58,7 @@ def strength(args, folder: Path) -> dict:
             max_turns=args.max_turns,
             opening=0,
             out=folder / f"wotd-{a}-{b}.jsonl",
-            progress=True,
+            runner=Runner(progress=True),
         )
         found[f"{a} vs {b}"] = {
             "games": result.games,
@@ -80,7 +81,7 @@ def card(args, folder: Path) -> list[dict]:
         max_turns=args.max_turns,
         opening=0,
         out=folder / "wotd-card.json",
-        progress=True,
+        runner=Runner(progress=True),
     )
     rows = table(made)
     for row in rows:

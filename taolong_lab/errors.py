@@ -2,9 +2,113 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+NAMED = object()  # an Arg's value when the message names the argument alone
+
+
+class Arg(NamedTuple):
+    """An argument a message names: the keyword as the library spells it and, unless
+    :data:`NAMED`, the value it had. A caller words it its own way (the command line:
+    ``--max-states 3`` for ``max_states=3``).
+
+    >>> python_spelling(Arg("max_states", 3)), python_spelling(Arg("checkpoint"))
+    ('max_states=3', 'checkpoint=')
+    """
+
+    name: str
+    value: Any = NAMED
+
+
+def python_spelling(arg: Arg) -> str:
+    """``name=value`` (the value's repr, ``name=`` when only the name is given).
+
+    Parameters
+    ----------
+    arg : Arg
+
+    Returns
+    -------
+    str
+    """
+    return f"{arg.name}=" if arg.value is NAMED else f"{arg.name}={arg.value!r}"
+
 
 class TaoLongError(ValueError):
-    """Base class of every error taolong_lab raises on bad input."""
+    """Base class of every error taolong_lab raises on bad input.
+
+    One made by :meth:`naming` knows the arguments its message names (:attr:`parts`), the
+    first one's name and value (:attr:`field`, :attr:`value`) and the bound it broke
+    (:attr:`limit`): a caller words it from those (:meth:`worded`), never by rewriting the text.
+
+    >>> error = TaoLongError.naming(Arg("workers", 0), " must be from 1 to 8", limit=(1, 8))
+    >>> str(error), error.field, error.value, error.limit
+    ('workers=0 must be from 1 to 8', 'workers', 0, (1, 8))
+    >>> error.worded(lambda arg: f"--{arg.name} {arg.value}")
+    '--workers 0 must be from 1 to 8'
+    """
+
+    parts: tuple = ()
+    field: str | None = None  # the first argument named (some subclasses set their own)
+    value: Any = None  # its value (None when only its name is given)
+    limit: Any = None
+
+    @classmethod
+    def naming(cls, *parts: str | Arg, limit: Any = None):
+        """The error whose message is ``parts`` joined, each :class:`Arg` spelled as Python
+        spells it.
+
+        Parameters
+        ----------
+        *parts : str or Arg
+            The message's words and the arguments it names, in order.
+        limit : optional
+            The bound the value broke (a number, a range, the names allowed...).
+
+        Returns
+        -------
+        TaoLongError
+            Of this class.
+        """
+        error = cls(spelled(parts))
+        error.parts, error.limit = tuple(parts), limit
+        first = next((part for part in parts if isinstance(part, Arg)), None)
+        if first is not None:
+            error.field = first.name
+            error.value = None if first.value is NAMED else first.value
+        return error
+
+    def worded(self, spell: Callable[[Arg], str]) -> str:
+        """The message with each argument it names spelled by ``spell``.
+
+        Parameters
+        ----------
+        spell : callable
+            An :class:`Arg` to its text.
+
+        Returns
+        -------
+        str
+            ``str(self)`` for a message made without :meth:`naming`.
+        """
+        return spelled(self.parts, spell) if self.parts else str(self)
+
+
+def spelled(parts, spell: Callable[[Arg], str] = python_spelling) -> str:
+    """``parts`` (words and :class:`Arg` values) joined, each Arg spelled by ``spell``.
+
+    Parameters
+    ----------
+    parts : iterable of str or Arg
+    spell : callable
+        An Arg to its text (default: :func:`python_spelling`).
+
+    Returns
+    -------
+    str
+    """
+    return "".join(part if isinstance(part, str) else spell(part) for part in parts)
 
 
 class RulesError(TaoLongError):

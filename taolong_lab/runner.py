@@ -80,10 +80,11 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing, suppress
+from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
-from .errors import TaoLongError
+from .errors import Arg, TaoLongError, spelled
 from .processes import IN_BROWSER, end_with_parent, one_process
 
 DASK_EXTRA = "pip install 'taolong_lab[dask]'"
@@ -91,8 +92,7 @@ AHEAD_PER_WORKER = 4
 MAX_WORKERS = 4 * (os.cpu_count() or 1)  # local processes: more only share the same cores
 CONNECT_TIMEOUT = "10s"  # how long to try to reach a scheduler
 CLOSE_TIMEOUT = 5  # seconds to close a client whose connection failed
-SCHEDULER = "--scheduler (scheduler=)"
-TLS_FLAGS = "--tls-ca-file, --tls-cert and --tls-key (security=)"
+_SCHEDULER, _SECURITY = Arg("scheduler"), Arg("security")  # named in messages
 _ADDRESS = re.compile(
     r"(?:(?P<scheme>tcp|tls)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(?P<port>[0-9]{1,5})"
 )
@@ -102,13 +102,136 @@ _LONGEST_ADDRESS = 300
 
 class RunnerError(TaoLongError):
     """Bad ``workers``, ``ahead``, ``scheduler`` or ``security``, a scheduler that cannot be
-    reached, or ``--scheduler`` used without the optional ``distributed`` package. The message
-    names the argument at fault."""
+    reached, or ``scheduler`` used without the optional ``distributed`` package. The message
+    names the argument at fault; about a scheduler or its security, it is made by
+    :meth:`~taolong_lab.errors.TaoLongError.naming` (the command line words those its own
+    way)."""
 
 
 class InsecureSchedulerWarning(UserWarning):
     """Plain TCP to a Dask scheduler on another machine: anyone on the way can read the jobs
-    and answer with results that run code here."""
+    and answer with results that run code here. ``parts``: the message's words and the
+    arguments it names (:func:`taolong_lab.errors.spelled`)."""
+
+    def __init__(self, *parts):
+        self.parts = parts
+        super().__init__(spelled(parts))
+
+
+@dataclass(frozen=True)
+class Runner:
+    """How a long job runs: on how many local processes or on which Dask cluster, and whether
+    it draws a progress bar. One value passed to :func:`~taolong_lab.puzzles.generate.generate`,
+    :func:`~taolong_lab.agents.balance_card`, :func:`~taolong_lab.agents.match` and
+    :func:`~taolong_lab.puzzles.atlas.run` instead of four parameters.
+
+    Parameters
+    ----------
+    workers : int
+        Local processes, 1 (in this process) to :data:`MAX_WORKERS`; ignored with a scheduler.
+    scheduler : str or distributed.Client or None
+        A Dask scheduler address or client (a cluster is trusted code: see the module
+        docstring).
+    security : distributed.security.Security or dict or None
+        Dask's TLS settings for a ``tls://`` address (None: Dask's config).
+    progress : bool
+        Draw a progress bar (tqdm); off unless asked.
+
+    Raises
+    ------
+    RunnerError
+        A bad value, named; checked at once, without connecting.
+
+    >>> Runner()
+    Runner(workers=1, scheduler=None, security=None, progress=False)
+    >>> Runner(workers=2, progress=True).progress
+    True
+    """
+
+    workers: int = 1
+    scheduler: Any = None
+    security: Any = None
+    progress: bool = False
+
+    def __post_init__(self) -> None:
+        _check(self.workers, None, None)
+        if not isinstance(self.progress, bool):
+            raise RunnerError(f"progress must be True or False, got {_shown(self.progress)}")
+        check_scheduler(self.scheduler, self.security)
+
+    def map(
+        self,
+        fn: Callable[[Any], Any],
+        jobs: Iterable[Any],
+        *,
+        ahead: int | None = None,
+        stop: Callable[[], bool] | None = None,
+    ) -> Iterator[tuple[Any, Any]]:
+        """:func:`ordered_map` with this runner's workers, scheduler and security.
+
+        Parameters
+        ----------
+        fn, jobs, ahead, stop
+            As :func:`ordered_map` takes them.
+
+        Returns
+        -------
+        iterator of (job, result)
+        """
+        return ordered_map(
+            fn,
+            jobs,
+            workers=self.workers,
+            scheduler=self.scheduler,
+            security=self.security,
+            ahead=ahead,
+            stop=stop,
+        )
+
+    def bar(self, total: int, *, initial: int = 0, desc: str, unit: str, leave: bool = False):
+        """A tqdm bar on stderr, or None without ``progress``.
+
+        Parameters
+        ----------
+        total, initial : int
+            The steps in all and those already done.
+        desc, unit : str
+            Its label and the name of a step.
+        leave : bool
+            Whether it stays on screen once closed.
+
+        Returns
+        -------
+        tqdm or None
+        """
+        if not self.progress:
+            return None
+        from tqdm.auto import tqdm
+
+        return tqdm(total=total, initial=initial, desc=desc, unit=unit, leave=leave)
+
+
+def as_runner(runner: Runner | None) -> Runner:
+    """``runner``, or the default :class:`Runner` for None.
+
+    Parameters
+    ----------
+    runner : Runner or None
+
+    Returns
+    -------
+    Runner
+
+    Raises
+    ------
+    RunnerError
+        Something else than a Runner.
+    """
+    if runner is None:
+        return Runner()
+    if not isinstance(runner, Runner):
+        raise RunnerError(f"runner must be a Runner or None, got {_shown(runner)}")
+    return runner
 
 
 def ordered_map(
@@ -170,7 +293,7 @@ def _connection(scheduler, security):
     """``(distributed, the Security to connect with)`` for a scheduler, None without one."""
     if scheduler is None:
         if security is not None:
-            raise RunnerError(f"security= ({TLS_FLAGS}) needs a tls:// {SCHEDULER}")
+            raise RunnerError.naming(_SECURITY, ": only with a tls:// ", _SCHEDULER)
         return None
     distributed = _import_distributed()
     return distributed, _security(scheduler, security, distributed)
@@ -200,9 +323,10 @@ def _import_distributed():
     try:
         import distributed
     except ImportError as exc:
-        raise RunnerError(
-            f"{SCHEDULER} runs on a Dask cluster and needs the optional 'distributed' package: "
-            f"{DASK_EXTRA} ({exc})"
+        raise RunnerError.naming(
+            _SCHEDULER,
+            " runs on a Dask cluster and needs the optional 'distributed' package: "
+            f"{DASK_EXTRA} ({exc})",
         ) from None
     return distributed
 
@@ -217,18 +341,20 @@ def _parse_address(scheduler) -> tuple[str, str | None]:
         return "inproc", None
     found = _ADDRESS.fullmatch(text)
     if found is None:
-        raise RunnerError(
-            f"{SCHEDULER} must be a Dask scheduler address, tcp://HOST:PORT, tls://HOST:PORT "
-            f"or HOST:PORT, or a distributed.Client, got {shown}"
+        raise RunnerError.naming(
+            _SCHEDULER,
+            " must be a Dask scheduler address, tcp://HOST:PORT, tls://HOST:PORT or HOST:PORT, "
+            f"or a distributed.Client, got {shown}",
         )
+    given = Arg("scheduler", scheduler)
     if not 1 <= int(found["port"]) <= 65535:
-        raise RunnerError(f"{SCHEDULER} {shown}: the port must be from 1 to 65535")
+        raise RunnerError.naming(given, ": the port must be from 1 to 65535", limit=(1, 65535))
     host = found["host"]
     if host.startswith("["):
         try:
             ipaddress.IPv6Address(host[1:-1])
         except ValueError:
-            raise RunnerError(f"{SCHEDULER} {shown}: {host} is not an IPv6 address") from None
+            raise RunnerError.naming(given, f": {host} is not an IPv6 address") from None
     return found["scheme"] or "tcp", host
 
 
@@ -237,34 +363,38 @@ def _security(scheduler, security, distributed):
     Client), once both are checked."""
     if isinstance(scheduler, distributed.Client):
         if security is not None:
-            raise RunnerError("security= goes with a scheduler address, not a Client")
+            raise RunnerError.naming(_SECURITY, " goes with a scheduler address, not a Client")
         return None
     scheme, _ = _parse_address(scheduler)
     if security is not None and scheme != "tls":
-        raise RunnerError(f"{TLS_FLAGS}: need a tls:// {SCHEDULER}, got {_shown(scheduler)}")
+        raise RunnerError.naming(
+            _SECURITY, ": need a tls:// ", _SCHEDULER, f", got {_shown(scheduler)}"
+        )
     from distributed.security import Security
 
     if not isinstance(security, (Security, dict, type(None))):
-        raise RunnerError(
-            f"security= must be a distributed Security or a dict, got {_shown(security)}"
+        raise RunnerError.naming(
+            _SECURITY, f" must be a distributed Security or a dict, got {_shown(security)}"
         )
     if not isinstance(security, Security):
         try:  # None: Dask's config, distributed.comm.tls.*
             security = Security(**(security or {}))
         except (TypeError, ValueError) as exc:
-            raise RunnerError(f"security=: {describe(exc)}") from None
+            raise RunnerError.naming(_SECURITY, f": {describe(exc)}") from None
     if scheme == "tls":
         if not (security.tls_ca_file and security.tls_client_cert):
-            raise RunnerError(
-                f"{SCHEDULER} {scheduler}: tls:// needs the cluster's CA certificate and a "
-                f"client certificate: {TLS_FLAGS}, or Dask's config distributed.comm.tls.ca-file "
-                "and distributed.comm.tls.client.cert"
+            raise RunnerError.naming(
+                Arg("scheduler", scheduler),
+                ": tls:// needs the cluster's CA certificate and a client certificate: ",
+                _SECURITY,
+                ", or Dask's config distributed.comm.tls.ca-file and "
+                "distributed.comm.tls.client.cert",
             )
         try:
             security.get_connection_args("client")  # reads the certificates
         except (OSError, ValueError) as exc:  # ssl.SSLError is an OSError
-            raise RunnerError(
-                f"{TLS_FLAGS}: cannot use the certificates: {describe(exc)}"
+            raise RunnerError.naming(
+                _SECURITY, f": cannot use the certificates: {describe(exc)}"
             ) from None
     return security
 
@@ -273,13 +403,14 @@ def _warn_if_exposed(address: str) -> None:
     """Warn about plain TCP to a scheduler on another machine."""
     scheme, host = _parse_address(address)
     if scheme == "tcp" and not _on_this_machine(host):
-        warnings.warn(
-            f"{SCHEDULER} {address}: plain TCP to another machine: whoever can reach the "
-            "network between them can read the jobs and answer with results that run code "
-            f"here; use a tls:// address with {TLS_FLAGS}",
-            InsecureSchedulerWarning,
-            stacklevel=2,
+        warning = InsecureSchedulerWarning(
+            Arg("scheduler", address),
+            ": plain TCP to another machine: whoever can reach the network between them can "
+            "read the jobs and answer with results that run code here; use a tls:// address "
+            "with ",
+            _SECURITY,
         )
+        warnings.warn(warning, stacklevel=2)
 
 
 def _on_this_machine(host: str) -> bool:
@@ -554,8 +685,8 @@ def _connect(distributed, address: str, security):
             client.close(timeout=CLOSE_TIMEOUT)
         if not isinstance(exc, Exception):
             raise
-        raise RunnerError(
-            f"{SCHEDULER}: cannot connect to the Dask scheduler at {address!r}: {describe(exc)}"
+        raise RunnerError.naming(
+            Arg("scheduler", address), f": cannot connect to the Dask scheduler: {describe(exc)}"
         ) from None
     return client
 
@@ -575,10 +706,10 @@ __all__ = [
     "CONNECT_TIMEOUT",
     "DASK_EXTRA",
     "MAX_WORKERS",
-    "SCHEDULER",
-    "TLS_FLAGS",
     "InsecureSchedulerWarning",
+    "Runner",
     "RunnerError",
+    "as_runner",
     "check_scheduler",
     "describe",
     "ordered_map",

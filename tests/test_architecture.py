@@ -37,6 +37,8 @@ PICTURES = "pictures"  # the one picture package: its name is set here only
 LAYERS = {
     "errors": 0,
     "files": 0,
+    "readers": 0,
+    "limits": 0,
     "markup": 0,
     "processes": 0,
     "runner": 0,

@@ -37,6 +37,7 @@ from taolong_lab.engine import turns
 from taolong_lab.engine.codec import MAX_TLN_CHARS, MAX_TURN
 from taolong_lab.engine.turns import MAX_TURN_CHARS, parse_turn
 from taolong_lab.errors import PuzzleError
+from taolong_lab.limits import MAX_PUZZLE_TURNS
 from taolong_lab.puzzles import Puzzle, read_puzzles
 from taolong_lab.puzzles import format as puzzle_format
 from taolong_lab.rules import MODES, Rules, data, scenario_names
@@ -381,8 +382,8 @@ def test_a_puzzle_built_in_code_bounds_its_numbers(field, value, named):
 
 def test_the_schema_and_the_readers_agree_on_bounds():
     properties = puzzle_format.schema()["properties"]
-    assert properties["solution"]["maxItems"] == puzzle_format.MAX_TURNS
-    assert properties["optimum"]["maximum"] == puzzle_format.MAX_TURNS
+    assert properties["solution"]["maxItems"] == MAX_PUZZLE_TURNS
+    assert properties["optimum"]["maximum"] == MAX_PUZZLE_TURNS
     assert properties["solution"]["items"]["maxLength"] == MAX_TURN_CHARS
     assert properties["start"]["maxLength"] == MAX_TLN_CHARS
 

@@ -161,7 +161,7 @@ def test_stale_temporaries_are_removed_by_the_next_run(tmp_path, monkeypatch):
         path.write_text("left over")
     few = list(challenges("torus"))[:1]
     monkeypatch.setattr(atlas, "challenges", lambda scenario: iter(few))
-    atlas.run(tmp_path, ["torus"], progress=False)
+    atlas.run(tmp_path, ["torus"])
     assert [p.exists() for p in stale] == [False, False]
     assert all(p.exists() for p in kept)
     out = tmp_path / "cards" / "card.json"
@@ -178,7 +178,7 @@ def small_atlas(tmp_path, monkeypatch) -> list:
     """An atlas folder of two torus challenges, proved."""
     few = list(challenges("torus"))[:2]
     monkeypatch.setattr(atlas, "challenges", lambda scenario: iter(few))
-    atlas.run(tmp_path, ["torus"], progress=False)
+    atlas.run(tmp_path, ["torus"])
     return few
 
 
@@ -193,7 +193,7 @@ def test_an_edited_atlas_entry_is_refused(tmp_path, capsys, small_atlas):
     path.write_text("\n".join([json.dumps(doc), *lines[1:]]) + "\n")
     ident = small_atlas[0][0]
     with pytest.raises(AtlasError, match=f"{ident}: the solution wins in"):
-        atlas.run(tmp_path, ["torus"], progress=False)
+        atlas.run(tmp_path, ["torus"])
     code, out, err = cli(capsys, "atlas", str(tmp_path), "--summary")
     assert (code, out) == (2, "") and err.count("\n") == 1 and f"{ident}: " in err
 
@@ -205,7 +205,7 @@ def test_an_atlas_entry_of_another_start_is_refused(tmp_path, small_atlas):
     first["id"], second["id"] = second["id"], first["id"]
     path.write_text(json.dumps(first) + "\n" + json.dumps(second) + "\n")
     with pytest.raises(AtlasError, match="start: not this challenge's start"):
-        atlas.run(tmp_path, ["torus"], progress=False)
+        atlas.run(tmp_path, ["torus"])
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,6 @@ isolation, stopping, and the Dask back end on a LocalCluster."""
 from __future__ import annotations
 
 import gc
-import inspect
 import itertools
 import json
 import multiprocessing
@@ -24,6 +23,7 @@ from taolong_lab.errors import TaoLongError
 from taolong_lab.runner import (
     MAX_WORKERS,
     InsecureSchedulerWarning,
+    Runner,
     RunnerError,
     check_scheduler,
     ordered_map,
@@ -184,15 +184,15 @@ def test_closing_early_kills_running_jobs_without_waiting(tmp_path):
         ({"stop": 3}, "stop"),
         ({"workers": MAX_WORKERS + 1}, "workers"),
         ({"workers": 10**5000}, "workers"),
-        ({"scheduler": ""}, "--scheduler"),
-        ({"scheduler": "garbage"}, "--scheduler"),
-        ({"scheduler": "tcp://127.0.0.1"}, "--scheduler"),
+        ({"scheduler": ""}, "scheduler="),
+        ({"scheduler": "garbage"}, "scheduler="),
+        ({"scheduler": "tcp://127.0.0.1"}, "scheduler="),
         ({"scheduler": "tcp://127.0.0.1:0"}, "port"),
         ({"scheduler": "tcp://127.0.0.1:65536"}, "port"),
-        ({"scheduler": "http://127.0.0.1:80"}, "--scheduler"),
+        ({"scheduler": "http://127.0.0.1:80"}, "scheduler="),
         ({"scheduler": "tcp://[1:2:3]:8786"}, "IPv6"),
         ({"scheduler": "x" * 5000 + ":1"}, "5002 characters"),
-        ({"scheduler": 8786}, "--scheduler"),
+        ({"scheduler": 8786}, "scheduler="),
         ({"security": {}}, "tls://"),
         ({"scheduler": "tcp://127.0.0.1:8786", "security": {}}, "tls://"),
         ({"scheduler": "tls://127.0.0.1:8786"}, "CA certificate"),
@@ -211,6 +211,44 @@ def test_bad_arguments_are_named_at_once(kwargs, word):
 
 
 @pytest.mark.parametrize(
+    ("kwargs", "word"),
+    [
+        ({"workers": 0}, "workers"),
+        ({"workers": MAX_WORKERS + 1}, "workers"),
+        ({"workers": True}, "workers"),
+        ({"progress": "yes"}, "progress"),
+        ({"security": {}}, "tls://"),
+    ],
+)
+def test_a_bad_runner_is_refused_when_it_is_made(kwargs, word):
+    with pytest.raises(RunnerError, match=word):
+        Runner(**kwargs)
+
+
+def test_a_runner_reads_back_from_its_repr_and_maps_as_ordered_map():
+    made = Runner(workers=2, progress=True)
+    assert eval(repr(made), {"Runner": Runner}) == made
+    assert list(Runner().map(square, JOBS)) == list(ordered_map(square, JOBS))
+    assert Runner().bar(3, desc="jobs", unit="job") is None  # no bar unless asked
+
+
+@pytest.mark.parametrize("call", ["generate", "balance_card", "match", "atlas"])
+def test_the_long_jobs_refuse_what_is_not_a_runner(call, tmp_path):
+    from taolong_lab.agents import GreedyAgent, RandomAgent, balance_card, match
+    from taolong_lab.puzzles import atlas
+    from taolong_lab.puzzles.generate import generate
+
+    calls = {
+        "generate": lambda: generate(1, runner={"workers": 2}),
+        "balance_card": lambda: balance_card({"r": RandomAgent()}, runner=2),
+        "match": lambda: match(GreedyAgent(), RandomAgent(), runner="local"),
+        "atlas": lambda: atlas.run(tmp_path, ["torus"], runner=1),
+    }
+    with pytest.raises(RunnerError, match="runner must be a Runner"):
+        calls[call]()
+
+
+@pytest.mark.parametrize(
     "address", ["tcp://127.0.0.1:8786", "localhost:1", "tcp://[::1]:65535", "inproc://1.2.3.4/5/6"]
 )
 def test_good_addresses_pass_the_check(address):
@@ -218,18 +256,37 @@ def test_good_addresses_pass_the_check(address):
     check_scheduler(address)
 
 
+def test_a_scheduler_error_carries_its_field_value_and_limit():
+    pytest.importorskip("distributed")
+    from taolong_lab.cli.common import cli_word
+
+    with pytest.raises(RunnerError) as info:
+        check_scheduler("tcp://127.0.0.1:0")
+    error = info.value
+    assert (error.field, error.value, error.limit) == ("scheduler", "tcp://127.0.0.1:0", (1, 65535))
+    assert str(error) == "scheduler='tcp://127.0.0.1:0': the port must be from 1 to 65535"
+    assert (
+        error.worded(cli_word) == "--scheduler tcp://127.0.0.1:0: the port must be from 1 to 65535"
+    )
+    with pytest.raises(RunnerError) as info:
+        check_scheduler(None, {})
+    assert info.value.worded(cli_word) == (
+        "--tls-ca-file, --tls-cert and --tls-key: only with a tls:// --scheduler"
+    )
+
+
 def test_certificates_that_cannot_be_read_are_named(tmp_path):
     pytest.importorskip("distributed")
     bad = tmp_path / "bad.pem"
     bad.write_text("not a certificate\n")
     security = {"tls_ca_file": str(bad), "tls_client_cert": str(bad)}
-    with pytest.raises(RunnerError, match=r"--tls-ca-file.*cannot use the certificates"):
+    with pytest.raises(RunnerError, match=r"security=.*cannot use the certificates"):
         check_scheduler("tls://127.0.0.1:8786", security)
 
 
 def test_scheduler_without_distributed_names_the_flag_and_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
-    with pytest.raises(RunnerError, match=r"--scheduler.*taolong_lab\[dask\]"):
+    with pytest.raises(RunnerError, match=r"scheduler=.*taolong_lab\[dask\]"):
         ordered_map(square, JOBS, scheduler="tcp://127.0.0.1:8786")
 
 
@@ -289,18 +346,16 @@ def test_dask_unreachable_scheduler_is_a_runner_error():
 
     with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
         it = ordered_map(square, JOBS, scheduler="tcp://127.0.0.1:1")
-        with pytest.raises(RunnerError, match=r"--scheduler.*cannot connect"):
+        with pytest.raises(RunnerError, match=r"scheduler=.*cannot connect"):
             next(it)
 
 
 def test_generate_on_dask_equals_generate_in_process(cluster):
     from taolong_lab.puzzles.generate import generate
 
-    if "scheduler" not in inspect.signature(generate).parameters:
-        pytest.skip("generate() does not take scheduler= yet")
-    options = {"seed": 3, "turns": (1, 3), "progress": False, "time_limit": 10.0}
-    local = generate(3, workers=1, **options)
-    remote = generate(3, workers=2, scheduler=cluster.scheduler_address, **options)
+    options = {"seed": 3, "turns": (1, 3), "time_limit": 10.0}
+    local = generate(3, **options)
+    remote = generate(3, runner=Runner(2, cluster.scheduler_address), **options)
     assert without_seconds([p.to_json() for p in remote]) == without_seconds(
         [p.to_json() for p in local]
     )

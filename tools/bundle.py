@@ -33,7 +33,7 @@ from taolong_lab.puzzles.format import Puzzle, load_puzzles, save_puzzles  # noq
 from taolong_lab.puzzles.generate import generate  # noqa: E402
 from taolong_lab.puzzles.grade import TIERS as GRADE_TIERS  # noqa: E402
 from taolong_lab.rules import scenario_names  # noqa: E402
-from taolong_lab.runner import MAX_WORKERS  # noqa: E402
+from taolong_lab.runner import MAX_WORKERS, Runner  # noqa: E402
 
 PUZZLES = ROOT / "puzzles"
 WORK = ROOT / "artifacts" / "bundle"
@@ -169,12 +169,11 @@ def run(scenario: str, tier: Tier, *, workers: int = 2, work: Path = WORK, progr
         sources=tier.sources,
         turns=tier.turns,
         seed=tier.seed + scenario_names().index(scenario),
-        workers=workers,
         out=set_path(scenario, tier.name, work),
         time_limit=tier.time_limit,
         max_states=tier.max_states,
         max_candidates=tier.max_candidates,
-        progress=progress,
+        runner=Runner(workers=workers, progress=progress),
     )
 
 

@@ -227,10 +227,10 @@ def _solo_solution(played: GameState, time_limit, nodes):
     budget; else None (no other game has a solver)."""
     if played.game is not TAOLONG or played.players != 1:
         return None
-    from ..solvers import solve
+    from ..solvers import Status, solve
 
     solution = solve(played.state, time_limit=time_limit, max_states=nodes, progress=False)
-    return solution if solution.status == "optimal" else None
+    return solution if solution.status == Status.OPTIMAL else None
 
 
 __all__ = ["Analysis", "TurnScore", "analyse"]

@@ -11,11 +11,13 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 from ..errors import TaoLongError
 from ..games import GameState, Trajectory
 
-CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
+NoteKind = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
+CLASSES: tuple[NoteKind, ...] = get_args(NoteKind)
 """The classes of a turn, from the best to the worst (:mod:`.review` says how each is given)."""
 
 
@@ -31,7 +33,7 @@ class Annotation:
     it; ``accuracy``: the turn's accuracy (0 to 100); ``depth``: the plies searched.
     """
 
-    kind: str
+    kind: NoteKind
     before: float
     after: float
     score: float
@@ -156,4 +158,4 @@ def _line_problem(state: GameState, item: dict) -> tuple[str, str] | None:
     return None
 
 
-__all__ = ["CLASSES", "Annotation", "ReviewNote", "read_annotations"]
+__all__ = ["CLASSES", "Annotation", "NoteKind", "ReviewNote", "read_annotations"]

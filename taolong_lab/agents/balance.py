@@ -55,6 +55,7 @@ from ..games import game as game_named
 from ..games.taolong import default_weights, two_player_rules
 from ..rules import Rules
 from ..rules.data import decode_json, json_decoder
+from ..runner import Runner, as_runner
 from .base import AgentError, check_seed
 from .matches import describe, game_seed, play, score_interval
 from .records import TURN_CAP, GameRecord
@@ -223,10 +224,7 @@ def balance_card(
     max_turns: int | None = None,
     opening: int = 4,
     out=None,
-    workers: int = 1,
-    scheduler=None,
-    security=None,
-    progress: bool = False,
+    runner: Runner | None = None,
 ) -> dict:
     """Play the card's games and return the card (and write it to ``out``).
 
@@ -250,11 +248,9 @@ def balance_card(
         game.
     out
         A JSON file: written atomically after each game; a rerun with the same settings resumes.
-    workers, scheduler, security
-        Parallel games (see :func:`taolong_lab.runner.ordered_map`; ``security``: Dask's TLS
-        settings for a ``tls://`` scheduler).
-    progress
-        Show a progress bar.
+    runner
+        Where the games run and whether a bar shows them (:class:`taolong_lab.runner.Runner`;
+        default: one after the other in this process, no bar).
 
     Returns
     -------
@@ -267,6 +263,8 @@ def balance_card(
     ------
     AgentError
         Bad settings, or a game that failed on a worker.
+    RunnerError
+        ``runner`` is not a Runner.
     TaoLongError
         ``out`` holds a card of other settings, or does not read.
     """
@@ -290,18 +288,16 @@ def balance_card(
         settings["weights"] = default_weights().__dict__
     else:
         settings["game"] = played.name
-    pool = {"workers": workers, "scheduler": scheduler, "security": security}
+    runner = as_runner(runner)
     with output_lock(out) if out is not None else nullcontext():
         card = _resume(out, settings) or {"format": CARD_FORMAT, "settings": settings, "cells": []}
-        _play_card(card, starts, levels, out, pool, progress)
+        _play_card(card, starts, levels, out, runner)
     return card
 
 
-def _play_card(card: dict, starts, levels: dict, out, pool: dict, progress: bool) -> None:
-    """Play the games of ``card`` (its ``settings``) not played yet, each cell's figures
-    summarised again after each game, the card written to ``out`` after each."""
-    from ..runner import ordered_map
-
+def _play_card(card: dict, starts, levels: dict, out, runner: Runner) -> None:
+    """Play the games of ``card`` (its ``settings``) not played yet on ``runner``, each cell's
+    figures summarised again after each game, the card written to ``out`` after each."""
     settings = card["settings"]
     games, seed = settings["games"], settings["seed"]
     rest = (settings["max_turns"], settings["opening"])
@@ -320,15 +316,11 @@ def _play_card(card: dict, starts, levels: dict, out, pool: dict, progress: bool
             for index in range(len(cell["games"]), games):
                 job = (start, agent, *rest, game_seed(seed, index), _game_settings(settings))
                 jobs.append(((label, name), job))
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        total = len(starts) * len(levels) * games
-        bar = tqdm(total=total, initial=total - len(jobs), desc="games", unit="game", leave=False)
+    total = len(starts) * len(levels) * games
+    bar = runner.bar(total, initial=total - len(jobs), desc="games", unit="game")
     keys = [key for key, _ in jobs]
     try:
-        runs = ordered_map(_game_job, [job for _, job in jobs], **pool)
+        runs = runner.map(_game_job, [job for _, job in jobs])
         for key, (_, result) in zip(keys, runs, strict=False):
             if "error" in result:
                 raise AgentError(f"{key[0]} {key[1]}: {result['error']}")

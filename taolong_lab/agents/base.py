@@ -24,12 +24,12 @@ from typing import Protocol, runtime_checkable
 
 from ..errors import TaoLongError
 from ..games import GameState
+from ..limits import MAX_SEED
 from ..solvers.common import Budget
 from .scoring import Evaluation, evaluation_for
 
 MAX_NODES = 100_000_000
 MAX_TIME = 24 * 3600.0
-MAX_SEED = 2**63
 SAMPLES = 8
 """Positions drawn from what the player sees, by default, in a game with hidden information."""
 
@@ -66,7 +66,7 @@ def check_budget(nodes, time_limit) -> None:
 
 
 def check_seed(seed) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise AgentError(f"seed must be a whole number from 0 to 2**63 - 1, not {seed!r}")
     return seed
 

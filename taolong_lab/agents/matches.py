@@ -16,8 +16,8 @@ file resumes: the games already recorded there are read back, not played again, 
 known to be this match's game (its id, its seed, its players, its turn cap and its random
 opening). One run at a time writes a file (:func:`taolong_lab.files.output_lock`).
 
-Games run on the process pool (``workers=``) or a Dask cluster (``scheduler=``) through
-:func:`taolong_lab.runner.ordered_map`; the agents and the positions cross to the
+Games run where ``runner=`` says (a :class:`taolong_lab.runner.Runner`: the process pool or a
+Dask cluster); the agents and the positions cross to the
 workers as pickles, so they must be importable (the agents of this package are).
 
 Ratings are Bradley–Terry strengths fitted by minorisation–maximisation (a draw counts half
@@ -39,12 +39,13 @@ from pathlib import Path
 from ..errors import TaoLongError
 from ..files import output_lock, write_atomic
 from ..games import TAOLONG, GameState, draw_outcome
+from ..limits import MAX_TURNS
 from ..rules.data import shown
+from ..runner import Runner, as_runner
 from .base import AgentError, check_seed, game_state, legal_or_raise
 from .records import TURN_CAP, GameRecord, RecordError, load_records, records_text
 
 MAX_GAMES = 1_000_000
-MAX_TURNS = 5000
 DEFAULT_MAX_TURNS = 300
 Z95 = 1.959963984540054
 
@@ -266,11 +267,8 @@ def match(
     start=None,
     max_turns: int | None = None,
     opening: int = 4,
-    workers: int = 1,
-    scheduler=None,
-    security=None,
     out=None,
-    progress: bool = False,
+    runner: Runner | None = None,
 ) -> MatchResult:
     """Play ``games`` games between agents ``a`` and ``b``, sides alternating.
 
@@ -289,14 +287,12 @@ def match(
         The cap of a game in decisions (default: the game's own,
         :attr:`~taolong_lab.games.Game.decision_cap`) and the random opening plies (see
         :func:`play_game`).
-    workers, scheduler, security
-        Parallel games (see :func:`taolong_lab.runner.ordered_map`; ``security``: Dask's TLS
-        settings for a ``tls://`` scheduler).
     out
         A ``.jsonl`` file for the records: written after each game, atomically; a rerun
         resumes from it.
-    progress
-        Show a progress bar.
+    runner
+        Where the games run and whether a bar shows them (:class:`taolong_lab.runner.Runner`;
+        default: one after the other in this process, no bar).
 
     Returns
     -------
@@ -309,6 +305,8 @@ def match(
         On a bad count, seed or agent, or a game that failed on a worker.
     RecordError
         When ``out`` holds a record that does not read, or one of another match.
+    RunnerError
+        ``runner`` is not a Runner.
     """
 
     _check_count("games", games, MAX_GAMES)
@@ -319,7 +317,7 @@ def match(
     setting = _Setting(start, a, b, seed, games, max_turns, opening)
     with output_lock(out) if out is not None else contextlib.nullcontext():
         done = _resume(out, setting)
-        return _play_match(setting, done, out, (workers, scheduler, security), progress)
+        return _play_match(setting, done, out, as_runner(runner))
 
 
 @dataclass(frozen=True)
@@ -344,13 +342,10 @@ class _Setting:
         return {"seed": self.seed, "max_turns": self.max_turns, "opening": self.opening}
 
 
-def _play_match(setting: _Setting, done: dict, out, pool: tuple, progress: bool) -> MatchResult:
-    """The games of ``setting`` not in ``done`` played (``pool``: the workers, the scheduler
-    and its security), each recorded in ``out`` as it ends; the match's result."""
-    from ..runner import ordered_map
-
+def _play_match(setting: _Setting, done: dict, out, runner: Runner) -> MatchResult:
+    """The games of ``setting`` not in ``done`` played on ``runner``, each recorded in ``out``
+    as it ends; the match's result."""
     start, games, seed = setting.start, setting.games, setting.seed
-    workers, scheduler, security = pool
     jobs = []
     for index in range(games):
         ident = f"game-{index}"
@@ -361,11 +356,9 @@ def _play_match(setting: _Setting, done: dict, out, pool: tuple, progress: bool)
         own_seed = game_seed(seed, index)
         options = (setting.max_turns, setting.opening, own_seed, pair_seed)
         jobs.append((white, black, start, *options, setting.record_settings(), ident))
-    bar = _bar(games, len(done), progress)
+    bar = runner.bar(games, initial=len(done), desc="games", unit="game")
     try:
-        for job, result in ordered_map(
-            _play_job, jobs, workers=workers, scheduler=scheduler, security=security
-        ):
+        for job, result in runner.map(_play_job, jobs):
             if "error" in result and "format" not in result:
                 raise AgentError(f"{job[-1]}: {result['error']}")
             done[job[-1]] = GameRecord.from_json(result, known=start.game)
@@ -378,14 +371,6 @@ def _play_match(setting: _Setting, done: dict, out, pool: tuple, progress: bool)
             bar.close()
     records = [done[f"game-{i}"] for i in range(games)]
     return summarise(describe(setting.a), describe(setting.b), records)
-
-
-def _bar(total: int, initial: int, progress: bool):
-    if not progress:
-        return None
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, initial=initial, desc="games", unit="game", leave=False)
 
 
 def _in_order(done: dict) -> list[GameRecord]:

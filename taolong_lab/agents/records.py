@@ -29,6 +29,7 @@ from ..engine import Line
 from ..errors import TaoLongError
 from ..files import append_bytes, read_bounded, write_atomic
 from ..games import TAOLONG, Game, GameState, Trajectory, as_line, game
+from ..readers import STRICT_JSON
 from ..rules import COLOURS, data_dir
 from ..rules.data import BoundError, decode_json, json_decoder, shown
 from .annotations import Annotation, ReviewNote, read_annotations
@@ -328,20 +329,7 @@ def _short(text: str) -> str:
 
 
 # ---- files ----------------------------------------------------------------------------------
-def _no_duplicate_keys(pairs):
-    doc = {}
-    for key, value in pairs:
-        if key in doc:
-            raise ValueError(f"duplicate key {shown(key)}")
-        doc[key] = value
-    return doc
-
-
-def _no_constant(name):
-    raise ValueError(f"{name} is not JSON")
-
-
-_DECODER = json_decoder(object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
+_DECODER = json_decoder(**STRICT_JSON)
 
 
 def _json_problem(exc: ValueError) -> tuple[str, str]:

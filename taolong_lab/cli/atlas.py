@@ -24,8 +24,8 @@ from ..puzzles import atlas, bundle
 from ..rules import scenario_names
 from ..runner import MAX_WORKERS, RunnerError
 from ..solvers import METHODS
-from .common import EXIT_OK, CommandError, add_progress_option, wants_progress
-from .generate import EXIT_INTERRUPTED, _int, _names, _security, _time_limit, add_cluster_options
+from .common import EXIT_OK, CommandError, add_progress_option, worded
+from .generate import EXIT_INTERRUPTED, _int, _names, _time_limit, add_cluster_options, the_runner
 
 DEFAULT_FOLDER = "puzzles/atlas"
 
@@ -138,23 +138,23 @@ def run(args, out) -> int:
             "prints what it holds"
         )
     names = _names("--scenario", args.scenario, list(scenario_names()))
-    workers = None if args.workers is None else _int("--workers", args.workers, 1, MAX_WORKERS)
+    workers = atlas.default_runner().workers
+    if args.workers is not None:
+        workers = _int("--workers", args.workers, 1, MAX_WORKERS)
+    runner = the_runner(args, workers)
     try:
         done = atlas.run(
             args.folder,
             None if names == "all" else names,
             method=args.method,
             time_limit=_time_limit(args.time_limit),
-            workers=workers,
-            scheduler=args.scheduler,
-            security=_security(args),
-            progress=wants_progress(args),
+            runner=runner,
         )
     except KeyboardInterrupt:
         print("interrupted: the same command resumes the run", file=out)
         return EXIT_INTERRUPTED
     except (atlas.AtlasError, RunnerError) as exc:
-        raise CommandError(str(exc)) from None
+        raise CommandError(worded(exc)) from None
     for scenario, counts in done.items():
         print(f"{scenario}: {counts['proved']} proved, {counts['pending']} pending", file=out)
     return EXIT_OK

@@ -14,15 +14,13 @@ from ..files import read_bounded, write_atomic
 from ..games import TAOLONG
 from ..rules import EDITIONS, MODES, scenario_names
 from ..rules.data import decode_json, json_decoder, shown
-from ..runner import RunnerError
-from .common import EXIT_OK, CommandError, wants_progress
+from .common import EXIT_OK, CommandError
 from .game_options import (
     add_run_arguments,
-    check_scheduler,
     game_options,
+    games_runner,
     the_game,
 )
-from .generate import _security
 
 CARD_COLUMNS = (
     ("P1 wins", "the first player's win rate, 95 % Wilson interval (never of zero width)"),
@@ -90,7 +88,7 @@ def add_command(subparsers) -> None:
 
 def run_balance(args, out) -> int:
     """``taolong balance``: play (or resume) a balance card and print it as a table."""
-    check_scheduler(args)
+    runner = games_runner(args)
     played = the_game(args)
     levels = {spec: agent_from_spec(spec) for spec in args.levels}
     if len(levels) != len(args.levels):
@@ -119,22 +117,16 @@ def run_balance(args, out) -> int:
                 game_options([p for p in v.split(",") if p.strip()]) for v in args.variant
             ]
     before = _card_games(args.out)
-    try:
-        card = balance_card(
-            levels,
-            games=args.games,
-            game=played,
-            seed=args.seed,
-            max_turns=args.max_turns,
-            out=args.out,
-            workers=args.workers,
-            scheduler=args.scheduler,
-            security=_security(args),
-            progress=wants_progress(args),
-            **options,
-        )
-    except RunnerError as exc:
-        raise CommandError(str(exc)) from None
+    card = balance_card(
+        levels,
+        games=args.games,
+        game=played,
+        seed=args.seed,
+        max_turns=args.max_turns,
+        out=args.out,
+        runner=runner,
+        **options,
+    )
     if before:
         print(
             f"resumed: {before} of the games were played by an earlier run ({args.out})", file=out

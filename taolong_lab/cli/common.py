@@ -12,8 +12,9 @@ import sys
 from pathlib import Path
 
 from ..engine import State
-from ..errors import TaoLongError
+from ..errors import NAMED, Arg, TaoLongError
 from ..files import InputFileError, check_readable
+from ..limits import MAX_SEED
 from ..puzzles import Puzzle, PuzzleError, bundle, read_puzzles
 from ..puzzles.grade import TIERS
 from ..rules.data import shown
@@ -25,7 +26,6 @@ PROG = "taolong"
 EXIT_OK, EXIT_UNKNOWN, EXIT_ERROR = 0, 1, 2  # 1: a budget left a puzzle unknown
 MAX_COUNT = 10**12  # --max-states, --conflicts: far past what memory or time allows
 MAX_SECONDS = 10**7  # --time-limit: about 115 days
-MAX_SEED = 2**63 - 1  # --seed
 MAX_IDS_SHOWN = 20  # an unknown id lists at most this many of the file's ids
 MAX_ENTRY = 1000  # an interactive entry longer than this is refused unread past it
 
@@ -290,10 +290,54 @@ OPTION_OF = {
     "conflict_budget": "--conflicts",
     "fresh": "--fresh",
     "checkpoint": "--checkpoint",
+    "workers": "--workers",
+    "scheduler": "--scheduler",
+    "security": "--tls-ca-file, --tls-cert and --tls-key",
+    "progress": "--progress",
 }
 _PYTHON_SPELLING = re.compile(
     r"(?<![\w./\\-])(" + "|".join(OPTION_OF) + r")(?:=('[^']*'|[^\s,;)]*))?(?!\w)"
 )
+
+
+def cli_word(arg: Arg) -> str:
+    """An argument a library message names (:class:`~taolong_lab.errors.Arg`) as the command
+    line spells it: the option that sets it, with its value unless the option is a switch.
+
+    Parameters
+    ----------
+    arg : Arg
+
+    Returns
+    -------
+    str
+
+    >>> cli_word(Arg("max_states", 3)), cli_word(Arg("checkpoint")), cli_word(Arg("fresh", True))
+    ('--max-states 3', '--checkpoint', '--fresh')
+    >>> cli_word(Arg("ahead", 2))
+    'ahead=2'
+    """
+    option = OPTION_OF.get(arg.name)
+    if option is None:
+        return f"{arg.name}=" if arg.value is NAMED else f"{arg.name}={arg.value!r}"
+    if arg.value is NAMED or arg.value is True:
+        return option
+    return f"{option} {arg.value}"
+
+
+def worded(exc: TaoLongError) -> str:
+    """A library error's message as the command line says it: the arguments it names spelled
+    by :func:`cli_word`.
+
+    Parameters
+    ----------
+    exc : TaoLongError
+
+    Returns
+    -------
+    str
+    """
+    return cli_spelling(exc.worded(cli_word))
 
 
 def cli_spelling(text: str) -> str:
@@ -523,6 +567,7 @@ __all__ = [
     "add_puzzle_argument",
     "add_tier_argument",
     "cli_spelling",
+    "cli_word",
     "named_puzzle",
     "names_a_puzzle_file",
     "number",
@@ -536,4 +581,5 @@ __all__ = [
     "read_entry",
     "split_puzzle_spec",
     "wants_progress",
+    "worded",
 ]

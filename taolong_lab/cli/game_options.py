@@ -9,15 +9,14 @@ and their keys are the registry's (:mod:`taolong_lab.agents.registry`, docs/agen
 from __future__ import annotations
 
 from ..agents import registry
-from ..agents.base import MAX_SEED
-from ..agents.matches import MAX_GAMES, MAX_TURNS
+from ..agents.matches import MAX_GAMES
 from ..errors import TaoLongError
 from ..games import TAOLONG, game
+from ..limits import MAX_SEED, MAX_TURNS
 from ..rules.data import shown
-from ..runner import MAX_WORKERS, RunnerError
-from ..runner import check_scheduler as check_cluster
+from ..runner import MAX_WORKERS, Runner
 from .common import CommandError, add_progress_option, number, option_pairs
-from .generate import _security, add_cluster_options
+from .generate import add_cluster_options, the_runner
 
 
 def agents_help() -> str:
@@ -72,7 +71,7 @@ def add_run_arguments(parser, games: int) -> None:
     parser.add_argument(
         "--seed",
         metavar="S",
-        type=number(int, 0, MAX_SEED - 1),
+        type=number(int, 0, MAX_SEED),
         default=0,
         help="the seed of the games (the same seed, the same games; default: 0)",
     )
@@ -95,19 +94,17 @@ def add_run_arguments(parser, games: int) -> None:
     add_progress_option(parser)
 
 
-def check_scheduler(args) -> None:
-    """Refuse a bad ``--scheduler`` and ``--tls-*`` before any game is played."""
-    try:
-        check_cluster(args.scheduler, _security(args))
-    except RunnerError as exc:
-        raise CommandError(str(exc)) from None
+def games_runner(args) -> Runner:
+    """The :class:`~taolong_lab.runner.Runner` of ``--workers``, ``--scheduler``, ``--tls-*``
+    and ``--progress``: a bad one is refused before any game is played."""
+    return the_runner(args, args.workers)
 
 
 __all__ = [
     "add_run_arguments",
     "agent_keys_help",
     "agents_help",
-    "check_scheduler",
     "game_options",
+    "games_runner",
     "the_game",
 ]

@@ -19,11 +19,20 @@ import sys
 import warnings
 from pathlib import Path
 
+from ..errors import spelled
 from ..puzzles import generate as generator
 from ..rules import MODES, scenario_names
 from ..rules.data import shown
-from ..runner import MAX_WORKERS, RunnerError
-from .common import EXIT_OK, PROG, CommandError, add_progress_option, wants_progress
+from ..runner import MAX_WORKERS, Runner, RunnerError
+from .common import (
+    EXIT_OK,
+    PROG,
+    CommandError,
+    add_progress_option,
+    cli_word,
+    wants_progress,
+    worded,
+)
 
 EXIT_SHORT, EXIT_INTERRUPTED = 1, 130
 
@@ -167,6 +176,33 @@ def _security(args) -> dict | None:
     return {name: path for name, path in given.values()}
 
 
+def the_runner(args, workers: int) -> Runner:
+    """The :class:`~taolong_lab.runner.Runner` of ``--scheduler``, ``--tls-*`` and
+    ``--progress`` with ``workers`` processes, checked before any work starts.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        A command line with the cluster and progress options.
+    workers : int
+        Local processes.
+
+    Returns
+    -------
+    Runner
+
+    Raises
+    ------
+    CommandError
+        A bad scheduler address or TLS setting, or a TLS file that is missing.
+    """
+    security = _security(args)
+    try:
+        return Runner(workers, args.scheduler, security, wants_progress(args))
+    except RunnerError as exc:
+        raise CommandError(worded(exc)) from None
+
+
 def parse(args) -> dict:
     """The arguments of :func:`taolong_lab.puzzles.generate.generate` from the command line.
 
@@ -195,16 +231,14 @@ def parse(args) -> dict:
         "sources": _names("--source", args.source, list(generator.SOURCE_NAMES)),
         "turns": _turns(args.turns),
         "seed": _int("--seed", args.seed, 0, generator.SEED_LIMIT - 1),
-        "workers": _int("--workers", args.workers, 1, MAX_WORKERS),
         "time_limit": _time_limit(args.time_limit),
-        "progress": wants_progress(args),
-        "scheduler": args.scheduler,
-        "security": _security(args),
+        "runner": the_runner(args, _int("--workers", args.workers, 1, MAX_WORKERS)),
     }
 
 
 def _print_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    text = " ".join(str(message).split())
+    parts = getattr(message, "parts", None)
+    text = " ".join((str(message) if parts is None else spelled(parts, cli_word)).split())
     print(f"{PROG}: warning: {text}", file=sys.stderr)
 
 
@@ -236,7 +270,7 @@ def run(args, out) -> int:
             warnings.showwarning = _print_warning
             puzzles = generator.generate(count, **options)
     except RunnerError as exc:
-        raise CommandError(str(exc)) from None
+        raise CommandError(worded(exc)) from None
     except OSError as exc:
         raise CommandError(f"--out {args.out}: {exc.strerror or exc}") from None
     except KeyboardInterrupt:  # what was kept is in the file and its sidecar
@@ -246,4 +280,4 @@ def run(args, out) -> int:
     return EXIT_OK if len(puzzles) >= count else EXIT_SHORT
 
 
-__all__ = ["add_command", "parse", "run"]
+__all__ = ["add_command", "parse", "run", "the_runner"]

@@ -9,9 +9,10 @@ import json
 from pathlib import Path
 
 from ..agents.alphabeta import MAX_DEPTH
-from ..agents.base import MAX_NODES, MAX_SEED, MAX_TIME
+from ..agents.base import MAX_NODES, MAX_TIME
 from ..agents.openings import DEFAULT_NODES, OpeningError, opening_starts, opening_table
 from ..files import write_atomic
+from ..limits import MAX_SEED
 from ..rules import EDITIONS, scenario_names
 from ..rules.data import shown
 from .common import EXIT_OK, CommandError, add_progress_option, number, wants_progress
@@ -56,7 +57,7 @@ def add_command(subparsers) -> None:
     command.add_argument(
         "--seed",
         metavar="S",
-        type=number(int, 0, MAX_SEED - 1),
+        type=number(int, 0, MAX_SEED),
         default=0,
         help="the searches' seed: with --nodes the table is the same on every run",
     )

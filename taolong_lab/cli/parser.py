@@ -25,7 +25,7 @@ from . import (
     tournament,
     verify,
 )
-from .common import EXIT_ERROR, EXIT_OK, PROG, Parser, cli_spelling
+from .common import EXIT_ERROR, EXIT_OK, PROG, Parser, worded
 
 
 def build_parser() -> Parser:
@@ -91,7 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # --help and --version
         return exc.code if isinstance(exc.code, int) else EXIT_OK
     except TaoLongError as exc:
-        print(f"{PROG}: error: {cli_spelling(str(exc))}", file=err)
+        print(f"{PROG}: error: {worded(exc)}", file=err)
         return EXIT_ERROR
     except BrokenPipeError:  # e.g. `taolong show --json | head`: stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)

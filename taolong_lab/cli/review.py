@@ -9,9 +9,10 @@ from pathlib import Path
 
 from ..agents import ReviewError, review, save_records
 from ..agents.alphabeta import MAX_DEPTH
-from ..agents.base import MAX_NODES, MAX_SEED, MAX_TIME
+from ..agents.base import MAX_NODES, MAX_TIME
 from ..agents.review import DEFAULT_NODES
 from ..files import write_atomic
+from ..limits import MAX_SEED
 from ..rules.data import shown
 from .common import EXIT_OK, CommandError, add_progress_option, number, wants_progress
 from .replay import record_of
@@ -53,7 +54,7 @@ def add_command(subparsers) -> None:
     command.add_argument(
         "--seed",
         metavar="S",
-        type=number(int, 0, MAX_SEED - 1),
+        type=number(int, 0, MAX_SEED),
         default=0,
         help="the analyses' seed: with --nodes the review is the same, byte for byte",
     )

@@ -20,6 +20,7 @@ from ..solvers import (
     AUTO_EXPLICIT_STATES,
     AUTO_EXPLICIT_STATES_NEXT_TURN,
     ExplicitCertificate,
+    Method,
     SatCertificate,
     Solution,
     Status,
@@ -178,9 +179,9 @@ def _solver_options(args, ident: str) -> dict:
     for flag, value in wrong.items():
         if value is not None:
             raise CommandError(f"{flag} does not apply to the {method} solver")
-    if method == "sat":
+    if method == Method.SAT:
         options["conflict_budget"] = args.conflicts
-    elif method == "explicit":
+    elif method == Method.EXPLICIT:
         if fresh and args.checkpoint is None:
             raise CommandError("--fresh starts a checkpointed search again: add --checkpoint")
         options.update(
@@ -220,7 +221,7 @@ def _summary(solution: Solution, known: Known | None) -> str:
 def _answered_by(solution: Solution, method: str) -> str:
     """Which solver answered ``--method race`` or ``auto``; else ''."""
     race, auto = solution.stats.get("race"), solution.stats.get("auto")
-    if method == "race" and race is None:  # race() runs the explicit solver alone
+    if method == Method.RACE and race is None:  # race() runs the explicit solver alone
         return (
             "answered by the explicit solver (sat: not run: SAT encodes the Grasshopper mode only)"
         )

@@ -8,20 +8,18 @@ import json
 from pathlib import Path
 
 from ..agents import RecordError, load_records, tournament
-from ..agents.matches import MAX_TURNS
 from ..agents.registry import agent_from_spec
 from ..errors import TaoLongError
 from ..files import output_lock, read_bounded, write_atomic
+from ..limits import MAX_TURNS
 from ..rules.data import decode_json, json_decoder, shown
-from ..runner import RunnerError
-from .common import EXIT_OK, CommandError, number, wants_progress
+from .common import EXIT_OK, CommandError, number
 from .game_options import (
     add_run_arguments,
-    check_scheduler,
     game_options,
+    games_runner,
     the_game,
 )
-from .generate import _security
 
 TOURNAMENT_FORMAT = "taolong-tournament"
 TOURNAMENT_LEGEND = (
@@ -69,7 +67,7 @@ def add_command(subparsers) -> None:
 
 def run_tournament(args, out) -> int:
     """``taolong tournament``: a round robin of the agents, the matches and the ratings."""
-    check_scheduler(args)
+    runner = games_runner(args)
     if len(set(args.agents)) != len(args.agents) or len(args.agents) < 2:
         raise CommandError("tournament: give at least two different agents")
     agents = {spec: agent_from_spec(spec) for spec in args.agents}
@@ -86,16 +84,16 @@ def run_tournament(args, out) -> int:
         "opening": args.opening,
     }
     if args.out is None:
-        return _tournament(args, out, agents, start, settings)
+        return _tournament(args, out, agents, start, settings, runner)
     if not args.out.endswith(".json"):
         raise CommandError(f"--out {shown(args.out)}: must be a .json file")
     if not Path(args.out).resolve().parent.is_dir():
         raise CommandError(f"--out {shown(args.out)}: no such folder")
     with output_lock(args.out):  # one run at a time writes the results and their games
-        return _tournament(args, out, agents, start, settings)
+        return _tournament(args, out, agents, start, settings, runner)
 
 
-def _tournament(args, out, agents: dict, start, settings: dict) -> int:
+def _tournament(args, out, agents: dict, start, settings: dict, runner) -> int:
     """:func:`run_tournament`'s games and output, ``args.out`` (if any) locked."""
     out_dir = None
     if args.out is not None:
@@ -104,22 +102,16 @@ def _tournament(args, out, agents: dict, start, settings: dict) -> int:
         _write_json(args.out, {"format": TOURNAMENT_FORMAT, "settings": settings, "done": False})
         out_dir.mkdir(exist_ok=True)
     before = _games_played(out_dir)
-    try:
-        results, rated = tournament(
-            agents,
-            games=args.games,
-            seed=args.seed,
-            out_dir=out_dir,
-            start=start,
-            max_turns=args.max_turns,
-            opening=args.opening,
-            workers=args.workers,
-            scheduler=args.scheduler,
-            security=_security(args),
-            progress=wants_progress(args),
-        )
-    except RunnerError as exc:
-        raise CommandError(str(exc)) from None
+    results, rated = tournament(
+        agents,
+        games=args.games,
+        seed=args.seed,
+        out_dir=out_dir,
+        start=start,
+        max_turns=args.max_turns,
+        opening=args.opening,
+        runner=runner,
+    )
     if before:
         print(
             f"resumed: {before} of the games were played by an earlier run ({out_dir}/)", file=out

@@ -27,6 +27,7 @@ True
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, NamedTuple
 
 from ..engine import State, Turn, cell_name, sow
@@ -37,16 +38,38 @@ from ..engine.turns import Phase, space_abbrev, space_index
 from ..errors import TaoLongError
 from ..rules.data import game_data, shown
 
+
+class ChoiceKind(StrEnum):
+    """What a :class:`Choice` chooses, in the order a turn is built (equal to its name as a
+    string, the way the page and the tests spell it).
+
+    >>> ChoiceKind.MOVE == "move", f"{ChoiceKind.SPACE}"
+    (True, 'space')
+    """
+
+    SPACE = "space"
+    DROPS = "drops"
+    FOCUS = "focus"
+    GROUP = "group"
+    MOVE = "move"
+    EFFECT = "effect"
+
+    def __repr__(self) -> str:
+        return repr(self.value)  # shown as the string it stands for, in a Choice too
+
+
 KIND_TITLES = {
-    "space": "sow a Ba Gua space",
-    "drops": "choose the drop order",
-    "focus": "choose the Focus action",
-    "group": "break the opponent's tie",
-    "move": "choose the destination",
-    "effect": "absorb or expel",
+    ChoiceKind.SPACE: "sow a Ba Gua space",
+    ChoiceKind.DROPS: "choose the drop order",
+    ChoiceKind.FOCUS: "choose the Focus action",
+    ChoiceKind.GROUP: "break the opponent's tie",
+    ChoiceKind.MOVE: "choose the destination",
+    ChoiceKind.EFFECT: "absorb or expel",
 }
 EFFECTS = {"absorb": "absorb +", "expel": "expel x"}  # the effects and their buttons' labels
-_FORCED_KINDS = frozenset({"drops", "focus", "group", "move"})  # taken when the only option
+_FORCED_KINDS = frozenset(
+    {ChoiceKind.DROPS, ChoiceKind.FOCUS, ChoiceKind.GROUP, ChoiceKind.MOVE}
+)  # taken when the only option
 _ALIASES = {"+": "absorb", "x": "expel", "=": "stay", "-": "skip (-1 life)"}
 
 
@@ -57,7 +80,7 @@ class ExplorerError(TaoLongError):
 class Choice(NamedTuple):
     """One option for the next choice of the turn being built."""
 
-    kind: str  # "space", "drops", "focus", "group", "move" or "effect"
+    kind: ChoiceKind
     value: Any  # hashable, compared with the legal turns
     label: str  # what its button says; :meth:`TurnBuilder.choose` accepts it
     tooltip: str  # the same in words
@@ -118,17 +141,23 @@ def choices_of(state: State, turn: Turn) -> list[Choice]:
     out = []
     for phase in turn.phases:
         name = ring[phase.space].title()
-        out.append(Choice("space", phase.space, space_abbrev(phase.space), f"sow {name}"))
+        out.append(Choice(ChoiceKind.SPACE, phase.space, space_abbrev(phase.space), f"sow {name}"))
         if phase.drops:
             out.append(
-                Choice("drops", phase.drops, phase.drops, f"drop {phase.drops} in this order")
+                Choice(
+                    ChoiceKind.DROPS, phase.drops, phase.drops, f"drop {phase.drops} in this order"
+                )
             )
         if phase.focus:
             label = " ".join(f"{{{who}:{a.execution()}}}" for who, a in phase.focus)
-            out.append(Choice("focus", phase.focus, label, f"Focus: {label}"))
+            out.append(Choice(ChoiceKind.FOCUS, phase.focus, label, f"Focus: {label}"))
         if phase.opponent is not None:
             group = Phase(0, opponent=phase.opponent).group().strip()
-            out.append(Choice("group", phase.opponent, group, state.describe_group(phase.opponent)))
+            out.append(
+                Choice(
+                    ChoiceKind.GROUP, phase.opponent, group, state.describe_group(phase.opponent)
+                )
+            )
         matter = Phase(
             phase.space,
             phase.element,
@@ -138,9 +167,9 @@ def choices_of(state: State, turn: Turn) -> list[Choice]:
             ended=phase.ended,
         )
         move = (phase.path, phase.portals, phase.penalty, phase.ended)
-        out.append(Choice("move", move, _move_label(phase), state.describe_phase(matter)))
+        out.append(Choice(ChoiceKind.MOVE, move, _move_label(phase), state.describe_phase(matter)))
         if phase.effect:
-            out.append(Choice("effect", phase.effect, phase.effect, phase.effect))
+            out.append(Choice(ChoiceKind.EFFECT, phase.effect, phase.effect, phase.effect))
     return out
 
 
@@ -281,7 +310,7 @@ class TurnBuilder:
         """The choices some legal turn continues with, in the engine's turn order."""
         return self._options_after(self.picked)
 
-    def next_kind(self) -> str | None:
+    def next_kind(self) -> ChoiceKind | None:
         """The kind of the next choice (a key of :data:`KIND_TITLES`); None when no turn is
         left to build."""
         options = self.options()
@@ -289,8 +318,8 @@ class TurnBuilder:
 
     def _phase_start(self) -> list[Choice]:
         """The choices before the phase being built (its space may be chosen again)."""
-        starts = [i for i, c in enumerate(self.picked) if c.kind == "space"]
-        if starts and self.next_kind() != "space":
+        starts = [i for i, c in enumerate(self.picked) if c.kind == ChoiceKind.SPACE]
+        if starts and self.next_kind() != ChoiceKind.SPACE:
             return self.picked[: starts[-1]]
         return self.picked
 
@@ -326,7 +355,7 @@ class TurnBuilder:
         if self.state.is_over():
             raise ExplorerError(f"the game is over ({self.state.outcome()})")
         base = self._phase_start()
-        offered = {c.value: c for c in self._options_after(base) if c.kind == "space"}
+        offered = {c.value: c for c in self._options_after(base) if c.kind == ChoiceKind.SPACE}
         if index not in offered:
             raise ExplorerError(f"cannot sow {space_abbrev(index)}: {self.space_reason(index)}")
         self.picked = list(base)
@@ -366,10 +395,10 @@ class TurnBuilder:
             text = str(option).strip()
             text = _ALIASES.get(text, text)
             found = [c for c in options if c.label.lower() == text.lower()]
-            if not found and kind == "move":  # the one path ending on that cell
+            if not found and kind == ChoiceKind.MOVE:  # the one path ending on that cell
                 found = [c for c in options if c.label.split(",")[-1].endswith(text)]
                 found = found if len(found) == 1 else []
-            if not found and kind != "space":
+            if not found and kind != ChoiceKind.SPACE:
                 try:
                     space = space_index(text)
                 except TaoLongError:
@@ -393,7 +422,7 @@ class TurnBuilder:
                 break
             forced = options[0]
             self.picked.append(forced)
-            if forced.kind == "move" and not forced.value[3]:  # not a game ending: say it
+            if forced.kind == ChoiceKind.MOVE and not forced.value[3]:  # not a game ending: say it
                 self.lone.append(forced)
         done = [t for t, s in self.candidates() if len(s) == len(self.picked)]
         return done[0] if done else None
@@ -407,8 +436,8 @@ class TurnBuilder:
     # ---- where the turn stands ------------------------------------------------------------------
     def phase_number(self) -> int:
         """The phase being built, from 0 (a new phase when the next choice is its space)."""
-        spaces = sum(1 for c in self.picked if c.kind == "space")
-        return spaces if self.next_kind() == "space" or spaces == 0 else spaces - 1
+        spaces = sum(1 for c in self.picked if c.kind == ChoiceKind.SPACE)
+        return spaces if self.next_kind() == ChoiceKind.SPACE or spaces == 0 else spaces - 1
 
     def phases_done(self) -> list[Phase]:
         """The complete phases chosen so far."""
@@ -419,7 +448,7 @@ class TurnBuilder:
 
     def current_space(self) -> int | None:
         """The space of the phase chosen last, if any."""
-        spaces = [c.value for c in self.picked if c.kind == "space"]
+        spaces = [c.value for c in self.picked if c.kind == ChoiceKind.SPACE]
         return spaces[-1] if spaces else None
 
     def stacks(self) -> tuple[str, ...]:
@@ -433,13 +462,13 @@ class TurnBuilder:
         if not candidates or not self.picked:
             return ""
         turn = candidates[0][0]
-        number = sum(1 for c in self.picked if c.kind == "space") - 1
+        number = sum(1 for c in self.picked if c.kind == ChoiceKind.SPACE) - 1
         phase = turn.phases[number]
         parts = [
             sowing_words(self.state, turn, number)
             or f"sow {space_abbrev(phase.space)}: lands on {space_abbrev(phase.element)}"
         ]
-        group = [c for c in self.picked if c.kind == "group"]
+        group = [c for c in self.picked if c.kind == ChoiceKind.GROUP]
         if group and group[-1].value is not None:
             parts.append(group[-1].tooltip)
         if self.lone:
@@ -467,8 +496,8 @@ class TurnBuilder:
         base = self._phase_start()
         n = len(base)
         for turn, seq in self.candidates(base):
-            if len(seq) > n and _key(seq[n]) == ("space", space):
-                number = sum(1 for c in seq[: n + 1] if c.kind == "space") - 1
+            if len(seq) > n and _key(seq[n]) == (ChoiceKind.SPACE, space):
+                number = sum(1 for c in seq[: n + 1] if c.kind == ChoiceKind.SPACE) - 1
                 element = turn.phases[number].element
                 return f"sow {ring[space].title()}: the last stone lands on {ring[element].title()}"
         return f"sow {ring[space].title()}"
@@ -488,7 +517,7 @@ class TurnBuilder:
     def cell_reason(self, cell: tuple[int, int]) -> str:
         """Why the head cannot go to the neighbouring ``cell`` now."""
         state = self.state
-        moves = [c for c in self.options() if c.kind == "move"]
+        moves = [c for c in self.options() if c.kind == ChoiceKind.MOVE]
         candidates = self.candidates()
         number = self.phase_number()
         element = candidates[0][0].phases[number].element if candidates else -1
@@ -513,7 +542,9 @@ class TurnBuilder:
         it does or why it cannot be sown in the phase being built."""
         ring = game_data().ring
         offered = {
-            c.value: c for c in self._options_after(self._phase_start()) if c.kind == "space"
+            c.value: c
+            for c in self._options_after(self._phase_start())
+            if c.kind == ChoiceKind.SPACE
         }
         stacks = self.stacks()
         offers = []
@@ -531,10 +562,10 @@ class TurnBuilder:
         destination the head's other neighbours, not offered, with the reason."""
         options = self.options()
         kind = options[0].kind if options else None
-        if kind in (None, "space", "effect"):
+        if kind in (None, ChoiceKind.SPACE, ChoiceKind.EFFECT):
             return []
         offers = [Offer(c.label, sentence(c.tooltip), c) for c in options]
-        if kind == "move":
+        if kind == ChoiceKind.MOVE:
             ends = {c.value[0][-1] for c in options if c.value[0]}
             offers += [
                 Offer(cell_name(cell), sentence(self.cell_reason(cell)), None)
@@ -548,7 +579,7 @@ class TurnBuilder:
         Water action, else the reason."""
         options = self.options()
         kind = options[0].kind if options else None
-        offered = {c.value: c for c in options if c.kind == "effect"}
+        offered = {c.value: c for c in options if c.kind == ChoiceKind.EFFECT}
         over = self.state.outcome()
         offers = {}
         for effect, label in EFFECTS.items():
@@ -556,11 +587,11 @@ class TurnBuilder:
                 tip = f"{effect} the element"
             elif over:
                 tip = f"the game is over ({over})"
-            elif kind == "effect":
+            elif kind == ChoiceKind.EFFECT:
                 tip = f"only {', '.join(sorted(offered))} is legal here"
             else:
                 tip = f"{effect} follows the step of a Fire or Water action" + (
-                    "; choose a destination first" if kind == "move" else ""
+                    "; choose a destination first" if kind == ChoiceKind.MOVE else ""
                 )
             offers[effect] = Offer(label, sentence(tip), offered.get(effect))
         return offers
@@ -571,11 +602,11 @@ class TurnBuilder:
         offered and the path chosen; empty before any choice."""
         if not self.picked:
             return {}
-        ends = {c.value[0][-1] for c in self.options() if c.kind == "move" and c.value[0]}
-        chosen = [cell for c in self.picked if c.kind == "move" for cell in c.value[0]]
+        ends = {c.value[0][-1] for c in self.options() if c.kind == ChoiceKind.MOVE and c.value[0]}
+        chosen = [cell for c in self.picked if c.kind == ChoiceKind.MOVE for cell in c.value[0]]
         found = {"destinations": sorted(ends) or None, "highlight": chosen or None}
-        if sum(1 for c in self.picked if c.kind == "space") == 1:
-            drops = [c.value for c in self.picked if c.kind == "drops"]
+        if sum(1 for c in self.picked if c.kind == ChoiceKind.SPACE) == 1:
+            drops = [c.value for c in self.picked if c.kind == ChoiceKind.DROPS]
             found["sow"] = space_abbrev(self.picked[0].value) + (f"/{drops[0]}" if drops else "")
         return {name: value for name, value in found.items() if value is not None}
 
@@ -584,6 +615,7 @@ __all__ = [
     "EFFECTS",
     "KIND_TITLES",
     "Choice",
+    "ChoiceKind",
     "ExplorerError",
     "Offer",
     "TurnBuilder",

@@ -33,6 +33,7 @@ from ..agents.registry import agent_from_spec, agents
 from ..engine import State
 from ..errors import TaoLongError
 from ..games import CHANCE, TAOLONG, GameState, TaoLongState, draw_outcome
+from ..limits import MAX_SEED
 from ..rules.data import shown
 from .builder import ExplorerError
 
@@ -204,7 +205,7 @@ class GamePlay:
 
     def set_seed(self, seed: int) -> None:
         """Play the rest of the game with ``seed`` (the agents' and the chance outcomes')."""
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
             raise ExplorerError(f"seed: a whole number from 0 to 2**63 - 1, not {shown(seed)}")
         self.seed = seed
         self.seats = [None if s is None else with_seed(s, seed) for s in self.seats]

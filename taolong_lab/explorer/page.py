@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from ..engine import start_state
 from ..errors import TaoLongError
@@ -37,6 +37,8 @@ from ..puzzles.grade import TIERS
 from ..rules import COLOURS, MODES, Rules, scenario_names
 from .agent_panel import AgentPanel
 from .session import ExplorerSession, advice
+
+PageKind = Literal["position", "puzzle", "atlas", "game"]  # what the page shows
 
 MESSAGES_SHOWN = 4
 NODES = (100, 20_000)  # the computer's node budget, at least and at most
@@ -64,7 +66,7 @@ class Page:
             None, size=size, hint_time=hint_time, solve_time=solve_time, method="explicit"
         )
         self.panel = AgentPanel(self.session, nodes=2000)
-        self.kind = "position"  # "puzzle", "atlas" or "game"
+        self.kind: PageKind = "position"
         self.title = ""  # the title of a start that is no puzzle (an atlas start not proved)
 
     # ---- what can be opened ----------------------------------------------------------------

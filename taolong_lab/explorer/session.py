@@ -36,17 +36,17 @@ from typing import Any
 from ..engine import Line, Phase, State, Turn, cell_name, parse_cell, start_state
 from ..errors import IllegalTurnError, TaoLongError
 from ..files import read_bounded
+from ..limits import MAX_PUZZLE_TURNS
 from ..pictures import svg
 from ..puzzles import Puzzle, load_puzzles
 from ..puzzles.bundle import folder as bundle_folder
-from ..puzzles.format import MAX_TURNS
 from ..rules import Rules
 from ..rules.data import game_data, shown
-from ..solvers import Solution, Status, solve
+from ..solvers import Method, Solution, Status, solve
 from ..solvers.bounds import BOUND_NAME
-from .builder import KIND_TITLES, Choice, ExplorerError, TurnBuilder, sowing_words
+from .builder import KIND_TITLES, Choice, ChoiceKind, ExplorerError, TurnBuilder, sowing_words
 
-METHODS = ("explicit", "sat")  # the solvers a hint may use
+METHODS = (Method.EXPLICIT, Method.SAT)  # the solvers a hint may use
 HINT_SECONDS = (0.1, 600.0)  # the time limits of a hint, and of a solve, at least and at most
 SOLVE_SECONDS = (0.1, 3600.0)
 MESSAGES_KEPT = 8
@@ -142,7 +142,7 @@ class ExplorerSession:
     position_or_puzzle : State, Puzzle, str or None
     line : iterable of str or Turn
         Turns to load after the start (e.g. a solution's line), at most
-        :data:`~taolong_lab.puzzles.format.MAX_TURNS`.
+        :data:`~taolong_lab.limits.MAX_PUZZLE_TURNS`.
     size : int
         The picture's width in pixels.
     reveal : bool
@@ -237,7 +237,7 @@ class ExplorerSession:
         position_or_puzzle : State, Puzzle, str or None
             A position, a puzzle, a position in TLN, or None for the default start.
         line : iterable of str or Turn
-            Turns to put after the start, at most :data:`~taolong_lab.puzzles.format.MAX_TURNS`.
+            Turns to put after the start, at most :data:`~taolong_lab.limits.MAX_PUZZLE_TURNS`.
         quiet : bool
             Say nothing when it is loaded.
 
@@ -262,9 +262,9 @@ class ExplorerSession:
             self.fail(f"the Explorer needs a State, a Puzzle or a TLN string, not {shown(item)}")
         if isinstance(line, str):
             self.fail("the line is a list of turns, not one string")
-        turns = list(itertools.islice(line, MAX_TURNS + 1))
-        if len(turns) > MAX_TURNS:
-            self.fail(f"the line has more than {MAX_TURNS} turns")
+        turns = list(itertools.islice(line, MAX_PUZZLE_TURNS + 1))
+        if len(turns) > MAX_PUZZLE_TURNS:
+            self.fail(f"the line has more than {MAX_PUZZLE_TURNS} turns")
         try:
             self.line = Line(start, turns)
         except IllegalTurnError as exc:
@@ -430,11 +430,11 @@ class ExplorerSession:
         if kind is None:
             over = self.position.outcome()
             self.fail(f"nothing to choose: {'the game is over' if over else 'no turn here'}")
-        if kind != "move":
+        if kind != ChoiceKind.MOVE:
             labels = ", ".join(c.label for c in builder.options())
-            first = "sow a Ba Gua space first" if kind == "space" else KIND_TITLES[kind]
+            first = "sow a Ba Gua space first" if kind == ChoiceKind.SPACE else KIND_TITLES[kind]
             self.fail(f"{cell_name(cell)}: {first} ({labels})")
-        moves = [c for c in builder.options() if c.kind == "move"]
+        moves = [c for c in builder.options() if c.kind == ChoiceKind.MOVE]
         found = [c for c in moves if c.value[0] and c.value[0][-1] == cell]
         if len(found) > 1:
             paths = ", ".join(c.label for c in found)
@@ -451,7 +451,7 @@ class ExplorerSession:
         if turn is not None:
             lone = ", ".join(c.label for c in self.builder.lone)
             self._commit(turn, f"; {lone}: the only destination, taken" if lone else "")
-        elif self.builder.last_choice.kind == "space":
+        elif self.builder.last_choice.kind == ChoiceKind.SPACE:
             self.say(self.builder.prompt(), "prompt")
 
     def _commit(self, turn: Turn, note: str = "") -> None:

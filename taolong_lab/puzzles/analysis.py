@@ -20,6 +20,7 @@ import time
 from typing import NamedTuple
 
 from ..engine import Line, State, Turn
+from ..solvers import Status
 from ..solvers.bounds import bound_params, lower_bound
 from ..solvers.certificate import SatCertificate
 from ..solvers.common import Budget
@@ -220,9 +221,9 @@ def _sat_check(state, optimum: int, time_limit: float | None) -> dict:
         return check
     check["status"], check["proved_no_win_below"] = sol.status, sol.proved_no_win_below
     check["conflicts"] = sol.certificate.conflicts
-    if sol.status == "optimal":
+    if sol.status == Status.OPTIMAL:
         check["optimum"], check["agrees"] = sol.optimum, sol.optimum == optimum
-    elif sol.status == "no-win" or sol.proved_no_win_below > optimum:
+    elif sol.status == Status.NO_WIN or sol.proved_no_win_below > optimum:
         check["agrees"] = False  # SAT proves no win within the claimed optimum
     return check
 

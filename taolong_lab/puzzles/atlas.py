@@ -28,7 +28,6 @@ import itertools
 import json
 import os
 import statistics
-import sys
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -38,7 +37,8 @@ from ..engine import State, solo_start
 from ..errors import TaoLongError
 from ..files import output_lock, read_bounded, write_atomic
 from ..rules import COLOURS, Rules, game_data, scenario_names
-from ..runner import MAX_WORKERS, ordered_map
+from ..runner import MAX_WORKERS, Runner, as_runner
+from ..solvers import Status
 from ..version import __version__
 from .format import Puzzle, append_puzzle, read_puzzles
 from .rulebook import SHIPPED as RULEBOOK_SET
@@ -210,10 +210,7 @@ def run(
     *,
     method: str = "auto",
     time_limit: float | None = 3600.0,
-    workers: int | None = None,
-    scheduler=None,
-    security=None,
-    progress: bool = True,
+    runner: Runner | None = None,
 ) -> dict:
     """Prove every challenge of ``scenarios`` (default: all) not yet in ``folder``, appending
     each optimum to ``folder/<scenario>.jsonl`` as it is proved.
@@ -226,11 +223,10 @@ def run(
         Scenario names; all of them by default.
     method, time_limit :
         The solver and its budget per challenge (see :func:`taolong_lab.solve`).
-    workers, scheduler, security :
-        As :func:`~taolong_lab.runner.ordered_map` takes them; ``workers`` None: a process
-        per core (at most :data:`~taolong_lab.runner.MAX_WORKERS`).
-    progress : bool
-        A progress bar on stderr.
+    runner : Runner, optional
+        Where the challenges are proved and whether a bar shows them
+        (:class:`~taolong_lab.runner.Runner`); None: :func:`default_runner`, a process per
+        core and no bar.
 
     Returns
     -------
@@ -247,19 +243,33 @@ def run(
     for name in names:
         if name not in known:
             raise AtlasError(f"unknown scenario {name!r}; available: {', '.join(known)}")
-    if workers is None:
-        workers = max(1, min(os.cpu_count() or 1, MAX_WORKERS))
+    runner = default_runner() if runner is None else as_runner(runner)
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     with output_lock(folder, folder=True):
-        options = {"workers": workers, "scheduler": scheduler, "security": security}
         return {
-            scenario: _run_scenario(folder, scenario, method, time_limit, options, progress)
+            scenario: _run_scenario(folder, scenario, method, time_limit, runner)
             for scenario in names
         }
 
 
-def _run_scenario(folder: Path, scenario: str, method, time_limit, options, progress) -> dict:
+def default_runner(**options) -> Runner:
+    """The atlas's :class:`~taolong_lab.runner.Runner`: a process per core (at most
+    :data:`~taolong_lab.runner.MAX_WORKERS`) unless ``options`` say otherwise.
+
+    Parameters
+    ----------
+    **options
+        The Runner's other fields (``scheduler``, ``security``, ``progress``).
+
+    Returns
+    -------
+    Runner
+    """
+    return Runner(workers=max(1, min(os.cpu_count() or 1, MAX_WORKERS)), **options)
+
+
+def _run_scenario(folder: Path, scenario: str, method, time_limit, runner: Runner) -> dict:
     """:func:`run` for one scenario: its proved and pending counts after the run."""
     path = atlas_file(folder, scenario)
     done = _done(path, scenario)
@@ -270,14 +280,16 @@ def _run_scenario(folder: Path, scenario: str, method, time_limit, options, prog
         {"id": ident, "start": start.to_tln(), "method": method, "time_limit": time_limit}
         for ident, start in todo
     )
-    bar = _bar(progress, scenario, len(done), len(todo) + len(done))
+    bar = runner.bar(
+        len(todo) + len(done), initial=len(done), desc=scenario, unit="start", leave=True
+    )
     starts = dict(todo)
     try:
-        for job, result in ordered_map(prove, jobs, **options):
+        for job, result in runner.map(prove, jobs):
             ident = job["id"]
             if "error" in result:
                 pending[ident] = {"error": result["error"]}
-            elif result["status"] == "optimal":
+            elif result["status"] == Status.OPTIMAL:
                 append_puzzle(path, _puzzle(ident, starts[ident], result))
                 pending.pop(ident, None)
                 done.add(ident)
@@ -668,19 +680,11 @@ def _pending_entry(entry) -> bool:
     bound, seconds = entry.get("proved_no_win_below"), entry.get("seconds")
     return (
         set(entry) == {"status", "proved_no_win_below", "seconds"}
-        and entry["status"] in ("unknown", "no-win")
+        and entry["status"] in (Status.UNKNOWN, Status.NO_WIN)
         and type(bound) is int
         and 0 <= bound <= 10_000
         and (seconds is None or (type(seconds) in (int, float) and 0 <= seconds < 1e9))
     )
-
-
-def _bar(enabled: bool, scenario: str, initial: int, total: int):
-    if not enabled:
-        return None
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, initial=initial, desc=scenario, unit="start", file=sys.stderr)
 
 
 __all__ = [
@@ -697,6 +701,7 @@ __all__ = [
     "challenges",
     "cost_table",
     "costs",
+    "default_runner",
     "entries",
     "lookup",
     "main_spaces",

@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 from ..engine import Line, State
 from ..errors import IllegalTurnError, PuzzleError, RulesError, TaoLongError
 from ..files import append_bytes, read_bounded, write_atomic
+from ..readers import STRICT_JSON
 from ..rules import COLOURS, EDITIONS, MODES, Rules, data_dir, scenario_names
 from ..rules.data import BoundError, check_bounds, decode_json, json_decoder, shown
 from ..rules.options import check_option
@@ -33,8 +34,6 @@ FORMAT = "taolong-puzzle"
 VERSION = 1
 SCHEMA_FILE = "puzzle.schema.json"
 OPTIONAL = ("optimum", "solution", "certificate", "difficulty", "provenance")
-# the most turns a solution, an optimum or a proved bound can count (the schema says the same)
-MAX_TURNS = 1000
 
 # The migration hook: MIGRATIONS[n] turns a version-n document into a version n+1 document.
 # Version 1 is the first version, so there is nothing to migrate yet.
@@ -559,20 +558,7 @@ def _json_type(value) -> str:
 
 
 # ---- files ----------------------------------------------------------------------------------
-def _no_duplicate_keys(pairs):
-    doc = {}
-    for key, value in pairs:
-        if key in doc:
-            raise ValueError(f"duplicate key {key!r}")
-        doc[key] = value
-    return doc
-
-
-def _no_constant(name):
-    raise ValueError(f"{name} is not JSON")
-
-
-_DECODER = json_decoder(object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
+_DECODER = json_decoder(**STRICT_JSON)
 
 
 def _loads(text: str):
@@ -818,7 +804,6 @@ def append_puzzle(path, puzzle: Puzzle) -> None:
 
 __all__ = [
     "FORMAT",
-    "MAX_TURNS",
     "MIGRATIONS",
     "VERSION",
     "Problem",

@@ -38,8 +38,8 @@ from pathlib import Path
 from ..errors import TaoLongError
 from ..files import append_bytes, output_lock, write_atomic
 from ..rules import MODES, scenario_names
-from ..runner import MAX_WORKERS, check_scheduler, ordered_map
-from ..solvers import solve
+from ..runner import Runner, as_runner
+from ..solvers import Status, solve
 from ..solvers.bounds import lower_bound
 from ..version import __version__
 from .analysis import (
@@ -123,8 +123,8 @@ def _prove(state, job: dict, failed: dict):
         progress=False,
         count_first_turns=False,  # counted with the lines, sharing the pre-check's memo
     )
-    if solution.status != "optimal":
-        beyond = solution.status == "no-win" or solution.proved_no_win_below > high
+    if solution.status != Status.OPTIMAL:
+        beyond = solution.status == Status.NO_WIN or solution.proved_no_win_below > high
         return None, "too long" if beyond else "unknown (budget)"
     if not low <= solution.optimum <= high:
         return None, "too long" if solution.optimum > high else "too short"
@@ -254,7 +254,7 @@ def _whole(field: str, value, low: int, high: int) -> int:
     return number
 
 
-def _check(count, *, scenarios, modes, sources, turns, seed, workers, time_limit, out, budgets):
+def _check(count, *, scenarios, modes, sources, turns, seed, time_limit, out, budgets):
     _whole("count", count, 0, MAX_COUNT)
     scenarios = _names("scenario", scenarios, tuple(scenario_names()))
     modes = _names("mode", modes, tuple(MODES))
@@ -270,7 +270,6 @@ def _check(count, *, scenarios, modes, sources, turns, seed, workers, time_limit
     if low > high:
         raise GenerateError(f"turns must satisfy 1 <= min <= max, got {low}..{high}")
     _whole("seed", seed, 0, SEED_LIMIT - 1)
-    _whole("workers", workers, 1, MAX_WORKERS)
     if isinstance(time_limit, int) and not isinstance(time_limit, bool):
         _whole("time_limit", time_limit, 1, MAX_TIME_LIMIT)
     elif time_limit is not None and not (
@@ -297,14 +296,11 @@ def generate(
     sources=SOURCES,
     turns=(1, 4),
     seed: int = 0,
-    workers: int = 1,
     out=None,
     time_limit: float | None = 10.0,
-    progress: bool = True,
     max_states: int | None = MAX_STATES,
     max_candidates: int | None = None,
-    scheduler=None,
-    security=None,
+    runner: Runner | None = None,
     stats: dict | None = None,
 ) -> list[Puzzle]:
     """Generate puzzles until ``count`` are kept (with ``out``: until the file holds
@@ -324,22 +320,19 @@ def generate(
         The least and most optimum kept.
     seed : int
         The run's seed.
-    workers : int
-        Worker processes.
     out : str or Path or None
         The ``.jsonl`` file the puzzles are appended to, with its sidecar.
     time_limit : float or None
         Seconds per candidate.
-    progress : bool
-        Show a progress bar (tqdm).
     max_states : int or None
         Positions the explicit solver expands per candidate, at most.
     max_candidates : int or None
         Candidates tried in this call (default :data:`MAX_CANDIDATES_PER_PUZZLE` times
         ``count``).
-    scheduler, security
-        A Dask scheduler address and its TLS settings, passed to the runner
-        (:mod:`taolong_lab.runner`; a cluster is trusted code).
+    runner : Runner or None
+        Where the candidates are proved and whether a bar shows the puzzles kept
+        (:class:`taolong_lab.runner.Runner`; a cluster is trusted code). Default: one after
+        the other in this process, no bar.
     stats : dict or None
         Receives the candidates of this call counted by reason (``kept``, ``too long``...).
 
@@ -352,6 +345,8 @@ def generate(
     GenerateError
         A bad argument, naming it, or an ``out`` file of another run or that does not read
         as puzzles (left as it is).
+    RunnerError
+        ``runner`` is not a Runner.
     """
     budgets = {"max_states": max_states, "max_candidates": max_candidates}
     scenarios, modes, sources, turns = _check(
@@ -361,12 +356,11 @@ def generate(
         sources=sources,
         turns=turns,
         seed=seed,
-        workers=workers,
         time_limit=time_limit,
         out=out,
         budgets=budgets,
     )
-    check_scheduler(scheduler, security)
+    runner = as_runner(runner)
     params = {
         "generator_version": GENERATOR_VERSION,
         "sources": list(sources),
@@ -387,12 +381,12 @@ def generate(
     }
     with output_lock(out) if out is not None else nullcontext():
         run = _Run(count, params, out)
-        return _generate(run, base, max_candidates, (workers, scheduler, security), progress, stats)
+        return _generate(run, base, max_candidates, runner, stats)
 
 
-def _generate(run, base: dict, max_candidates, pool: tuple, progress: bool, stats) -> list:
-    """:func:`generate`'s candidates tried until ``run`` is done (``pool``: the workers, the
-    scheduler and its security), once the arguments are checked and the file is locked."""
+def _generate(run, base: dict, max_candidates, runner: Runner, stats) -> list:
+    """:func:`generate`'s candidates tried until ``run`` is done, on ``runner``, once the
+    arguments are checked and the file is locked."""
     count = run.count
 
     def jobs():
@@ -403,10 +397,10 @@ def _generate(run, base: dict, max_candidates, pool: tuple, progress: bool, stat
         for index in range(start, start + cap):
             yield {**base, "index": index, "skip": frozenset(run.keys)}
 
-    bar = _bar(progress, count, len(run.kept))
+    bar = runner.bar(count, initial=len(run.kept), desc="puzzles kept", unit="puzzle", leave=True)
     try:
         if not run.done():
-            results = _results(jobs(), *pool, run.done)
+            results = _results(jobs(), runner, run.done)
             with closing(results):
                 for result in results:
                     run.record(result, bar)
@@ -518,13 +512,11 @@ def _error_result(index: int, message: str) -> dict:
     return {**_blank(index), "reason": f"error: {message}"}
 
 
-def _results(jobs, workers: int, scheduler, security, done):
+def _results(jobs, runner: Runner, done):
     """The candidates' results, in candidate order, until ``done()``. An exception or a dead
     worker process loses only its own candidate (reason ``error: ...``; see
     :mod:`taolong_lab.runner`)."""
-    pairs = ordered_map(
-        evaluate, jobs, workers=workers, scheduler=scheduler, security=security, stop=done
-    )
+    pairs = runner.map(evaluate, jobs, stop=done)
     with closing(pairs):
         for job, result in pairs:
             if "error" in result and "index" not in result:
@@ -642,16 +634,6 @@ def _check_state(saved) -> None:
         and isinstance(file.get("appending"), (str, type(None)))
     ):
         raise ValueError("file: not {size, sha256, appending}")
-
-
-def _bar(enabled: bool, total: int, initial: int):
-    if not enabled:
-        return None
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:  # pragma: no cover
-        return None
-    return tqdm(total=total, initial=initial, desc="puzzles kept", unit="puzzle")
 
 
 __all__ = [

@@ -46,6 +46,7 @@ from ..engine import State
 from ..engine.solo import opponent_choices
 from ..errors import TaoLongError
 from ..files import MAX_INPUT_BYTES, InputFileError, read_bounded, read_chunks, write_atomic
+from ..limits import MAX_PUZZLE_TURNS
 from ..solvers.bounds import bound_params, lower_bound
 from ..solvers.certificate import SatCertificate
 from ..solvers.common import Budget
@@ -67,7 +68,6 @@ from ..solvers.sat.rebuild import (
     playouts,
     refinement_of,
 )
-from .format import MAX_TURNS
 
 MAX_PACKED_BYTES = 1024 * 2**20
 """The largest compressed CNF or DRAT file read (1 GiB)."""
@@ -435,14 +435,14 @@ def _manifest_problems(doc) -> list[str]:
     if not isinstance(doc.get("settings"), dict):
         found.append("settings: not an object")
     steps = doc.get("steps")
-    most_steps = 3 * MAX_TURNS + 2 * MAX_MEANINGS
+    most_steps = 3 * MAX_PUZZLE_TURNS + 2 * MAX_MEANINGS
     if not (isinstance(steps, str) and len(steps) <= most_steps and set(steps) <= set(STEPS)):
         found.append(f"steps: not a string of at most {most_steps} letters of {STEPS!r}")
     for key in ("horizons", "refinements", "dead_ends"):
         rows = doc.get(key)
         if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
             found.append(f"{key}: not a list of objects")
-        elif len(rows) > (MAX_TURNS if key == "horizons" else MAX_MEANINGS):
+        elif len(rows) > (MAX_PUZZLE_TURNS if key == "horizons" else MAX_MEANINGS):
             found.append(f"{key}: {len(rows)} entries, too many")
     if found:
         return found
@@ -456,7 +456,7 @@ def _manifest_problems(doc) -> list[str]:
 
 def _horizon_problems(doc: dict, i: int, row: dict, last: tuple) -> list[str]:
     turns, refs, dead = row.get("turns"), row.get("refinements"), row.get("dead_ends")
-    if not all(_whole(v) for v in (turns, refs, dead)) or turns > MAX_TURNS:
+    if not all(_whole(v) for v in (turns, refs, dead)) or turns > MAX_PUZZLE_TURNS:
         return [f"horizons[{i}]: turns, refinements and dead_ends must be whole numbers"]
     found = []
     if not (turns > last[0] and refs >= last[1] and dead >= last[2]):
@@ -619,7 +619,7 @@ def _meanings(manifest: dict, start: State):
             problems.append(str(exc))
     for i, row in enumerate(manifest["dead_ends"]):
         try:
-            dead.append(dead_end_of(row, start, f"{MANIFEST}: dead_ends[{i}]", MAX_TURNS))
+            dead.append(dead_end_of(row, start, f"{MANIFEST}: dead_ends[{i}]", MAX_PUZZLE_TURNS))
         except RebuildError as exc:
             problems.append(str(exc))
     return refs, dead, _limited(problems, "meanings")
@@ -709,7 +709,7 @@ def _check_rebuilt(folder, manifest, start, meanings, options, line, bar) -> Pro
     spot-check, and what each horizon rests on."""
     rebuild = Rebuild(start, manifest["settings"], manifest["steps"], *meanings)
     try:
-        rebuilt = rebuild.run(MAX_TURNS)
+        rebuilt = rebuild.run(MAX_PUZZLE_TURNS)
     except RebuildError as exc:
         return ProofReport(FAILED, [f"{MANIFEST}: {exc}"])
     rows = manifest["horizons"]

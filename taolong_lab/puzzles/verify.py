@@ -29,14 +29,16 @@ import math
 
 from ..engine import Line
 from ..errors import IllegalTurnError, TaoLongError
+from ..limits import MAX_PUZZLE_TURNS
 from ..rules.data import shown
-from ..solvers import Status, kernel, solve
+from ..solvers import Method, Status, kernel, solve
 from ..solvers.bounds import bound_params, lower_bound
 from ..solvers.certificate import SatCertificate
-from .format import MAX_TURNS, Puzzle
+from .format import Puzzle
 from .grade import tier_of
 
-METHODS = ("explicit", "sat", "auto", "other")  # what re-proves an optimum (``full``)
+OTHER = "other"  # the solver that did not make the certificate
+METHODS = (Method.EXPLICIT, Method.SAT, Method.AUTO, OTHER)  # what re-proves an optimum
 
 
 class VerifyError(TaoLongError):
@@ -131,17 +133,17 @@ def reproving_method(puzzle: Puzzle, method: str) -> str:
     str
         ``method`` itself unless it is ``"other"``.
     """
-    if method != "other":
+    if method != OTHER:
         return method
     if (puzzle.certificate or {}).get("solver") == SatCertificate.SOLVER:
-        return "explicit"
-    return "sat"
+        return Method.EXPLICIT
+    return Method.SAT
 
 
 def _replay_problems(puzzle: Puzzle) -> list[str]:
     turns = len(puzzle.solution)
-    if turns > MAX_TURNS:
-        return [f"solution: {turns} turns, more than the {MAX_TURNS} a puzzle may have"]
+    if turns > MAX_PUZZLE_TURNS:
+        return [f"solution: {turns} turns, more than the {MAX_PUZZLE_TURNS} a puzzle may have"]
     try:
         end = Line(puzzle.start, puzzle.solution).end
     except IllegalTurnError as exc:
@@ -161,7 +163,7 @@ def _reprove_problems(puzzle: Puzzle, method: str, time_limit) -> list[str]:
     turns = len(puzzle.solution)
     method = reproving_method(puzzle, method)
     # the optimum is re-proved, not the count of optimal first turns
-    no_count = {"count_first_turns": False} if method in ("explicit", "sat") else {}
+    no_count = {"count_first_turns": False} if method in (Method.EXPLICIT, Method.SAT) else {}
     with kernel.pure():  # the judge is the Python engine, whoever found the optimum
         found = solve(puzzle, method=method, time_limit=time_limit, progress=False, **no_count)
     if found.status != Status.OPTIMAL:
@@ -192,7 +194,7 @@ def certificate_problems(puzzle: Puzzle) -> list[str]:
     knows (the checks of :data:`CHECKS`).
 
     Every field is checked for its type and range before it is used, and a number of turns is
-    at most :data:`~taolong_lab.puzzles.format.MAX_TURNS`: any JSON value gives a problem or
+    at most :data:`~taolong_lab.limits.MAX_PUZZLE_TURNS`: any JSON value gives a problem or
     none, never an exception.
 
     Parameters
@@ -207,7 +209,9 @@ def certificate_problems(puzzle: Puzzle) -> list[str]:
     claim = _Claim(puzzle)
     if not _is_turns(claim.proved, low=1):
         field = "optimum" if claim.solved else "certificate.proved_no_win_below"
-        return [f"{field}: {shown(claim.proved)} is not a whole number from 1 to {MAX_TURNS}"]
+        return [
+            f"{field}: {shown(claim.proved)} is not a whole number from 1 to {MAX_PUZZLE_TURNS}"
+        ]
     problems: list[str] = []
     for check in CHECKS:
         problems += check(claim)
@@ -224,8 +228,8 @@ def _same(value, expected) -> bool:
 
 
 def _is_turns(value, low: int = 0) -> bool:
-    """``value`` is a whole number of turns from ``low`` to :data:`MAX_TURNS`."""
-    return _is_int(value) and low <= value <= MAX_TURNS
+    """``value`` is a whole number of turns from ``low`` to :data:`MAX_PUZZLE_TURNS`."""
+    return _is_int(value) and low <= value <= MAX_PUZZLE_TURNS
 
 
 def _check_claim(c: _Claim) -> list[str]:
@@ -284,7 +288,7 @@ def _turn_rows(cert: dict, key: str, number: str) -> tuple[list, list[str]]:
     if not all(_is_turns(v) for v in values):
         return [], [
             f"certificate.{key}: {number} {shown(values)} are not whole numbers from 0 to "
-            f"{MAX_TURNS}"
+            f"{MAX_PUZZLE_TURNS}"
         ]
     return rows, []
 
@@ -371,7 +375,7 @@ def _check_unsat_horizons(c: _Claim) -> list[str]:
     if unsat is None:
         return [
             f"certificate.unsat_horizons: {shown(c.cert['unsat_horizons'])} is not a list of "
-            f"whole numbers from 0 to {MAX_TURNS}"
+            f"whole numbers from 0 to {MAX_PUZZLE_TURNS}"
         ]
     if unsat != sorted(set(unsat)):
         return [f"certificate.unsat_horizons: {shown(unsat)} is not increasing"]
@@ -479,11 +483,11 @@ def _check_greedy(c: _Claim) -> list[str]:
     line = c.cert["greedy_line"]
     if not isinstance(line, list) or not all(isinstance(t, str) for t in line):
         return [f"certificate.greedy_line: {shown(line)} is not a list of turns"]
-    longest = c.optimum if c.solved else MAX_TURNS
+    longest = c.optimum if c.solved else MAX_PUZZLE_TURNS
     if len(line) > longest:
         return [
             f"certificate.greedy_line: {len(line)} turns, more than "
-            + (f"the optimum {c.optimum}" if c.solved else f"{MAX_TURNS}")
+            + (f"the optimum {c.optimum}" if c.solved else f"{MAX_PUZZLE_TURNS}")
         ]
     try:
         end = Line(c.puzzle.start, line).end

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DataError, RulesError
+from ..readers import shown, toml_field
 
 ELEMENTS = ("heaven", "lake", "fire", "thunder", "earth", "mountain", "water", "wind")
 COLOURS = ("white", "black")
@@ -36,17 +37,6 @@ def load_toml(relative: str) -> dict:
         raise DataError(relative, "-", f"file not found in {data_dir()}") from None
     except (ValueError, RecursionError) as exc:  # TOMLDecodeError is a ValueError
         raise DataError(relative, "-", f"not valid TOML: {toml_problem(exc)[0]}") from None
-
-
-def _get(doc: dict, file: str, dotted: str, kind: type):
-    node = doc
-    for part in dotted.split("."):
-        if not isinstance(node, dict) or part not in node:
-            raise DataError(file, dotted, "missing")
-        node = node[part]
-    if (kind is int and isinstance(node, bool)) or not isinstance(node, kind):
-        raise DataError(file, dotted, f"expected {kind.__name__}, got {node!r}")
-    return node
 
 
 @dataclass(frozen=True)
@@ -81,7 +71,7 @@ class GameData:
 
 
 def _cells(doc: dict, file: str, dotted: str) -> tuple[tuple[int, int], ...]:
-    raw = _get(doc, file, dotted, list)
+    raw = toml_field(doc, file, dotted, list)
     out = []
     for i, cell in enumerate(raw):
         if (
@@ -99,19 +89,19 @@ def game_data() -> GameData:
     board = load_toml("board.toml")
     bagua = load_toml("bagua.toml")
     ruler = load_toml("ruler.toml")
-    ring = tuple(_get(bagua, "bagua.toml", "ring.order", list))
+    ring = tuple(toml_field(bagua, "bagua.toml", "ring.order", list))
     if sorted(ring) != sorted(ELEMENTS):
         raise DataError(
             "bagua.toml", "ring.order", f"must name the eight elements once each: {ring}"
         )
-    abbrev = tuple(_get(bagua, "bagua.toml", "ring.abbrev", list))
+    abbrev = tuple(toml_field(bagua, "bagua.toml", "ring.abbrev", list))
     if len(abbrev) != 8 or len({a.lower() for a in abbrev}) != 8:
         raise DataError("bagua.toml", "ring.abbrev", "needs eight distinct abbreviations")
-    stacks = _get(bagua, "bagua.toml", "setup.stacks", dict)
+    stacks = toml_field(bagua, "bagua.toml", "setup.stacks", dict)
     for name, stack in stacks.items():
         if name not in ring or not isinstance(stack, str) or set(stack) - {"W", "B"}:
             raise DataError("bagua.toml", f"setup.stacks.{name}", f"bad stack {stack!r}")
-    names = [r["name"] for r in _get(ruler, "ruler.toml", "cell", list)]
+    names = [r["name"] for r in toml_field(ruler, "ruler.toml", "cell", list)]
     cells = []
     for i, entry in enumerate(ruler["cell"]):
         where = f"cell[{i}]"
@@ -129,26 +119,26 @@ def game_data() -> GameData:
         except (KeyError, ValueError, TypeError) as exc:
             raise DataError("ruler.toml", where, f"malformed ruler cell: {exc}") from None
     return GameData(
-        width=_get(board, "board.toml", "board.width", int),
-        height=_get(board, "board.toml", "board.height", int),
+        width=toml_field(board, "board.toml", "board.width", int),
+        height=toml_field(board, "board.toml", "board.height", int),
         start_cells=(
             _cells(board, "board.toml", "dragons.white.cells"),
             _cells(board, "board.toml", "dragons.black.cells"),
         ),
         dragon_names=(
-            _get(board, "board.toml", "dragons.white.name", str),
-            _get(board, "board.toml", "dragons.black.name", str),
+            toml_field(board, "board.toml", "dragons.white.name", str),
+            toml_field(board, "board.toml", "dragons.black.name", str),
         ),
         ring=ring,
         abbrev=abbrev,
-        symbols=tuple(_get(bagua, "bagua.toml", "ring.symbols", list)),
-        main=frozenset(_get(bagua, "bagua.toml", "ring.main", list)),
+        symbols=tuple(toml_field(bagua, "bagua.toml", "ring.symbols", list)),
+        main=frozenset(toml_field(bagua, "bagua.toml", "ring.main", list)),
         setup_stacks=tuple(stacks.get(name, "") for name in ring),
-        capacity=_get(bagua, "bagua.toml", "meters.capacity", int),
-        start_water=_get(bagua, "bagua.toml", "meters.start_water", int),
-        start_fire=_get(bagua, "bagua.toml", "meters.start_fire", int),
-        water_stones=_get(bagua, "bagua.toml", "meters.water_stones", int),
-        fire_stones=_get(bagua, "bagua.toml", "meters.fire_stones", int),
+        capacity=toml_field(bagua, "bagua.toml", "meters.capacity", int),
+        start_water=toml_field(bagua, "bagua.toml", "meters.start_water", int),
+        start_fire=toml_field(bagua, "bagua.toml", "meters.start_fire", int),
+        water_stones=toml_field(bagua, "bagua.toml", "meters.water_stones", int),
+        fire_stones=toml_field(bagua, "bagua.toml", "meters.fire_stones", int),
         ruler=tuple(cells),
         village_cells=_cells(board, "board.toml", "village.cells"),
     )
@@ -188,16 +178,6 @@ def _scenario_path(key: str) -> Path | None:
 MAX_NESTING = 16  # the formats need a handful of levels
 MAX_DIGITS = 20  # digits of a number in a JSON or TOML file
 _HUGE = 10**MAX_DIGITS
-
-
-def shown(value: Any, limit: int = 40) -> str:
-    """``repr(value)`` cut to ``limit`` characters, for error messages; safe on any value
-    (a number too long to write out, a list nested too deeply)."""
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):
-        text = f"<{type(value).__name__} too large to show>"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _json_int(text: str) -> int:

@@ -10,13 +10,32 @@ raced (``race``), the bounds they share (``bounds``) and what they return (``cer
 (0, True, True)
 """
 
+from enum import StrEnum
+
 from .bounds import lower_bound
 from .certificate import ExplicitCertificate, SatCertificate, Status
 from .common import Solution, SolverError
 from .explicit import replay
 from .graph import Edge, Node, Retrograde, StateGraph, explore, iter_explore, retrograde
 
-METHODS = ("explicit", "sat", "auto", "race")
+
+class Method(StrEnum):
+    """A way :func:`solve` proves an optimum; each member equals its name as a string.
+
+    >>> Method("sat") is Method.SAT, Method.AUTO == "auto"
+    (True, True)
+    """
+
+    EXPLICIT = "explicit"
+    SAT = "sat"
+    AUTO = "auto"
+    RACE = "race"
+
+    def __repr__(self) -> str:
+        return repr(self.value)  # shown as the string it stands for, in choices too
+
+
+METHODS = tuple(method.value for method in Method)
 
 
 # method="auto": the explicit solver first, for up to this many positions expanded (its
@@ -198,6 +217,7 @@ __all__ = [
     "METHODS",
     "Edge",
     "ExplicitCertificate",
+    "Method",
     "Node",
     "Retrograde",
     "SatCertificate",

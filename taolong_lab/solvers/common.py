@@ -33,6 +33,7 @@ from ..engine import Line, State
 from ..errors import TaoLongError
 from ..files import write_atomic
 from ..processes import IN_BROWSER
+from ..readers import no_constant
 
 try:  # missing in a web page (Pyodide): peak memory is then unknown
     import resource
@@ -505,10 +506,6 @@ def _open_nonblocking(path, flags):
     return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))  # a FIFO must not block
 
 
-def _no_constant(name: str):
-    raise ValueError(f"{name} is not a number here")
-
-
 class Checkpoint:
     """A solver's checkpoint file: :meth:`load` what an earlier run saved for the same position
     and solver, :meth:`save` (atomically) a dict of plain JSON data. Periodic saves
@@ -649,7 +646,7 @@ class Checkpoint:
 
     def _parse(self, text: bytes, field: str):
         try:
-            return json.loads(text, parse_constant=_no_constant)
+            return json.loads(text, parse_constant=no_constant)
         except RecursionError:
             raise self._refuse(field, "JSON nested too deep") from None
         except ValueError as exc:

@@ -29,6 +29,7 @@ from taolong_lab.agents.records import VERSION, records_text
 from taolong_lab.files import InputFileError
 from taolong_lab.games import TAOLONG, game
 from taolong_lab.games.taolong import Weights, evaluate
+from taolong_lab.runner import Runner
 
 OLD_RECORDS = Path(__file__).parents[1] / "golden" / "records" / "old-records.jsonl"
 
@@ -246,7 +247,9 @@ def test_a_match_refuses_a_record_file_of_another_match(tmp_path):
 
 def test_a_match_on_the_process_pool_gives_the_same_games():
     serial = match(GreedyAgent(), RandomAgent(), games=2, seed=9, max_turns=40)
-    pooled = match(GreedyAgent(), RandomAgent(), games=2, seed=9, max_turns=40, workers=2)
+    pooled = match(
+        GreedyAgent(), RandomAgent(), games=2, seed=9, max_turns=40, runner=Runner(workers=2)
+    )
     assert serial.records == pooled.records
 
 

@@ -125,7 +125,7 @@ def test_the_first_turn_count_on_its_own_shows_it_too(capsys):
 def test_every_long_command_follows_the_convention(monkeypatch, flags, terminal, expected):
     monkeypatch.setattr("sys.stderr.isatty", lambda: terminal)
     generate = build_parser().parse_args(["generate", "--count", "1", "--out", "x.jsonl", *flags])
-    assert parse(generate)["progress"] is expected
+    assert parse(generate)["runner"].progress is expected
     seen = {}
 
     class Called(Exception):

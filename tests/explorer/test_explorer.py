@@ -19,8 +19,8 @@ from taolong_lab.engine import cell_name
 from taolong_lab.explorer import ExplorerError, ExplorerSession, TurnBuilder, bundled_puzzles
 from taolong_lab.explorer.builder import choices_of, sowing_words, stacks_after
 from taolong_lab.explorer.session import MESSAGES_KEPT
+from taolong_lab.limits import MAX_PUZZLE_TURNS
 from taolong_lab.pictures import svg
-from taolong_lab.puzzles.format import MAX_TURNS
 from taolong_lab.rules import scenario_names
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -196,10 +196,10 @@ def test_a_bad_line_changes_nothing_and_a_line_is_read_only_to_its_bound():
 
     def endless():
         for number in itertools.count():
-            assert number <= MAX_TURNS, "read past the bound"
+            assert number <= MAX_PUZZLE_TURNS, "read past the bound"
             yield "Wa>He a3,a4"
 
-    with pytest.raises(ExplorerError, match=f"more than {MAX_TURNS} turns"):
+    with pytest.raises(ExplorerError, match=f"more than {MAX_PUZZLE_TURNS} turns"):
         session.load(new_game(), line=endless())
     with pytest.raises(ExplorerError, match="a State, a Puzzle or a TLN string"):
         session.load(42)

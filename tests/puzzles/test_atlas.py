@@ -62,7 +62,7 @@ def test_an_atlas_start_is_the_solo_start_with_its_stacks():
 
 def test_an_unknown_scenario_is_refused(tmp_path):
     with pytest.raises(AtlasError, match="unknown scenario 'nowhere'"):
-        run(tmp_path, ["nowhere"], progress=False)
+        run(tmp_path, ["nowhere"])
 
 
 def test_a_run_resumes_and_keeps_what_is_proved(tmp_path, monkeypatch):
@@ -71,14 +71,14 @@ def test_a_run_resumes_and_keeps_what_is_proved(tmp_path, monkeypatch):
 
     few = list(challenges("torus"))[:2]
     monkeypatch.setattr(atlas, "challenges", lambda scenario: iter(few))
-    assert run(tmp_path, ["torus"], progress=False) == {"torus": {"proved": 2, "pending": 0}}
+    assert run(tmp_path, ["torus"]) == {"torus": {"proved": 2, "pending": 0}}
     first = (tmp_path / "torus.jsonl").read_bytes()
     recorded = costs(tmp_path)
     assert [r.id for r in recorded] == [ident for ident, _ in few]
     assert all(r.cpu_seconds is not None and r.cpu_seconds >= 0 for r in recorded)
     calls = []
     monkeypatch.setattr(atlas, "prove", lambda job: calls.append(job) or {})
-    assert run(tmp_path, ["torus"], progress=False)["torus"]["proved"] == 2
+    assert run(tmp_path, ["torus"])["torus"]["proved"] == 2
     assert calls == [] and (tmp_path / "torus.jsonl").read_bytes() == first
 
 
@@ -86,7 +86,7 @@ def test_a_torn_file_is_refused_untouched(tmp_path):
     path = tmp_path / "torus.jsonl"
     path.write_bytes(b'{"format": "taolong-puzzle"')
     with pytest.raises(AtlasError, match="the last line has no end"):
-        run(tmp_path, ["torus"], progress=False)
+        run(tmp_path, ["torus"])
     assert path.read_bytes() == b'{"format": "taolong-puzzle"'
 
 

@@ -525,7 +525,7 @@ def test_a_digest_that_does_not_match_is_refused(tmp_path):
     ("raw", "field", "reason"),
     [
         (b"[" * 100_000 + b"]" * 100_000, "body", "nested too deep"),
-        (b'{"seconds": NaN}', "body", "NaN is not a number here"),
+        (b'{"seconds": NaN}', "body", "NaN is not JSON"),
         (b'{"proved": ' + b"9" * 5000 + b"}", "body", "not valid JSON"),
         (b"[]", "body", "must be a JSON object"),
         (b'{"positions": []}', "body", "fields missing"),

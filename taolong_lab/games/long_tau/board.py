@@ -20,6 +20,7 @@ import math
 from dataclasses import dataclass
 
 from ...errors import DataError
+from ...readers import toml_field
 from ...rules.data import load_toml, shown
 
 FILE = "games/long-tau/board.toml"
@@ -67,23 +68,11 @@ class LongTauBoard:
 
 
 def _number(doc: dict, dotted: str) -> int:
-    node = doc
-    for part in dotted.split("."):
-        if not isinstance(node, dict) or part not in node:
-            raise DataError(FILE, dotted, "missing")
-        node = node[part]
-    if isinstance(node, bool) or not isinstance(node, int):
-        raise DataError(FILE, dotted, f"expected a whole number, got {shown(node)}")
-    return node
+    return toml_field(doc, FILE, dotted, int)
 
 
 def _field(doc: dict, dotted: str):
-    node = doc
-    for part in dotted.split("."):
-        if not isinstance(node, dict) or part not in node:
-            raise DataError(FILE, dotted, "missing")
-        node = node[part]
-    return node
+    return toml_field(doc, FILE, dotted)
 
 
 def _rectangle(value, dotted: str, size: int) -> list[tuple[int, int]]:

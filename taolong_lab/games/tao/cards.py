@@ -18,6 +18,7 @@ import functools
 from dataclasses import dataclass
 
 from ...errors import DataError
+from ...readers import toml_field
 from ...rules.data import load_toml
 
 FILE = "games/tao/cards.toml"
@@ -66,13 +67,7 @@ class Cards:
 
 
 def _field(doc: dict, dotted: str, kind: type):
-    node = doc
-    for part in dotted.split("."):
-        if not isinstance(node, dict) or part not in node:
-            raise DataError(FILE, dotted, "missing")
-        node = node[part]
-    if (kind is int and isinstance(node, bool)) or not isinstance(node, kind):
-        raise DataError(FILE, dotted, f"expected {kind.__name__}, got {node!r}")
+    node = toml_field(doc, FILE, dotted, kind)
     if kind is int and not 0 < node <= 20:
         raise DataError(FILE, dotted, f"expected a count from 1 to 20, got {node}")
     return node

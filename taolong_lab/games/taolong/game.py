@@ -26,13 +26,13 @@ import functools
 from ...engine import Line, State, solo_start, start_state
 from ...engine.setup import BAGUA_SETUPS
 from ...errors import TaoLongError
+from ...limits import MAX_SEED
 from ...rules import COLOURS, EDITIONS, MODES, OPTIONS, Rules, scenario_names
 from ..protocol import TERMINAL, Game, GameError, GameOption, GameState
 from ..trajectory import Trajectory
 from .evaluation import Weights, evaluate, features
 
 SOLO_SETUP = ("player", "segments", "water", "bagua", "seed")
-MAX_SEED = 2**63 - 1
 SOLO_OPPONENT = "solo opponent"
 """Who plays the other colour of the solo variant, as a record names it."""
 

@@ -13,6 +13,7 @@ import functools
 from dataclasses import dataclass
 
 from ...errors import DataError
+from ...readers import toml_field
 from ...rules.data import load_toml
 
 FILE = "games/way-of-the-dragon/paths.toml"
@@ -35,14 +36,7 @@ class PathsData:
 
 
 def _field(doc: dict, dotted: str, kind: type):
-    node = doc
-    for part in dotted.split("."):
-        if not isinstance(node, dict) or part not in node:
-            raise DataError(FILE, dotted, "missing")
-        node = node[part]
-    if (kind is int and isinstance(node, bool)) or not isinstance(node, kind):
-        raise DataError(FILE, dotted, f"expected {kind.__name__}, got {str(node)[:40]!r}")
-    return node
+    return toml_field(doc, FILE, dotted, kind)
 
 
 def _words(doc: dict, dotted: str, length: int, single: bool = False) -> tuple[str, ...]:
