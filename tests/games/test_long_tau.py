@@ -496,7 +496,7 @@ def test_the_doc_maps_every_rule_sentence_to_a_test_that_exists():
     assert len(rows) >= 15
     names = set(re.findall(r"^def (test_\w+)", Path(__file__).read_text(), re.MULTILINE))
     for _, line in rows:
-        tests = re.findall(r"tests/test_long_tau\.py::(\w+)", line)
+        tests = re.findall(r"tests/games/test_long_tau\.py::(\w+)", line)
         assert tests and set(tests) <= names, line
 
 

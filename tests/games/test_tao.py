@@ -638,7 +638,7 @@ def _rule_tests() -> dict[str, str]:
 def test_the_doc_maps_every_rule_test_and_names_only_tests_that_exist():
     tests = _rule_tests()
     text = DOC.read_text(encoding="utf-8")
-    named = set(re.findall(r"tests/test_tao\.py::(\w+)", text))
+    named = set(re.findall(r"tests/games/test_tao\.py::(\w+)", text))
     assert named <= set(tests), named - set(tests)
     quoting = {name for name, doc in tests.items() if QUOTE.search(doc)}
     assert quoting and quoting <= named, quoting - named
