@@ -135,23 +135,14 @@ def analyse(
     >>> len(found.turns) == len(start.legal_actions()), found.line.start == start
     (True, True)
     """
-    check_budget(nodes, time_limit)
-    if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
-        raise AgentError(f"depth must be a whole number from 1 to {MAX_DEPTH}, not {depth!r}")
-    check_samples(samples)
-    check_seed(seed)
+    _check_arguments(nodes, time_limit, depth, samples, seed)
     if time_limit is None and nodes is None:
         nodes = DEFAULT_NODES
     played = game_state(state)
     side = played.side_to_move()
     name, sign = played.sides()[side], 1 if side == 0 else -1
     if played.is_terminal():
-        viewer = next((p for p in range(played.players) if played.side_of(p) == side), 0)
-        won = played.returns()[viewer] >= 1
-        score = WIN if won else -WIN
-        proved = "win" if won else "loss"
-        line = Trajectory(played)
-        return Analysis(played, score, sign * score, proved, 0, line, (), 0, 0, "rules", name)
+        return _at_the_end(played, side, sign, name)
     if played.is_chance():
         raise AgentError("a chance event is next: analyse the position after one of its outcomes")
     if played.game.hidden:
@@ -188,6 +179,25 @@ def analyse(
         search.budget.expanded,
         source,
         name,
+    )
+
+
+def _check_arguments(nodes, time_limit, depth, samples, seed) -> None:
+    check_budget(nodes, time_limit)
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
+        raise AgentError(f"depth must be a whole number from 1 to {MAX_DEPTH}, not {depth!r}")
+    check_samples(samples)
+    check_seed(seed)
+
+
+def _at_the_end(played, side: int, sign: int, name: str) -> Analysis:
+    """The analysis of a finished game: the rules' result, nothing searched."""
+    viewer = next((p for p in range(played.players) if played.side_of(p) == side), 0)
+    won = played.returns()[viewer] >= 1
+    score = WIN if won else -WIN
+    proved = "win" if won else "loss"
+    return Analysis(
+        played, score, sign * score, proved, 0, Trajectory(played), (), 0, 0, "rules", name
     )
 
 
