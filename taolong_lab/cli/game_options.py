@@ -9,6 +9,8 @@ and their keys are the registry's (:mod:`taolong_lab.agents.registry`, docs/agen
 from __future__ import annotations
 
 from ..agents import registry
+from ..agents.alphabeta import MAX_DEPTH
+from ..agents.base import MAX_NODES, MAX_TIME
 from ..agents.matches import MAX_GAMES
 from ..errors import TaoLongError
 from ..games import TAOLONG, game
@@ -92,6 +94,41 @@ def add_run_arguments(parser, games: int) -> None:
     )
     add_cluster_options(parser)
     add_progress_option(parser)
+
+
+def add_search_budget(command, *, per: str, default_nodes: int, seed_help: str) -> None:
+    """Add ``--nodes``, ``--time``, ``--depth`` and ``--seed``: the budget of a search made
+    ``per`` position (the review's, the opening table's).
+
+    Parameters
+    ----------
+    command : argparse.ArgumentParser
+    per : str
+        What one search is for, as the help reads it ("a position", "a first turn").
+    default_nodes : int
+        The command's positions a search without ``--time``.
+    seed_help : str
+        What the seed makes reproducible.
+    """
+    command.add_argument(
+        "--nodes",
+        metavar="N",
+        type=number(int, 1, MAX_NODES),
+        help=f"positions searched {per} (default: {default_nodes:,} without --time)",
+    )
+    command.add_argument(
+        "--time", metavar="S", type=number(float, 0, MAX_TIME), help=f"seconds {per}"
+    )
+    command.add_argument(
+        "--depth",
+        metavar="D",
+        type=number(int, 1, MAX_DEPTH),
+        default=MAX_DEPTH,
+        help="the deepest search, in plies",
+    )
+    command.add_argument(
+        "--seed", metavar="S", type=number(int, 0, MAX_SEED), default=0, help=seed_help
+    )
 
 
 def games_runner(args) -> Runner:

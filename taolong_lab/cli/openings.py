@@ -8,14 +8,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..agents.alphabeta import MAX_DEPTH
-from ..agents.base import MAX_NODES, MAX_TIME
 from ..agents.openings import DEFAULT_NODES, OpeningError, opening_starts, opening_table
 from ..files import write_atomic
-from ..limits import MAX_SEED
 from ..rules import EDITIONS, scenario_names
 from ..rules.data import shown
-from .common import EXIT_OK, CommandError, add_progress_option, number, wants_progress
+from .common import EXIT_OK, CommandError, add_progress_option, wants_progress
+from .game_options import add_search_budget
 
 
 def add_command(subparsers) -> None:
@@ -38,28 +36,11 @@ def add_command(subparsers) -> None:
         "edition)",
     )
     command.add_argument("--edition", metavar="E", choices=EDITIONS, help="current or earlier")
-    command.add_argument(
-        "--nodes",
-        metavar="N",
-        type=number(int, 1, MAX_NODES),
-        help=f"positions searched after each first turn (default: {DEFAULT_NODES:,})",
-    )
-    command.add_argument(
-        "--time", metavar="S", type=number(float, 0, MAX_TIME), help="seconds a first turn"
-    )
-    command.add_argument(
-        "--depth",
-        metavar="D",
-        type=number(int, 1, MAX_DEPTH),
-        default=MAX_DEPTH,
-        help="the deepest search, in plies",
-    )
-    command.add_argument(
-        "--seed",
-        metavar="S",
-        type=number(int, 0, MAX_SEED),
-        default=0,
-        help="the searches' seed: with --nodes the table is the same on every run",
+    add_search_budget(
+        command,
+        per="after each first turn",
+        default_nodes=DEFAULT_NODES,
+        seed_help="the searches' seed: with --nodes the table is the same on every run",
     )
     command.add_argument("--json", metavar="FILE.json", help="also write the tables as JSON")
     add_progress_option(command)

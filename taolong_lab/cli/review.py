@@ -8,13 +8,11 @@ import io
 from pathlib import Path
 
 from ..agents import ReviewError, review, save_records
-from ..agents.alphabeta import MAX_DEPTH
-from ..agents.base import MAX_NODES, MAX_TIME
 from ..agents.review import DEFAULT_NODES
 from ..files import write_atomic
-from ..limits import MAX_SEED
 from ..rules.data import shown
-from .common import EXIT_OK, CommandError, add_progress_option, number, wants_progress
+from .common import EXIT_OK, CommandError, add_progress_option, wants_progress
+from .game_options import add_search_budget
 from .replay import record_of
 
 PLOT_FORMATS = ("svg", "png", "pdf")
@@ -35,28 +33,11 @@ def add_command(subparsers) -> None:
     command.add_argument(
         "record", metavar="RECORD[:N]", help="a .jsonl record file, the N-th record (or its id)"
     )
-    command.add_argument(
-        "--nodes",
-        metavar="N",
-        type=number(int, 1, MAX_NODES),
-        help=f"positions searched a position (default: {DEFAULT_NODES:,} without --time)",
-    )
-    command.add_argument(
-        "--time", metavar="S", type=number(float, 0, MAX_TIME), help="seconds a position"
-    )
-    command.add_argument(
-        "--depth",
-        metavar="D",
-        type=number(int, 1, MAX_DEPTH),
-        default=MAX_DEPTH,
-        help="the deepest search, in plies",
-    )
-    command.add_argument(
-        "--seed",
-        metavar="S",
-        type=number(int, 0, MAX_SEED),
-        default=0,
-        help="the analyses' seed: with --nodes the review is the same, byte for byte",
+    add_search_budget(
+        command,
+        per="a position",
+        default_nodes=DEFAULT_NODES,
+        seed_help="the analyses' seed: with --nodes the review is the same, byte for byte",
     )
     command.add_argument(
         "--out", metavar="FILE.jsonl", help="write the annotated record to a new file"
