@@ -21,6 +21,26 @@ class Arg(NamedTuple):
     value: Any = NAMED
 
 
+def shown(value: Any, limit: int = 40) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for error messages; safe on any value
+    (a number too long to write out, a list nested too deeply).
+
+    Parameters
+    ----------
+    value : any
+    limit : int
+
+    Returns
+    -------
+    str
+    """
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        text = f"<{type(value).__name__} too large to show>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def python_spelling(arg: Arg) -> str:
     """``name=value`` (the value's repr, ``name=`` when only the name is given).
 
@@ -32,7 +52,7 @@ def python_spelling(arg: Arg) -> str:
     -------
     str
     """
-    return f"{arg.name}=" if arg.value is NAMED else f"{arg.name}={arg.value!r}"
+    return f"{arg.name}=" if arg.value is NAMED else f"{arg.name}={shown(arg.value, 60)}"
 
 
 class TaoLongError(ValueError):

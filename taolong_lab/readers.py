@@ -13,29 +13,7 @@ ValueError: duplicate key 'a'
 
 from __future__ import annotations
 
-from typing import Any
-
-from .errors import DataError
-
-
-def shown(value: Any, limit: int = 40) -> str:
-    """``repr(value)`` cut to ``limit`` characters, for error messages; safe on any value
-    (a number too long to write out, a list nested too deeply).
-
-    Parameters
-    ----------
-    value : any
-    limit : int
-
-    Returns
-    -------
-    str
-    """
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):
-        text = f"<{type(value).__name__} too large to show>"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+from .errors import DataError, shown
 
 
 def no_duplicate_keys(pairs: list) -> dict:

@@ -156,7 +156,7 @@ class Runner:
     def __post_init__(self) -> None:
         _check(self.workers, None, None)
         if not isinstance(self.progress, bool):
-            raise RunnerError(f"progress must be True or False, got {_shown(self.progress)}")
+            raise _bad("progress", self.progress, "True or False", (True, False))
         check_scheduler(self.scheduler, self.security)
 
     def map(
@@ -301,14 +301,17 @@ def _connection(scheduler, security):
 
 def _check(workers, ahead, stop) -> None:
     if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
-        raise RunnerError(
-            f"workers must be a whole number from 1 to {MAX_WORKERS} (4 per CPU core), "
-            f"got {_shown(workers)}"
-        )
+        words = f"a whole number from 1 to {MAX_WORKERS} (4 per CPU core)"
+        raise _bad("workers", workers, words, (1, MAX_WORKERS))
     if ahead is not None and (isinstance(ahead, bool) or not isinstance(ahead, int) or ahead < 1):
-        raise RunnerError(f"ahead must be a whole number >= 1 or None, got {_shown(ahead)}")
+        raise _bad("ahead", ahead, "a whole number >= 1 or None", 1)
     if stop is not None and not callable(stop):
-        raise RunnerError(f"stop must be callable or None, got {_shown(stop)}")
+        raise _bad("stop", stop, "callable or None", None)
+
+
+def _bad(name: str, value, words: str, limit) -> RunnerError:
+    """The error of ``name`` given ``value``, which must be ``words``."""
+    return RunnerError.naming(Arg(name, value), f": must be {words}", limit=limit)
 
 
 def _shown(value) -> str:

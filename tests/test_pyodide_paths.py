@@ -30,7 +30,7 @@ def _pid(_job):
 def test_race_runs_the_explicit_solver_alone_in_a_page_and_says_so(monkeypatch):
     monkeypatch.setattr(race, "IN_BROWSER", True)
     with pytest.warns(SingleProcessWarning, match="method='race': the explicit solver runs alone"):
-        found = solve(PUZZLE, method="race", progress=False)
+        found = solve(PUZZLE, method="race")
     assert found.optimum == PUZZLE.optimum
     assert found.certificate.solver == "taolong_lab.solvers.explicit"
     assert found.stats["race"]["winner"] == "explicit"
@@ -52,7 +52,7 @@ def test_workers_use_processes_on_cpython():
 def test_a_checkpoint_is_refused_in_a_page(monkeypatch, tmp_path):
     monkeypatch.setattr(solver_common, "IN_BROWSER", True)
     with pytest.raises(SolverError, match="checkpoints cannot be kept in a web page"):
-        solve(PUZZLE, checkpoint=tmp_path / "c.ckpt", progress=False)
+        solve(PUZZLE, checkpoint=tmp_path / "c.ckpt")
     assert not (tmp_path / "c.ckpt").exists()
 
 
@@ -69,7 +69,7 @@ def test_peak_memory_unknown_is_said(monkeypatch, capsys):
 def test_progress_comes_through_a_callback():
     seen = []
     found = solve(PUZZLE.start, progress=seen.append)
-    plain = solve(PUZZLE.start, progress=False)
+    plain = solve(PUZZLE.start)
     assert (found.optimum, found.line.notation()) == (plain.optimum, plain.line.notation())
     assert seen and all(set(report) >= {"stage", "done", "total"} for report in seen)
     stages = [r["stage"] for r in seen]

@@ -239,7 +239,7 @@ def _solo_solution(played: GameState, time_limit, nodes):
         return None
     from ..solvers import Status, solve
 
-    solution = solve(played.state, time_limit=time_limit, max_states=nodes, progress=False)
+    solution = solve(played.state, time_limit=time_limit, max_states=nodes)
     return solution if solution.status == Status.OPTIMAL else None
 
 

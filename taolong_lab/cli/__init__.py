@@ -32,8 +32,8 @@ bundled one named without a path: ``SET:ID`` (``rulebook:torus-white``), or its 
 it is unique (``taolong puzzles`` lists the sets). The long
 commands show a progress bar on stderr when it is a terminal (``--progress``/``--no-progress``
 force it). Every bad input prints ``taolong: error: <message>`` on stderr and exits with
-status 2; a message from the library is put in the command line's spelling
-(:func:`~.common.cli_spelling`).
+status 2; a message from the library names its arguments (:class:`~taolong_lab.errors.Arg`),
+and the command line spells each as its option (:func:`~.common.cli_word`).
 
 The modules: ``parser`` (the parser and :func:`main`), ``common`` (what the commands share),
 ``position`` (show, turns, play, scenarios), ``session`` (the interactive session of

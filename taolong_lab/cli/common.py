@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from ..engine import State
-from ..errors import NAMED, Arg, TaoLongError
+from ..errors import NAMED, Arg, TaoLongError, python_spelling
 from ..files import InputFileError, check_readable
 from ..limits import MAX_SEED
 from ..puzzles import Puzzle, PuzzleError, bundle, read_puzzles
@@ -294,10 +294,8 @@ OPTION_OF = {
     "scheduler": "--scheduler",
     "security": "--tls-ca-file, --tls-cert and --tls-key",
     "progress": "--progress",
+    "depth": "--depth",
 }
-_PYTHON_SPELLING = re.compile(
-    r"(?<![\w./\\-])(" + "|".join(OPTION_OF) + r")(?:=('[^']*'|[^\s,;)]*))?(?!\w)"
-)
 
 
 def cli_word(arg: Arg) -> str:
@@ -314,15 +312,18 @@ def cli_word(arg: Arg) -> str:
 
     >>> cli_word(Arg("max_states", 3)), cli_word(Arg("checkpoint")), cli_word(Arg("fresh", True))
     ('--max-states 3', '--checkpoint', '--fresh')
-    >>> cli_word(Arg("ahead", 2))
-    'ahead=2'
+    >>> cli_word(Arg("ahead", 2)), cli_word(Arg("time_limit", 2.0))
+    ('ahead=2', '--time-limit 2')
     """
     option = OPTION_OF.get(arg.name)
     if option is None:
-        return f"{arg.name}=" if arg.value is NAMED else f"{arg.name}={arg.value!r}"
+        return python_spelling(arg)
     if arg.value is NAMED or arg.value is True:
         return option
-    return f"{option} {arg.value}"
+    if isinstance(arg.value, float):
+        return f"{option} {arg.value:g}"
+    short = isinstance(arg.value, str) and len(arg.value) <= 200
+    return f"{option} {arg.value if short else shown(arg.value, 60)}"
 
 
 def worded(exc: TaoLongError) -> str:
@@ -337,39 +338,7 @@ def worded(exc: TaoLongError) -> str:
     -------
     str
     """
-    return cli_spelling(exc.worded(cli_word))
-
-
-def cli_spelling(text: str) -> str:
-    """``text`` with the library's spelling of an option put as the command line spells it:
-    ``method='race'`` as ``--method race``, ``max_states=3`` as ``--max-states 3``,
-    ``fresh=True`` as ``--fresh``, a bare ``time_limit`` as ``--time-limit``. Applied once,
-    where a library message reaches the user (:func:`~.parser.main`, ``solve``'s summary).
-
-    Parameters
-    ----------
-    text : str
-
-    Returns
-    -------
-    str
-
-    >>> cli_spelling("method='race' takes time_limit and progress only")
-    '--method race takes --time-limit and progress only'
-    >>> cli_spelling("fresh=True starts it again: pass checkpoint= too; max_states=3 expanded")
-    '--fresh starts it again: pass --checkpoint too; --max-states 3 expanded'
-    >>> cli_spelling("checkpoint /tmp/time_limit.ckpt: the method")
-    'checkpoint /tmp/time_limit.ckpt: the method'
-    """
-
-    def option(match: re.Match) -> str:
-        name, value = match[1], match[2]
-        if value is None:  # a bare name: only the underscored ones are the library's
-            return OPTION_OF[name] if "_" in name else match[0]
-        value = value.strip("'")
-        return OPTION_OF[name] if value in ("", "True") else f"{OPTION_OF[name]} {value}"
-
-    return _PYTHON_SPELLING.sub(option, text)
+    return exc.worded(cli_word)
 
 
 def add_progress_option(parser) -> None:
@@ -566,7 +535,6 @@ __all__ = [
     "add_progress_option",
     "add_puzzle_argument",
     "add_tier_argument",
-    "cli_spelling",
     "cli_word",
     "named_puzzle",
     "names_a_puzzle_file",

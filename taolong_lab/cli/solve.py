@@ -37,7 +37,7 @@ from .common import (
     CommandError,
     add_progress_option,
     add_puzzle_argument,
-    cli_spelling,
+    cli_word,
     named_puzzle,
     number,
     puzzles_of,
@@ -212,7 +212,7 @@ def _summary(solution: Solution, known: Known | None) -> str:
         return f"optimal: win in {solution.optimum}{firsts}"
     if solution.status == Status.NO_WIN:
         return "no win: every reachable position was searched"
-    why = cli_spelling(solution.certificate.stopped or "budget")
+    why = solution.stop_reason(cli_word)
     if known is not None:
         return f"unknown ({why}): {known}"
     return f"unknown ({why}): no win in fewer than {solution.proved_no_win_below} turns"

@@ -174,7 +174,7 @@ def _verify_file(file: str, args, out, counts: dict) -> list[str]:
             extra = ", optimum re-proved" if args.full else ""
             lines = [f"{puzzle.id}: ok (win in {len(puzzle.solution)}{extra})"]
         if args.proof:
-            found = stored_report(puzzle, Path(file).parent, progress=False)
+            found = stored_report(puzzle, Path(file).parent)
             counts[found.status] += 1
             lines += _proof_lines(puzzle.id, found)
         for line in lines:

@@ -213,7 +213,6 @@ def _sat_check(state, optimum: int, time_limit: float | None) -> dict:
             state,
             time_limit=time_limit,
             max_horizon=optimum,
-            progress=False,
             count_first_turns=False,  # the generator counts them itself
         )
     except SatEncodingError as exc:

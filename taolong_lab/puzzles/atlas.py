@@ -107,9 +107,7 @@ def prove(job: dict) -> dict:
     start = State.from_tln(job["start"])
     cpu = time.process_time()
     options = {"count_first_turns": False} if job["method"] in ("auto", "explicit", "sat") else {}
-    solution = solve(
-        start, method=job["method"], time_limit=job["time_limit"], progress=False, **options
-    )
+    solution = solve(start, method=job["method"], time_limit=job["time_limit"], **options)
     return {**solution.to_json(), "cpu_seconds": round(time.process_time() - cpu, 1)}
 
 

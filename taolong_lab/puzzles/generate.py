@@ -120,7 +120,6 @@ def _prove(state, job: dict, failed: dict):
         method="explicit",
         time_limit=job["time_limit"],
         max_states=job["max_states"],
-        progress=False,
         count_first_turns=False,  # counted with the lines, sharing the pre-check's memo
     )
     if solution.status != Status.OPTIMAL:

@@ -6,7 +6,7 @@ prove the optimum, though neither does alone.
 
 >>> from taolong_lab import load_puzzles, solve
 >>> puzzle = load_puzzles("puzzles/field-novice.jsonl")[5]
->>> stopped = solve(puzzle, max_states=3, progress=False)
+>>> stopped = solve(puzzle, max_states=3)
 >>> stopped.status, stopped.proved_no_win_below, len(puzzle.solution)
 ('unknown', 2, 2)
 >>> print(combine(stopped, puzzle))

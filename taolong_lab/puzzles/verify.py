@@ -165,7 +165,7 @@ def _reprove_problems(puzzle: Puzzle, method: str, time_limit) -> list[str]:
     # the optimum is re-proved, not the count of optimal first turns
     no_count = {"count_first_turns": False} if method in (Method.EXPLICIT, Method.SAT) else {}
     with kernel.pure():  # the judge is the Python engine, whoever found the optimum
-        found = solve(puzzle, method=method, time_limit=time_limit, progress=False, **no_count)
+        found = solve(puzzle, method=method, time_limit=time_limit, **no_count)
     if found.status != Status.OPTIMAL:
         return [f"not re-proved: {found.status}, no win in fewer than {found.proved_no_win_below}"]
     if found.optimum != turns:

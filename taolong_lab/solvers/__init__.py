@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from .bounds import lower_bound
 from .certificate import ExplicitCertificate, SatCertificate, Status
-from .common import Solution, SolverError
+from .common import Solution, SolverError, options_refused
 from .explicit import replay
 from .graph import Edge, Node, Retrograde, StateGraph, explore, iter_explore, retrograde
 
@@ -114,7 +114,7 @@ def solve(puzzle_or_state, method: str = "explicit", **options) -> Solution:
 
 
 def _solve_auto(
-    puzzle_or_state, time_limit=None, progress=True, count_first_turns=True, **options
+    puzzle_or_state, time_limit=None, progress=False, count_first_turns=True, **options
 ) -> Solution:
     import time
     from dataclasses import replace
@@ -125,9 +125,7 @@ def _solve_auto(
 
     start = _start_of(puzzle_or_state)
     if options:
-        raise SolverError(
-            f"method='auto' takes time_limit, progress and count_first_turns only, not {options}"
-        )
+        raise options_refused("auto", ("time_limit", "progress", "count_first_turns"), options)
     t0 = time.perf_counter()
     first = explicit(
         puzzle_or_state,

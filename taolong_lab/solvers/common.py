@@ -26,11 +26,12 @@ import sys
 import time
 import warnings
 import zlib
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..engine import Line, State
-from ..errors import TaoLongError
+from ..errors import NAMED, Arg, TaoLongError, python_spelling, spelled
 from ..files import write_atomic
 from ..processes import IN_BROWSER
 from ..readers import no_constant
@@ -63,11 +64,14 @@ class Solution:
     an :class:`ExplicitCertificate` or a :class:`SatCertificate` (its ``to_json()`` fits the
     puzzle format's ``certificate``). ``stats``: positions expanded and generated, seconds (wall
     and CPU), positions per second, peak memory (MB, the peak resident set during this solve
-    on Linux; None where it cannot be measured, in a web page).
+    on Linux; None where it cannot be measured, in a web page). ``stop``: what stopped an
+    ``UNKNOWN`` search, as words and :class:`~taolong_lab.errors.Arg` values (the budget and
+    its limit), so that a caller spells the argument its own way (:meth:`stop_reason`); the
+    certificate's ``stopped`` is its text.
 
     >>> from taolong_lab import State, solve
     >>> s = solve(State("field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "
-    ...     "d3-d2-d1-e1:4:0 d4-d5:1:0 -/-/BB/-/W/-/BWW/WB 3:8 w 1"), progress=False)
+    ...     "d3-d2-d1-e1:4:0 d4-d5:1:0 -/-/BB/-/W/-/BWW/WB 3:8 w 1"))
     >>> s
     Solution(status='optimal', optimum=1, line=1 turn, solver='taolong_lab.solvers.explicit')
     >>> print(s)
@@ -81,6 +85,7 @@ class Solution:
     certificate: Certificate = field(hash=False)
     stats: dict = field(hash=False)
     proved_no_win_below: int
+    stop: tuple = field(default=(), hash=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "status", Status(self.status))
@@ -106,13 +111,32 @@ class Solution:
             return f"optimal: a win in {_count(self.optimum, 'turn')}{firsts} ({solver})"
         if self.status == Status.NO_WIN:
             return f"no win: every reachable position was searched ({solver})"
-        why = self.certificate.stopped or "stopped"
+        why = self.stop_reason()
         return (
             f"unknown: no win in fewer than {_count(self.proved_no_win_below, 'turn')} "
             f"({why}; {solver})"
         )
 
+    def stop_reason(self, spell: Callable[[Arg], str] = python_spelling) -> str:
+        """What stopped the search, each argument it names spelled by ``spell``.
+
+        Parameters
+        ----------
+        spell : callable
+            An :class:`~taolong_lab.errors.Arg` to its text (default: ``name=value``).
+
+        Returns
+        -------
+        str
+            ``"stopped"`` when nothing is said.
+        """
+        if self.stop:
+            return spelled(self.stop, spell)
+        return self.certificate.stopped or "stopped"
+
     def to_json(self) -> dict:
+        """The solution as plain JSON (``stop`` only when there is one)."""
+        stop = {"stop": _stop_to_json(self.stop)} if self.stop else {}
         return {
             "status": self.status.value,
             "optimum": self.optimum,
@@ -122,6 +146,7 @@ class Solution:
             "certificate": self.certificate.to_json(),
             "stats": self.stats,
             "start": self.line.start.to_tln(),
+            **stop,
         }
 
     @classmethod
@@ -140,7 +165,41 @@ class Solution:
             certificate=certificate_from_json(data["certificate"]),
             stats=data["stats"],
             proved_no_win_below=data["proved_no_win_below"],
+            stop=_stop_from_json(data.get("stop", [])),
         )
+
+
+MAX_STOP_PARTS, MAX_STOP_TEXT = 8, 200  # bounds of a stop reason read from JSON
+
+
+def _stop_to_json(stop: tuple) -> list:
+    """A stop reason's parts as JSON: words as strings, an Arg as ``{"name", "value"}``."""
+    return [
+        part
+        if isinstance(part, str)
+        else {"name": part.name, **({} if part.value is NAMED else {"value": part.value})}
+        for part in stop
+    ]
+
+
+def _stop_from_json(doc) -> tuple:
+    """The inverse of :func:`_stop_to_json`, bounded; a :class:`SolverError` naming ``stop``."""
+    if not isinstance(doc, list) or len(doc) > MAX_STOP_PARTS:
+        raise SolverError(f"stop: a list of at most {MAX_STOP_PARTS} parts")
+    parts = []
+    for part in doc:
+        if isinstance(part, str) and len(part) <= MAX_STOP_TEXT:
+            parts.append(part)
+            continue
+        name = part.get("name") if isinstance(part, dict) else None
+        value = part.get("value", NAMED) if isinstance(part, dict) else None
+        good = value is NAMED or (type(value) in (int, float, str) and len(str(value)) <= 40)
+        if not (isinstance(name, str) and name.isidentifier() and len(name) <= 40 and good):
+            raise SolverError("stop: each part is a short text or a {name, value} argument")
+        if set(part) - {"name", "value"}:
+            raise SolverError("stop: an argument has only a name and a value")
+        parts.append(Arg(name, value))
+    return tuple(parts)
 
 
 def _count(n: int, thing: str) -> str:
@@ -148,10 +207,17 @@ def _count(n: int, thing: str) -> str:
 
 
 def build_solution(
-    start: State, status, line, certificate: Certificate, stats: dict, first: int | None = None
+    start: State,
+    status,
+    line,
+    certificate: Certificate,
+    stats: dict,
+    first: int | None = None,
+    stop: tuple = (),
 ) -> Solution:
     """The :class:`Solution` of a solver's run: every solver makes it here, so its optimum and
-    proved bound are always the certificate's.
+    proved bound are always the certificate's, and the certificate's ``stopped`` is the text of
+    ``stop``.
 
     Parameters
     ----------
@@ -167,6 +233,8 @@ def build_solution(
         The solver's counters.
     first : int or None
         The optimal first turns.
+    stop : tuple
+        What stopped the search (:attr:`Solution.stop`), empty when nothing did.
 
     Returns
     -------
@@ -186,10 +254,42 @@ def build_solution(
         optimum=optimum,
         line=Line(start, line),
         optimal_first_turns=first,
-        certificate=certificate,
+        certificate=replace(certificate, stopped=spelled(stop) if stop else None),
         stats=stats,
         proved_no_win_below=certificate.proved_no_win_below,
+        stop=tuple(stop),
     )
+
+
+def options_refused(method: str, allowed: tuple[str, ...], options: dict) -> SolverError:
+    """The error of a ``method`` given ``options`` it does not take, naming each argument.
+
+    Parameters
+    ----------
+    method : str
+        The method (``"race"``, ``"auto"``).
+    allowed : tuple of str
+        The keyword arguments it takes.
+    options : dict
+        Those it was given and does not take.
+
+    Returns
+    -------
+    SolverError
+
+    >>> str(options_refused("race", ("time_limit", "progress"), {"max_states": 3}))
+    "method='race' takes time_limit= and progress= only, not max_states="
+    """
+    taken = [Arg(name) for name in allowed]
+    parts: list = [Arg("method", method), " takes "]
+    parts += _listed(taken[:-1]) + ([" and "] if len(taken) > 1 else []) + taken[-1:]
+    parts += [" only, not ", *_listed([Arg(name) for name in list(options)[:8]])]
+    return SolverError.naming(*parts, limit=allowed)
+
+
+def _listed(args: list) -> list:
+    """``args`` with ", " between them."""
+    return [part for i, arg in enumerate(args) for part in ((", ",) if i else ()) + (arg,)]
 
 
 def solo_start(puzzle_or_state, solver: str):
@@ -335,13 +435,16 @@ class Budget:
     the solvers and the agents. ``earlier`` seconds and expansions (from a resumed checkpoint)
     count too.
 
-    :meth:`spent` checks both limits (and names the one that ran out in ``reason``);
+    :meth:`spent` checks both limits (and names the one that ran out in ``stop``, the words
+    and the :class:`~taolong_lab.errors.Arg` of a stop reason, and ``reason``, its text);
     :meth:`spend` counts positions and reads the clock every few positions only, for the
     agents' inner loops.
 
     >>> budget = Budget(None, 3)
     >>> budget.spend(2), budget.spend(), budget.reason
     (False, True, 'max_states=3 positions expanded')
+    >>> budget.stop
+    (Arg(name='max_states', value=3), ' positions expanded')
     """
 
     __slots__ = (
@@ -351,8 +454,9 @@ class Budget:
         "expanded",
         "generated",
         "max_states",
-        "reason",
+        "stop",
         "t0",
+        "time_limit",
     )
     CLOCK_EVERY = 64  # positions counted by spend() between two readings of the clock
 
@@ -360,25 +464,30 @@ class Budget:
         self, time_limit=None, max_states=None, *, earlier_seconds=0.0, earlier_expanded=0
     ):
         if time_limit is not None and time_limit < 0:
-            raise SolverError(f"time_limit must be >= 0 seconds, got {time_limit}")
+            raise SolverError.naming(Arg("time_limit", time_limit), ": must be >= 0", limit=0)
         if max_states is not None and max_states < 0:
-            raise SolverError(f"max_states must be >= 0, got {max_states}")
+            raise SolverError.naming(Arg("max_states", max_states), ": must be >= 0", limit=0)
         self.t0 = time.perf_counter()
         self.cpu0 = time.process_time()
         self.deadline = None if time_limit is None else self.t0 + time_limit
-        self.max_states = max_states
+        self.time_limit, self.max_states = time_limit, max_states
         self.expanded = earlier_expanded
         self.generated = 0
         self.earlier_seconds = earlier_seconds
-        self.reason: str | None = None
+        self.stop: tuple = ()
+
+    @property
+    def reason(self) -> str | None:
+        """The stop reason's text (None while no limit is reached)."""
+        return spelled(self.stop) if self.stop else None
 
     def spent(self) -> bool:
         """Whether a limit is reached (the clock read now)."""
         if self.max_states is not None and self.expanded >= self.max_states:
-            self.reason = f"max_states={self.max_states} positions expanded"
+            self.stop = (Arg("max_states", self.max_states), " positions expanded")
             return True
         if self.deadline is not None and time.perf_counter() >= self.deadline:
-            self.reason = "time_limit reached"
+            self.stop = (Arg("time_limit", self.time_limit), " reached")
             return True
         return False
 
@@ -687,6 +796,7 @@ __all__ = [
     "build_solution",
     "checkpoint_key",
     "checkpoint_key_path",
+    "options_refused",
     "peak_memory_mb",
     "progress_bar",
     "reset_peak_memory",

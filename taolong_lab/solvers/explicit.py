@@ -36,7 +36,7 @@ reachable graph was exhausted without a win.
 
 >>> from taolong_lab import State
 >>> s = solve(State("field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "
-...     "d3-d2-d1-e1:4:0 d4-d5:1:0 -/-/BB/-/W/-/BWW/WB 3:8 w 1"), progress=False)
+...     "d3-d2-d1-e1:4:0 d4-d5:1:0 -/-/BB/-/W/-/BWW/WB 3:8 w 1"))
 >>> s.status, s.optimum, s.line.notation(), s.optimal_first_turns
 ('optimal', 1, ['Ea>Mo ='], 1)
 """
@@ -47,6 +47,7 @@ import time
 from collections import Counter
 
 from ..engine import Line, State
+from ..errors import Arg
 from . import kernel
 from .bounds import (
     BOUND_NAME,
@@ -242,7 +243,7 @@ def solve(
     *,
     time_limit: float | None = None,
     max_states: int | None = None,
-    progress=True,
+    progress=False,
     checkpoint=None,
     checkpoint_every: float = 60.0,
     count_first_turns: bool = True,
@@ -276,7 +277,7 @@ def solve(
         Positions expanded, at most.
     progress : bool or callable
         Show a progress bar (tqdm), or report to this function
-        (:class:`~.common.ProgressCallback`).
+        (:class:`~.common.ProgressCallback`); nothing is drawn unless asked.
     checkpoint : str or Path or None
         The checkpoint file.
     checkpoint_every : float
@@ -299,7 +300,12 @@ def solve(
         A checkpoint file that cannot be resumed (left as it is).
     """
     if fresh and checkpoint is None:
-        raise SolverError("fresh=True starts a checkpointed search again: pass checkpoint= too")
+        raise SolverError.naming(
+            Arg("fresh", True),
+            " starts a checkpointed search again: pass ",
+            Arg("checkpoint"),
+            " too",
+        )
     run = _Run(_start_of(puzzle_or_state), Budget(time_limit, max_states), checkpoint)
     result = run.start.outcome()
     if result is not None:  # nothing to search, nor to save
@@ -390,13 +396,13 @@ class _Run:
         search = self.search
         optimum = len(line) if status == Status.OPTIMAL else None
         proved = optimum if optimum is not None else search.proved
-        stopped = "interrupted" if interrupted else self.budget.reason
+        stop = ("interrupted",) if interrupted else self.budget.stop
         certificate = _certificate(
-            self.start, self.params, search.closed_counts(), proved, optimum, stopped
+            self.start, self.params, search.closed_counts(), proved, optimum, None
         )
         seconds = self.budget.seconds()
         stats = self._stats(seconds, counted, count_s)
-        solution = build_solution(self.start, status, line, certificate, stats, first)
+        solution = build_solution(self.start, status, line, certificate, stats, first, stop)
         if self.store is not None:
             snapshot = search.snapshot(seconds)
             if status != Status.UNKNOWN:
@@ -597,7 +603,7 @@ def count_first_turns(
 
     >>> from taolong_lab import solo_game
     >>> start = solo_game(segments={"black": 1}, water={"black": 1})
-    >>> count_first_turns(start, 4) == solve(start, progress=False).optimal_first_turns > 0
+    >>> count_first_turns(start, 4) == solve(start).optimal_first_turns > 0
     True
     """
     budget = Budget(time_limit, max_states)

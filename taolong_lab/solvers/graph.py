@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..engine import State
+from ..errors import Arg
 from ..files import write_atomic
 from .common import SolverError, paused_gc
 
@@ -120,9 +121,13 @@ def _check_walk(position, depth, max_states) -> None:
     if not isinstance(position, State):
         raise SolverError(f"position: explore needs a State, not {type(position).__name__}")
     if depth is not None and not (type(depth) is int and 0 <= depth <= MAX_DEPTH):
-        raise SolverError(f"depth must be a whole number from 0 to {MAX_DEPTH}, got {depth!r}")
+        raise SolverError.naming(
+            Arg("depth", depth), f": must be a whole number from 0 to {MAX_DEPTH}", limit=MAX_DEPTH
+        )
     if max_states is not None and not (type(max_states) is int and max_states >= 1):
-        raise SolverError(f"max_states must be a whole number >= 1, got {max_states!r}")
+        raise SolverError.naming(
+            Arg("max_states", max_states), ": must be a whole number >= 1", limit=1
+        )
 
 
 def _events(position: State, depth, max_states, walk: _Walk) -> Iterator[Node | Edge | Expanded]:

@@ -7,7 +7,7 @@ Both are exact, so the winner never changes the answer.
 
 >>> from taolong_lab import load_puzzles
 >>> puzzle = load_puzzles("bench/solo-set.jsonl")[0]
->>> s = race(puzzle, progress=False)
+>>> s = race(puzzle)
 >>> s.status, s.optimum == puzzle.optimum, s.stats["race"]["winner"] in ("explicit", "sat")
 ('optimal', True, True)
 """
@@ -23,7 +23,7 @@ from dataclasses import replace
 
 from ..processes import IN_BROWSER, end_with_parent, one_process
 from .certificate import Status
-from .common import Solution, SolverError
+from .common import Solution, SolverError, options_refused
 
 RACERS = ("explicit", "sat")
 EXACT = (Status.OPTIMAL, Status.NO_WIN)
@@ -43,7 +43,7 @@ def _run(method: str, puzzle_or_state, time_limit, results, parent: int) -> None
     end_with_parent(parent)  # a killed race leaves no racer behind
     gc.freeze()  # what the fork inherited is never collected here (no copy of its pages)
     try:
-        solution = solve(puzzle_or_state, method=method, time_limit=time_limit, progress=False)
+        solution = solve(puzzle_or_state, method=method, time_limit=time_limit)
     except Exception as exc:  # handed to the parent, which raises it if nothing else answers
         results.put((method, "error", f"{type(exc).__name__}: {exc}"))
     else:
@@ -53,7 +53,7 @@ def _run(method: str, puzzle_or_state, time_limit, results, parent: int) -> None
     os._exit(0)
 
 
-def race(puzzle_or_state, time_limit=None, progress: bool = True, **options) -> Solution:
+def race(puzzle_or_state, time_limit=None, progress: bool = False, **options) -> Solution:
     """The fewest turns to win, by the explicit solver and SAT run at once in two processes.
 
     The first to prove its answer (``"optimal"`` or ``"no-win"``) is returned and the other is
@@ -69,7 +69,7 @@ def race(puzzle_or_state, time_limit=None, progress: bool = True, **options) -> 
     time_limit : float or None
         Seconds of wall clock, at most, for each solver.
     progress : bool
-        Show what is running (tqdm).
+        Show what is running (tqdm); off unless asked.
 
     Returns
     -------
@@ -91,7 +91,7 @@ def race(puzzle_or_state, time_limit=None, progress: bool = True, **options) -> 
     from .explicit import _start_of
 
     if options:
-        raise SolverError(f"method='race' takes time_limit and progress only, not {options}")
+        raise options_refused("race", ("time_limit", "progress"), options)
     _start_of(puzzle_or_state)
     if IN_BROWSER:
         return _explicit_alone(puzzle_or_state, time_limit, progress)

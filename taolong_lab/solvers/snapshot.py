@@ -208,8 +208,8 @@ def _saved_result(result, search, path) -> Solution:
         return CheckpointError(path, f"result.{field}", reason)
 
     start = search.start
-    fields = {*Solution.__dataclass_fields__, "start"}  # the keys of Solution.to_json()
-    if not isinstance(result, dict) or set(result) != fields:
+    fields = {*Solution.__dataclass_fields__, "start"} - {"stop"}  # Solution.to_json()'s keys
+    if not isinstance(result, dict) or set(result) - {"stop"} != fields:
         raise CheckpointError(path, "result", f"must be an object with the fields {sorted(fields)}")
     status, line = result["status"], result["line"]
     if status not in (Status.OPTIMAL, Status.NO_WIN):

@@ -27,7 +27,7 @@ def puzzle_of(file: str, ident: str) -> Puzzle:
 def stopped(case) -> tuple[Puzzle, object]:
     file, ident, positions = case
     puzzle = puzzle_of(file, ident)
-    return puzzle, solve(puzzle, max_states=positions, progress=False)
+    return puzzle, solve(puzzle, max_states=positions)
 
 
 # ---- the library ----------------------------------------------------------------------------
@@ -62,7 +62,7 @@ def test_a_bound_past_the_stored_line_is_a_contradiction():
 
 def test_only_a_stopped_search_and_a_winning_stored_line_combine():
     puzzle, solution = stopped(MEETS)
-    assert combine(solve(puzzle, progress=False), puzzle) is None  # exact already
+    assert combine(solve(puzzle), puzzle) is None  # exact already
     no_line = replace(puzzle, solution=None, optimum=None, certificate=None, difficulty=None)
     assert combine(solution, no_line) is None
     losing = replace(puzzle, solution=puzzle.solution[:1])  # one turn short: no win

@@ -9,7 +9,10 @@ import argparse
 import pytest
 
 from taolong_lab.cli import build_parser, main
-from taolong_lab.cli.common import cli_spelling
+from taolong_lab.cli.common import worded
+from taolong_lab.errors import Arg
+from taolong_lab.solvers import SolverError
+from taolong_lab.solvers.common import options_refused
 
 MONK_NOVICE = "puzzles/field-novice.jsonl:field-novice-01"  # a puzzle in the Monk mode
 
@@ -40,28 +43,58 @@ def test_the_walk_sees_every_command():
 
 
 @pytest.mark.parametrize(
-    ("library", "command_line"),
+    ("error", "python", "command_line"),
     [
-        ("use method='explicit'", "use --method explicit"),
-        ("method='race' takes time_limit only", "--method race takes --time-limit only"),
-        ("max_states=300 positions expanded", "--max-states 300 positions expanded"),
-        ("conflict_budget=10 reached", "--conflicts 10 reached"),
-        ("fresh=True needs checkpoint= too", "--fresh needs --checkpoint too"),
-        ("the method and the checkpoint", "the method and the checkpoint"),
-        ("cannot read /x/method=a.jsonl", "cannot read /x/method=a.jsonl"),
-        ("--method explicit --time-limit 3", "--method explicit --time-limit 3"),
+        (
+            SolverError.naming(Arg("method", "explicit"), " is the one to use"),
+            "method='explicit' is the one to use",
+            "--method explicit is the one to use",
+        ),
+        (
+            options_refused("race", ("time_limit", "progress"), {"max_states": 3}),
+            "method='race' takes time_limit= and progress= only, not max_states=",
+            "--method race takes --time-limit and --progress only, not --max-states",
+        ),
+        (
+            SolverError.naming(Arg("fresh", True), " needs ", Arg("checkpoint"), " too"),
+            "fresh=True needs checkpoint= too",
+            "--fresh needs --checkpoint too",
+        ),
+        (
+            SolverError.naming(Arg("conflict_budget", 10), ": must be >= 0", limit=0),
+            "conflict_budget=10: must be >= 0",
+            "--conflicts 10: must be >= 0",
+        ),
+        (  # words that look like an option are words: only the named arguments are spelled
+            SolverError("cannot read /x/method=a.jsonl: the method and the checkpoint"),
+            "cannot read /x/method=a.jsonl: the method and the checkpoint",
+            "cannot read /x/method=a.jsonl: the method and the checkpoint",
+        ),
     ],
 )
-def test_cli_spelling(library, command_line):
-    assert cli_spelling(library) == command_line
+def test_a_library_error_is_worded_from_the_arguments_it_names(error, python, command_line):
+    assert str(error) == python
+    assert worded(error) == command_line
+
+
+def test_an_error_knows_its_field_value_and_limit():
+    error = options_refused("auto", ("time_limit",), {"max_states": 3, "fresh": True})
+    assert (error.field, error.value, error.limit) == ("method", "auto", ("time_limit",))
+    assert [arg.name for arg in error.parts if isinstance(arg, Arg)] == [
+        "method",
+        "time_limit",
+        "max_states",
+        "fresh",
+    ]
 
 
 def test_a_library_error_is_printed_in_the_command_line_spelling(capsys, monkeypatch):
     import taolong_lab.cli.solve as solve_command
-    from taolong_lab.solvers import SolverError
 
     def refuse(*args, **kwargs):
-        raise SolverError("the SAT solver cannot take this one; use method='explicit'")
+        raise SolverError.naming(
+            "the SAT solver cannot take this one; use ", Arg("method", "explicit")
+        )
 
     monkeypatch.setattr(solve_command, "solve", refuse)
     assert main(["solve", MONK_NOVICE, "--method", "sat"]) == 2
@@ -78,3 +111,26 @@ def test_a_stop_reason_is_printed_in_the_command_line_spelling(capsys):
     )
     first = capsys.readouterr().out.splitlines()[0]
     assert first.startswith("field-intermediate-01: unknown (--max-states 3 positions expanded)")
+
+
+@pytest.mark.parametrize(
+    ("options", "python", "command_line"),
+    [
+        ({"conflicts": "0", "method": "sat"}, "conflict_budget=0 conflicts spent", "--conflicts 0"),
+        ({"time-limit": "0"}, "time_limit=0 reached", "--time-limit 0 reached"),
+    ],
+)
+def test_each_budget_s_stop_is_worded_from_its_argument(capsys, options, python, command_line):
+    from taolong_lab import load_puzzles, solve
+
+    puzzle = load_puzzles("puzzles/field-intermediate.jsonl")[0]
+    library = {
+        {"conflicts": "conflict_budget", "time-limit": "time_limit"}.get(key, key): (
+            value if key == "method" else int(value)
+        )
+        for key, value in options.items()
+    }
+    assert solve(puzzle, **library).certificate.stopped == python
+    argv = [f"--{key}" if i % 2 == 0 else value for key, value in options.items() for i in (0, 1)]
+    assert main(["solve", f"puzzles/field-intermediate.jsonl:{puzzle.id}", *argv]) == 1
+    assert f"unknown ({command_line}" in capsys.readouterr().out

@@ -90,7 +90,7 @@ def test_the_explicit_solver_shows_the_first_turn_count(capsys):
     err = capsys.readouterr().err
     assert found.optimal_first_turns > 0
     assert "pos" in err and "optimal first turns" in err
-    solve(State(WIN_IN_2), progress=False)
+    solve(State(WIN_IN_2))
     assert capsys.readouterr().err == ""
 
 

@@ -229,7 +229,7 @@ def test_a_puzzle_and_a_solution_print_one_short_line(puzzle_file):
     text = str(puzzle)
     assert "\n" not in text and len(text) < 200
     assert text.startswith(f"puzzle {puzzle.id} ") and f"optimum {puzzle.optimum}" in text
-    solution = solve(load_puzzles(puzzle_file)[1], progress=False)
+    solution = solve(load_puzzles(puzzle_file)[1])
     assert str(solution) == (
         f"optimal: a win in 2 turns, {solution.optimal_first_turns} optimal first turn"
         f"{'s' * (solution.optimal_first_turns != 1)} (taolong_lab.solvers.explicit)"

@@ -168,7 +168,7 @@ def test_a_sat_certificate_is_rechecked_by_the_explicit_solver(tmp_path):
     from taolong_lab.puzzles.verify import reproving_method
     from taolong_lab.solvers import solve
 
-    found = solve(State(WIN_IN_2), method="sat", progress=False)
+    found = solve(State(WIN_IN_2), method="sat")
     path = tmp_path / "sat.jsonl"
     puzzle = Puzzle.from_state(
         "two",

@@ -64,7 +64,7 @@ def test_stored_explicit_certificates_read_and_write_back_unchanged():
 
 def test_a_solution_goes_through_json_unchanged():
     for method in ("explicit", "sat"):
-        s = solve(WIN_IN_4, method=method, progress=False)
+        s = solve(WIN_IN_4, method=method)
         doc = json.loads(json.dumps(s.to_json()))
         assert doc["status"] == "optimal" and type(doc["status"]) is str
         back = Solution.from_json(doc)
@@ -73,20 +73,20 @@ def test_a_solution_goes_through_json_unchanged():
 
 
 def test_the_sat_certificate_keeps_its_keys_and_their_order():
-    s = solve(WIN_IN_4, method="sat", progress=False)
+    s = solve(WIN_IN_4, method="sat")
     assert isinstance(s.certificate, SatCertificate)
     doc = s.certificate.to_json()
     assert list(doc) == SAT_KEYS
     assert doc["lift"] == {"budget": s.certificate.lift.budget, "after": s.certificate.lift.after}
     assert all(list(row)[:3] == ["turn", "clauses", "variables"] for row in doc["per_turn"])
     assert [row["turns"] for row in doc["no_win_below_proofs"]] == list(range(s.optimum))
-    stopped = solve(WIN_IN_4, method="sat", progress=False, conflict_budget=0)
+    stopped = solve(WIN_IN_4, method="sat", conflict_budget=0)
     assert list(stopped.certificate.to_json())[-1] == "stopped"
     assert "optimum" not in stopped.certificate.to_json()
 
 
 def test_status_is_a_string_enum():
-    s = solve(State(WIN_IN_1), progress=False)
+    s = solve(State(WIN_IN_1))
     assert s.status is Status.OPTIMAL and s.status == "optimal"
     assert json.dumps({"status": s.status}) == '{"status": "optimal"}'
     assert repr((s.status, s.optimum)) == "('optimal', 1)"  # as the doctests show it
@@ -94,14 +94,14 @@ def test_status_is_a_string_enum():
 
 
 def test_repr_is_short_and_str_is_one_line():
-    s = solve(WIN_IN_4, progress=False)
+    s = solve(WIN_IN_4)
     text = repr(s)
     assert text.startswith("Solution(status='optimal', optimum=") and "line=" in text
     assert "no_win_within" not in text and len(text) < 120
     summary = str(s)
     assert summary == s.summary() and "\n" not in summary
     assert summary.startswith(f"optimal: a win in {s.optimum} turns")
-    stopped = solve(WIN_IN_4, progress=False, max_states=0)
+    stopped = solve(WIN_IN_4, max_states=0)
     assert str(stopped).startswith("unknown: no win in fewer than")
     assert stopped.certificate.stopped in str(stopped)
 
@@ -118,7 +118,7 @@ def test_repr_is_short_and_str_is_one_line():
     ],
 )
 def test_a_certificate_that_does_not_fit_names_the_field(change, field):
-    doc = solve(WIN_IN_4, progress=False).certificate.to_json()
+    doc = solve(WIN_IN_4).certificate.to_json()
     change(doc)
     with pytest.raises(CertificateError) as caught:
         certificate_from_json(doc)
@@ -128,7 +128,7 @@ def test_a_certificate_that_does_not_fit_names_the_field(change, field):
 def test_a_typed_certificate_goes_into_a_puzzle_as_its_json():
     from taolong_lab.puzzles import Puzzle
 
-    s = solve(WIN_IN_4, progress=False)
+    s = solve(WIN_IN_4)
     puzzle = Puzzle.from_state(
         "p", "p", WIN_IN_4, optimum=s.optimum, solution=s.line, certificate=s.certificate
     )

@@ -382,11 +382,11 @@ def test_optimal_first_turns_match_the_explicit_solvers_count(five):
     starts = [(State(ONE_TURN), 1), (State(TWO_TURNS), 2)]
     starts += [(p.start, p.optimum) for p in five]
     for start, optimum in starts:
-        counted = solve(start, method="explicit", progress=False).optimal_first_turns
+        counted = solve(start, method="explicit").optimal_first_turns
         assert optimal_counts(start, optimum).first_turns == counted
         assert optimal_counts(start, optimum, cap=1).first_turns == counted  # past the cap
     for puzzle in five:
-        first = solve(puzzle, method="explicit", progress=False).optimal_first_turns
+        first = solve(puzzle, method="explicit").optimal_first_turns
         assert puzzle.certificate["optimal_first_turns"] == first
 
 
@@ -421,7 +421,7 @@ def test_cross_check_catches_a_wrong_optimum():
     monk = State(TWO_TURNS.replace("grasshopper", "monk"))
     from taolong_lab.solvers.explicit import solve
 
-    optimum = solve(monk, progress=False).optimum
+    optimum = solve(monk).optimum
     check = cross_check(monk, optimum, 10.0, 20000)
     assert check["solver"] == "taolong_lab.solvers.explicit.win_within"
     assert check["agrees"] is True and check["optimum"] == optimum

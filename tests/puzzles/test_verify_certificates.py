@@ -33,9 +33,9 @@ ID = "cave-b1w1-win2"  # win in 2, 11 legal first turns; greedy does not win in 
 
 def _good(method: str) -> dict:
     base = next(p for p in load_puzzles(SOURCE) if p.id == ID)
-    found = solve(base.start, method=method, progress=False)
+    found = solve(base.start, method=method)
     other = "sat" if method == "explicit" else "explicit"
-    check = solve(base.start, method=other, progress=False)
+    check = solve(base.start, method=other)
     greedy, won = greedy_line(base.start, found.optimum)
     assert not won
     first = found.optimal_first_turns or 1
@@ -370,7 +370,7 @@ def test_other_re_proves_a_monk_puzzle_by_sat(tmp_path):
     from taolong_lab import State
     from taolong_lab.puzzles.verify import reproving_method
 
-    found = solve(State(MONK), progress=False)
+    found = solve(State(MONK))
     assert found.optimum == 4
     good = Puzzle.from_state(
         "monk",
@@ -391,7 +391,7 @@ def test_other_re_proves_a_monk_puzzle_by_sat(tmp_path):
     assert slow is not None
     doc = good.to_json()
     state = state.play(str(slow))
-    rest = solve(state, progress=False)
+    rest = solve(state)
     doc["solution"] = [*longer[:-1], str(slow), *rest.line.notation()]
     doc["optimum"] = len(doc["solution"])
     doc["certificate"] = {"solver": "taolong_lab.solvers.explicit", "method": "m"}
@@ -559,7 +559,7 @@ def _longer_line(puzzle) -> list[str] | None:
     for turn, after in puzzle.start.successors():
         if after.is_over():
             continue
-        rest = solve(after, progress=False, count_first_turns=False)
+        rest = solve(after, count_first_turns=False)
         if rest.status == "optimal" and rest.optimum == puzzle.optimum:
             return [str(turn), *rest.line.notation()]
     return None
@@ -575,7 +575,7 @@ def forgery() -> Puzzle:
             break
     else:
         pytest.fail("no bundled win in 2 with a 3-turn win")
-    truth = solve(puzzle.start, progress=False)
+    truth = solve(puzzle.start)
     done = truth.certificate.to_json()
     cert = {key: done[key] for key in ("solver", "method", "lookahead")}
     rows = done["no_win_within"]

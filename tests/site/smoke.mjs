@@ -33,10 +33,10 @@ found = solve(puzzle, progress=seen.append)
 seconds = time.perf_counter() - t0
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
-    raced = solve(puzzle, method="race", progress=False)
+    raced = solve(puzzle, method="race")
 from taolong_lab.solvers import SolverError
 try:
-    solve(puzzle, checkpoint="search.ckpt", progress=False)
+    solve(puzzle, checkpoint="search.ckpt")
     refused = "not refused"
 except SolverError as exc:
     refused = str(exc)

@@ -21,7 +21,7 @@ def challenges():
 
 def test_auto_answers_with_the_explicit_solver_within_its_budget(challenges):
     puzzle = challenges["field-b1w4-win5"]
-    s = solve(puzzle, method="auto", progress=False)
+    s = solve(puzzle, method="auto")
     assert s.status == "optimal" and s.optimum == puzzle.optimum == 5
     assert s.certificate.solver == explicit.SOLVER
     assert s.stats["auto"]["answered_by"] == "explicit"
@@ -32,13 +32,13 @@ def test_auto_hands_over_to_sat_past_the_explicit_budget(challenges, monkeypatch
     puzzle = challenges["field-b1w1-win3"]
     monkeypatch.setattr(solvers, "AUTO_EXPLICIT_STATES", 1)
     monkeypatch.setattr(solvers, "AUTO_KERNEL_STATES", 1)
-    s = solve(puzzle, method="auto", progress=False)
+    s = solve(puzzle, method="auto")
     assert s.status == "optimal" and s.optimum == puzzle.optimum == 3
     assert s.certificate.solver == sat_package.SOLVER
     record = s.stats["auto"]
     assert record["answered_by"] == "sat"
     assert record["explicit_status"] == "unknown" and record["explicit_expanded"] == 1
-    by_explicit = solve(puzzle, method="explicit", progress=False)
+    by_explicit = solve(puzzle, method="explicit")
     assert s.optimal_first_turns == by_explicit.optimal_first_turns is not None
 
 
@@ -50,7 +50,7 @@ def test_auto_can_skip_the_first_turn_count(challenges, monkeypatch, budget):
     if budget is not None:
         monkeypatch.setattr(solvers, "AUTO_EXPLICIT_STATES", budget)
         monkeypatch.setattr(solvers, "AUTO_KERNEL_STATES", budget)
-    s = solve(puzzle, method="auto", progress=False, count_first_turns=False)
+    s = solve(puzzle, method="auto", count_first_turns=False)
     assert s.status == "optimal" and s.optimum == puzzle.optimum == 3
     assert s.optimal_first_turns is None
     assert "recounted_first_turns" not in s.stats["auto"]
@@ -61,11 +61,7 @@ def test_auto_can_skip_the_first_turn_count(challenges, monkeypatch, budget):
 def _unknown(proved: int, start: State, method: str):
     """A budget-stopped answer of ``method`` with a real certificate, claiming ``proved``."""
     run = explicit.solve if method == "explicit" else sat_package.solve
-    found = (
-        run(start, progress=False, max_states=0)
-        if method == "explicit"
-        else run(start, progress=False, conflict_budget=0)
-    )
+    found = run(start, max_states=0) if method == "explicit" else run(start, conflict_budget=0)
     assert found.status == "unknown"
     certificate = replace(found.certificate, proved_no_win_below=proved)
     return replace(found, certificate=certificate, proved_no_win_below=proved)
@@ -82,7 +78,7 @@ def test_auto_keeps_the_higher_proved_bound_when_both_run_out(
     by_sat = _unknown(sat_proved, start, "sat")
     monkeypatch.setattr(explicit, "solve", lambda *a, **k: by_explicit)
     monkeypatch.setattr(sat_package, "solve", lambda *a, **k: by_sat)
-    s = solve(start, method="auto", progress=False, time_limit=60)
+    s = solve(start, method="auto", time_limit=60)
     assert s.status == "unknown"
     assert s.proved_no_win_below == max(explicit_proved, sat_proved)
     assert s.stats["auto"]["answered_by"] == answered_by
@@ -103,7 +99,7 @@ def test_auto_does_not_start_sat_when_the_time_is_spent(challenges, monkeypatch)
 
     monkeypatch.setattr(explicit, "solve", slow_explicit)
     monkeypatch.setattr(sat_package, "solve", no_sat)
-    s = solve(start, method="auto", progress=False, time_limit=0)
+    s = solve(start, method="auto", time_limit=0)
     assert s.status == "unknown" and s.proved_no_win_below == 2
     assert s.stats["auto"]["answered_by"] == "explicit"
 
@@ -115,23 +111,23 @@ def test_auto_hands_a_monk_challenge_over_to_sat(monkeypatch):
     assert puzzle.start.rules.mode != "grasshopper"
     monkeypatch.setattr(solvers, "AUTO_EXPLICIT_STATES", 1)
     monkeypatch.setattr(solvers, "AUTO_KERNEL_STATES", 1)
-    s = solve(puzzle, method="auto", progress=False)
+    s = solve(puzzle, method="auto")
     assert s.status == "optimal" and s.optimum == puzzle.optimum
     assert s.certificate.solver == sat_package.SOLVER
     assert s.stats["auto"]["answered_by"] == "sat"
     with pytest.raises(solvers.SolverError, match="max_states"):
-        solve(puzzle, method="auto", progress=False, max_states=5)
+        solve(puzzle, method="auto", max_states=5)
 
 
 def test_auto_counts_the_first_turns_again_when_its_positions_ran_out(challenges, monkeypatch):
     puzzle = challenges["field-b1w4-win5"]
-    alone = explicit.solve(puzzle, progress=False)
+    alone = explicit.solve(puzzle)
     enough_for_the_search = alone.stats["search_expanded"] + 1
-    cut = explicit.solve(puzzle, progress=False, max_states=enough_for_the_search)
+    cut = explicit.solve(puzzle, max_states=enough_for_the_search)
     assert cut.status == "optimal" and cut.optimal_first_turns is None
     monkeypatch.setattr(solvers, "AUTO_EXPLICIT_STATES", enough_for_the_search)
     monkeypatch.setattr(solvers, "AUTO_KERNEL_STATES", enough_for_the_search)
-    s = solve(puzzle, method="auto", progress=False)
+    s = solve(puzzle, method="auto")
     assert s.certificate.solver == explicit.SOLVER and s.optimum == 5
     assert s.optimal_first_turns == alone.optimal_first_turns == 9
     assert s.stats["auto"]["recounted_first_turns"] is True
@@ -139,7 +135,7 @@ def test_auto_counts_the_first_turns_again_when_its_positions_ran_out(challenges
 
 def test_count_first_turns_is_the_solutions_count(challenges):
     puzzle = challenges["field-b1w1-win3"]
-    s = explicit.solve(puzzle, progress=False)
+    s = explicit.solve(puzzle)
     assert explicit.count_first_turns(puzzle.start, 3) == s.optimal_first_turns > 0
     assert explicit.count_first_turns(puzzle.start, 3, max_states=1) is None
 
@@ -156,12 +152,12 @@ def test_auto_hands_over_sooner_under_the_next_turn_lookahead(challenges, monkey
     assert solvers.auto_explicit_states(puzzle) == solvers.AUTO_EXPLICIT_STATES
     assert solvers.AUTO_EXPLICIT_STATES_NEXT_TURN < solvers.AUTO_EXPLICIT_STATES
     monkeypatch.setattr(solvers, "AUTO_EXPLICIT_STATES_NEXT_TURN", 1)
-    s = solve(next_turn, method="auto", progress=False)
+    s = solve(next_turn, method="auto")
     record = s.stats["auto"]
     assert record["answered_by"] == "sat" and record["explicit_expanded"] == 1
     assert s.certificate.solver == sat_package.SOLVER
-    assert s.optimum == explicit.solve(next_turn, progress=False).optimum
-    m = solve(puzzle, method="auto", progress=False)
+    assert s.optimum == explicit.solve(next_turn).optimum
+    m = solve(puzzle, method="auto")
     assert m.stats["auto"]["answered_by"] == "explicit" and m.optimum == 3
 
 

@@ -50,13 +50,13 @@ class MakesMarker:
 
 def finished(tmp_path) -> Path:
     path = tmp_path / "done.ckpt"
-    assert solve(START, progress=False, checkpoint=path).optimum == 4
+    assert solve(START, checkpoint=path).optimum == 4
     return path
 
 
 def unfinished(tmp_path) -> Path:
     path = tmp_path / "half.ckpt"
-    assert solve(START, progress=False, checkpoint=path, max_states=12).status == "unknown"
+    assert solve(START, checkpoint=path, max_states=12).status == "unknown"
     return path
 
 
@@ -64,7 +64,7 @@ def refused(path, field: str, *, start=START) -> str:
     """The message of the error solving from ``path`` raises; it names the file and ``field``."""
     before = path.read_bytes() if path.is_file() else None
     with pytest.raises(CheckpointError) as caught:
-        solve(start, progress=False, checkpoint=path)
+        solve(start, checkpoint=path)
     message = str(caught.value)
     assert message.startswith(f"checkpoint {path}: {field}: ")
     assert message.endswith("; pass fresh=True to start again")
@@ -167,8 +167,8 @@ def test_a_key_others_can_read_is_used_with_one_warning(tmp_path, monkeypatch):
     monkeypatch.setattr(common, "_WARNED_KEYS", set())
     warned = pytest.warns(common.CheckpointKeyWarning, match=r"readable by others \(mode 0644\)")
     with warned as seen:
-        solve(START, progress=False, checkpoint=tmp_path / "half.ckpt", max_states=12)
-        solve(START, progress=False, checkpoint=tmp_path / "other.ckpt", max_states=12)
+        solve(START, checkpoint=tmp_path / "half.ckpt", max_states=12)
+        solve(START, checkpoint=tmp_path / "other.ckpt", max_states=12)
     assert len(seen) == 1 and f"chmod 600 {key_file}" in str(seen[0].message)
     key_file.chmod(0o600)
     monkeypatch.setattr(common, "_WARNED_KEYS", set())
@@ -283,10 +283,10 @@ def test_a_forged_result_is_refused(tmp_path, forgery, signed):
 
 def test_the_checks_pass_an_honest_result_with_a_new_signature(tmp_path):
     path = finished(tmp_path)
-    first = solve(START, progress=False, checkpoint=path)
+    first = solve(START, checkpoint=path)
     header, body = read(path)
     write(path, header, body)
-    assert solve(START, progress=False, checkpoint=path) == first
+    assert solve(START, checkpoint=path) == first
 
 
 def test_a_resumed_win_is_replayed_before_it_is_returned(tmp_path):
@@ -380,7 +380,7 @@ def test_a_tampered_search_with_a_valid_signature_is_refused(tmp_path, tamper, f
     tamper(body)
     write(path, header, body)
     with pytest.raises(CheckpointError, match=rf"half\.ckpt: {field}: "):
-        solve(START, progress=False, checkpoint=path)
+        solve(START, checkpoint=path)
 
 
 def test_a_position_that_is_not_one_is_named(tmp_path):
@@ -553,15 +553,15 @@ def test_fresh_starts_again_on_a_refused_file(tmp_path):
     body["result"]["optimum"] = 3
     write(path, header, body, sign=False)
     refused(path, "signature")
-    again = solve(START, progress=False, checkpoint=path, fresh=True)
+    again = solve(START, checkpoint=path, fresh=True)
     assert again.optimum == 4 and again.stats["search_expanded"] > 12
-    assert solve(START, progress=False, checkpoint=path) == again  # the file is whole again
+    assert solve(START, checkpoint=path) == again  # the file is whole again
     with pytest.raises(SolverError, match="pass checkpoint= too"):
-        solve(START, progress=False, fresh=True)
+        solve(START, fresh=True)
     folder = tmp_path / "folder.ckpt"
     folder.mkdir()
     with pytest.raises(SolverError, match=r"folder\.ckpt: cannot write it"):
-        solve(START, progress=False, checkpoint=folder, fresh=True)
+        solve(START, checkpoint=folder, fresh=True)
     assert folder.is_dir()
 
 
@@ -604,5 +604,5 @@ def test_a_finished_start_is_answered_without_a_checkpoint(tmp_path):
         "d3-d2-d1-e1:4:0 d4-d5:1:0 -/-/BB/-/W/-/BWW/WB 3:8 w 1"
     ).play("Ea>Mo =")
     path = tmp_path / "won.ckpt"
-    assert solve(won, progress=False, checkpoint=path).optimum == 0
+    assert solve(won, checkpoint=path).optimum == 0
     assert not path.exists()

@@ -207,8 +207,8 @@ def grasshopper_puzzles(most: int):
 def solve_both(start, monkeypatch, **options):
     with monkeypatch.context() as m:
         m.setenv(kernel.PURE_ENV, "1")
-        pure = solve(start, progress=False, **options)
-    fast = solve(start, progress=False, **options)
+        pure = solve(start, **options)
+    fast = solve(start, **options)
     assert "kernel_bytes" in fast.stats and "kernel_bytes" not in pure.stats
     return pure, fast
 
@@ -263,7 +263,7 @@ def test_a_kernel_line_is_replayed(monkeypatch):
 
     monkeypatch.setattr(kernel.KernelSearch, "line", wrong)
     with pytest.raises(kernel.KernelMismatchError):
-        solve(start, progress=False)
+        solve(start)
 
 
 class _Lying:
@@ -281,7 +281,7 @@ def test_pure_environment_turns_the_kernel_off():
     code = (
         "from taolong_lab import solo_game\n"
         "from taolong_lab.solvers import kernel, solve\n"
-        "s = solve(solo_game(segments={'black': 1}, water={'black': 1}), progress=False)\n"
+        "s = solve(solo_game(segments={'black': 1}, water={'black': 1}))\n"
         "print(kernel.status().split(':')[0], 'kernel_bytes' in s.stats, s.optimum)\n"
     )
     run = subprocess.run(

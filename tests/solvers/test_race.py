@@ -51,7 +51,7 @@ def answer(challenges, method, **changes):
     """A real Solution of a small challenge by ``method``, with fields changed."""
     from dataclasses import replace
 
-    s = solve(challenges["field-b1w1-win2"], method=method, progress=False)
+    s = solve(challenges["field-b1w1-win2"], method=method)
     if changes.get("line") == ():
         changes["line"] = s.line[:0]  # no turns, from the same start
     return replace(s, **changes)
@@ -60,9 +60,9 @@ def answer(challenges, method, **changes):
 @pytest.mark.parametrize("ident", ["field-b1w1-win3", "cave-b1w2-win4"])
 def test_the_race_gives_the_stored_optimum(challenges, ident):
     puzzle = challenges[ident]
-    s = solve(puzzle, method="race", progress=False)
+    s = solve(puzzle, method="race")
     assert s.status == "optimal" and s.optimum == puzzle.optimum
-    alone = solve(puzzle, method="explicit", progress=False)
+    alone = solve(puzzle, method="explicit")
     assert s.optimal_first_turns == alone.optimal_first_turns
     assert s.stats["race"]["winner"] in ("explicit", "sat")
     assert s.certificate.solver.endswith(s.stats["race"]["winner"])
@@ -73,7 +73,7 @@ def test_the_first_exact_answer_wins_and_the_other_is_stopped(challenges, monkey
     quick = answer(challenges, "explicit")
     slow = answer(challenges, "sat")
     monkeypatch.setattr(race_module, "_run", fake({"explicit": quick, "sat": (600, slow)}))
-    s = solve(challenges["field-b1w1-win2"], method="race", progress=False)
+    s = solve(challenges["field-b1w1-win2"], method="race")
     assert s.stats["race"]["winner"] == "explicit" and s.stats["race"]["sat"] == "stopped"
     assert s.line == quick.line and s.certificate == quick.certificate
     assert no_racer_left()
@@ -83,7 +83,7 @@ def test_an_unknown_answer_waits_for_the_other(challenges, monkeypatch):
     unknown = answer(challenges, "explicit", status="unknown", optimum=None, line=())
     exact = answer(challenges, "sat")
     monkeypatch.setattr(race_module, "_run", fake({"explicit": unknown, "sat": (0.5, exact)}))
-    s = solve(challenges["field-b1w1-win2"], method="race", progress=False)
+    s = solve(challenges["field-b1w1-win2"], method="race")
     assert s.status == "optimal" and s.stats["race"] == {
         "winner": "sat",
         "seconds": s.stats["race"]["seconds"],
@@ -96,7 +96,7 @@ def test_two_unknown_answers_give_the_higher_bound(challenges, monkeypatch):
     low = answer(challenges, "explicit", status="unknown", optimum=None, proved_no_win_below=3)
     high = answer(challenges, "sat", status="unknown", optimum=None, proved_no_win_below=5)
     monkeypatch.setattr(race_module, "_run", fake({"explicit": low, "sat": high}))
-    s = solve(challenges["field-b1w1-win2"], method="race", progress=False)
+    s = solve(challenges["field-b1w1-win2"], method="race")
     assert s.status == "unknown" and s.proved_no_win_below == 5
     assert s.stats["race"]["winner"] == "sat" and s.stats["race"]["explicit"] == "unknown"
 
@@ -106,10 +106,10 @@ def test_a_racer_that_fails_leaves_the_other_to_answer(challenges, monkeypatch):
     monkeypatch.setattr(
         race_module, "_run", fake({"explicit": (0.5, exact), "sat": ValueError("bad clause")})
     )
-    s = solve(challenges["field-b1w1-win2"], method="race", progress=False)
+    s = solve(challenges["field-b1w1-win2"], method="race")
     assert s.status == "optimal" and s.stats["race"]["sat"] == "ValueError: bad clause"
     monkeypatch.setattr(race_module, "_run", fake({"explicit": (0.5, exact), "sat": "die"}))
-    s = solve(challenges["field-b1w1-win2"], method="race", progress=False)
+    s = solve(challenges["field-b1w1-win2"], method="race")
     assert s.status == "optimal" and "exit code 3" in s.stats["race"]["sat"]
     assert no_racer_left()
 
@@ -118,13 +118,13 @@ def test_two_failures_raise_naming_both(challenges, monkeypatch):
     outcomes = {"explicit": KeyError("x"), "sat": "die"}
     monkeypatch.setattr(race_module, "_run", fake(outcomes))
     with pytest.raises(SolverError, match=r"explicit: KeyError.*sat: the sat worker died"):
-        solve(challenges["field-b1w1-win2"], method="race", progress=False)
+        solve(challenges["field-b1w1-win2"], method="race")
     assert no_racer_left()
 
 
 def test_an_option_of_one_solver_is_refused(challenges):
     with pytest.raises(SolverError, match=r"race.*max_states"):
-        solve(challenges["field-b1w1-win2"], method="race", max_states=10, progress=False)
+        solve(challenges["field-b1w1-win2"], method="race", max_states=10)
 
 
 def test_monk_and_master_race_both_solvers():
@@ -132,7 +132,7 @@ def test_monk_and_master_race_both_solvers():
         puzzle = next(
             p for p in load_puzzles("puzzles/cave-novice.jsonl") if p.start.rules.mode == mode
         )
-        s = solve(puzzle, method="race", progress=False)
+        s = solve(puzzle, method="race")
         assert s.status == "optimal" and s.optimum == puzzle.optimum
         assert s.stats["race"]["winner"] in ("explicit", "sat")
         assert no_racer_left()
@@ -142,7 +142,7 @@ def test_a_two_player_position_is_refused_before_the_race():
     from taolong_lab import new_game
 
     with pytest.raises(SolverError, match=r"^the explicit solver is for solo challenges"):
-        solve(new_game(), method="race", progress=False)
+        solve(new_game(), method="race")
     assert no_racer_left()
 
 
@@ -184,7 +184,7 @@ def test_the_racers_stop_when_the_race_is_killed():
     code = (
         "from taolong_lab import load_puzzles, solve\n"
         "p = {q.id: q for q in load_puzzles('bench/deep-set.jsonl')}['gorge-w-s3']\n"
-        "solve(p, method='race', time_limit=120, progress=False)\n"
+        "solve(p, method='race', time_limit=120)\n"
     )
     root = Path(__file__).resolve().parents[2]
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=root)
@@ -231,7 +231,7 @@ def test_a_loser_that_ignores_sigterm_is_killed(challenges, monkeypatch):
 
     monkeypatch.setattr(race_module, "_run", run)
     monkeypatch.setattr(race_module, "_stop", stop)
-    s = solve(challenges["field-b1w1-win2"], method="race", progress=False)
+    s = solve(challenges["field-b1w1-win2"], method="race")
     assert s.stats["race"]["winner"] == "explicit"
     assert -signal.SIGKILL in killed
     assert no_racer_left()

@@ -58,8 +58,8 @@ def _sample() -> list:
 
 @pytest.mark.parametrize("puzzle", _sample(), ids=lambda p: f"seed{SEED}-{p.id}")
 def test_sat_agrees_with_the_explicit_solver_on_a_sample(puzzle):
-    by_sat = solve(puzzle, progress=False)
-    by_explicit = explicit.solve(puzzle, progress=False)
+    by_sat = solve(puzzle)
+    by_explicit = explicit.solve(puzzle)
     assert by_sat.status == by_explicit.status == "optimal"
     assert by_sat.optimum == by_explicit.optimum == puzzle.optimum
     assert_wins_in(puzzle.start, by_sat.line, by_sat.optimum)
@@ -78,7 +78,7 @@ def test_sat_agrees_with_the_explicit_solver_where_a_focus_wins(puzzle):
 @pytest.mark.slow
 @pytest.mark.parametrize("puzzle", PUZZLES, ids=lambda p: p.id)
 def test_sat_agrees_with_every_bundled_certificate(puzzle):
-    by_sat = solve(puzzle, progress=False)
+    by_sat = solve(puzzle)
     cert = puzzle.certificate
     assert cert["solver"] == explicit.SOLVER
     assert by_sat.status == "optimal" and by_sat.optimum == puzzle.optimum
@@ -135,8 +135,8 @@ def challenge(i: int):
 
 def check_agreement(i: int) -> None:
     state = challenge(i)
-    by_sat = solve(state, progress=False)
-    by_explicit = explicit.solve(state, progress=False)
+    by_sat = solve(state)
+    by_explicit = explicit.solve(state)
     assert by_sat.status == by_explicit.status
     assert by_sat.optimum == by_explicit.optimum
     if by_sat.status == "optimal":
@@ -173,7 +173,7 @@ def test_too_many_configurations_stop_with_unknown(monkeypatch):
     solve stops: status unknown, the horizons proved so far kept."""
     puzzle = next(p for p in PUZZLES if p.optimum >= 4)
     monkeypatch.setattr(sat_monk, "TRANSITION_LIMIT", 60)
-    s = solve(puzzle, progress=False)
+    s = solve(puzzle)
     assert s.status == "unknown" and s.optimum is None
     assert "ways to sow" in s.certificate.stopped
     assert 1 < s.proved_no_win_below < puzzle.optimum
@@ -206,8 +206,8 @@ def test_the_opponents_focus_is_refined_to_its_policy(monkeypatch):
     ]
     assert narrowed
     monkeypatch.setattr(SatSearch, "SEARCH_DEPTH", 0)
-    by_sat = solve(state, progress=False)
-    by_explicit = explicit.solve(state, progress=False)
+    by_sat = solve(state)
+    by_explicit = explicit.solve(state)
     assert by_sat.optimum == by_explicit.optimum and by_sat.status == "optimal"
     assert_wins_in(state, by_sat.line, by_sat.optimum)
 

@@ -56,7 +56,7 @@ ENGINES = [
 @pytest.fixture(scope="module")
 def stored(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("proof") / PUZZLE.id
-    solve(PUZZLE, progress=False, count_first_turns=False, proof=folder)
+    solve(PUZZLE, count_first_turns=False, proof=folder)
     return folder
 
 
@@ -99,7 +99,7 @@ def last_drat(folder: Path) -> dict:
 
 # ---- a proof is written and checks ----------------------------------------------------------
 def test_proof_is_written_for_every_unsat_horizon_and_checks(stored):
-    solution = solve(PUZZLE, progress=False, count_first_turns=False)
+    solution = solve(PUZZLE, count_first_turns=False)
     doc = manifest(stored)
     assert [row["turns"] for row in doc["horizons"]] == list(solution.certificate.unsat_horizons)
     assert doc["start"] == PUZZLE.start.to_tln()
@@ -141,7 +141,7 @@ def test_default_path_keeps_no_clause_and_writes_nothing(tmp_path, monkeypatch):
 
     monkeypatch.setattr(sat_solver, "ProofLog", no_log)
     monkeypatch.chdir(tmp_path)
-    solution = solve(PUZZLE, progress=False, count_first_turns=False)
+    solution = solve(PUZZLE, count_first_turns=False)
     assert solution.optimum == PUZZLE.optimum
     assert "proof" not in solution.stats
     assert list(tmp_path.iterdir()) == []
@@ -151,8 +151,8 @@ def test_logging_a_proof_does_not_change_the_search(tmp_path, monkeypatch):
     """But for one thing: with a proof log no short search starts at the start, so that no
     dead-end nogood hands SAT the very claim it proves (tested below)."""
     monkeypatch.setattr(sat_solver.SatSearch, "SHORT_FROM", sat_solver.SatSearch.PROOF_SHORT_FROM)
-    plain = solve(PUZZLE, progress=False, count_first_turns=False)
-    logged = solve(PUZZLE, progress=False, count_first_turns=False, proof=tmp_path / "p")
+    plain = solve(PUZZLE, count_first_turns=False)
+    logged = solve(PUZZLE, count_first_turns=False, proof=tmp_path / "p")
     assert logged.line == plain.line
     for field in ("conflicts", "refinements", "dead_ends", "per_turn", "unsat_horizons"):
         mine, theirs = getattr(logged.certificate, field), getattr(plain.certificate, field)
@@ -163,7 +163,7 @@ def test_logging_a_proof_does_not_change_the_search(tmp_path, monkeypatch):
 
 
 def test_stats_name_the_folder(tmp_path):
-    solution = solve(BENCH["cave-b1w1-win2"], progress=False, proof=tmp_path / "p")
+    solution = solve(BENCH["cave-b1w1-win2"], proof=tmp_path / "p")
     assert solution.stats["proof"] == str(tmp_path / "p")
     assert proofs.check(BENCH["cave-b1w1-win2"], tmp_path / "p") == []
 
@@ -171,7 +171,7 @@ def test_stats_name_the_folder(tmp_path):
 def test_a_won_start_gets_a_manifest_without_horizons(tmp_path):
     start = BENCH["field-b1w1-win1"]
     won = start.start.play(start.solution[0])
-    solution = solve(won, progress=False, proof=tmp_path / "won")
+    solution = solve(won, proof=tmp_path / "won")
     assert solution.optimum == 0
     doc = manifest(tmp_path / "won")
     assert (doc["start"], doc["horizons"], doc["refinements"]) == (won.to_tln(), [], [])
@@ -403,7 +403,7 @@ def test_a_buggy_policy_in_the_solver_is_caught(tmp_path, monkeypatch):
     real = sat_search.choose_group
     monkeypatch.setattr(sat_search, "choose_group", lambda *a, **k: real(*a, **k)[:1])
     folder = tmp_path / "buggy"
-    solve(PUZZLE, progress=False, count_first_turns=False, proof=folder)
+    solve(PUZZLE, count_first_turns=False, proof=folder)
     found = proofs.check_folder(folder)
     assert found and all("leaves out (unsound)" in p for p in found)
 
@@ -902,7 +902,7 @@ def test_a_monk_or_master_proof_checks_with_its_focus_refinements(tmp_path, iden
     puzzle = FOCUS_PUZZLES[ident]
     assert puzzle.rules.mode in ("monk", "master")
     folder = tmp_path / ident
-    solution = solve(puzzle, progress=False, count_first_turns=False, proof=folder)
+    solution = solve(puzzle, count_first_turns=False, proof=folder)
     assert solution.optimum == puzzle.optimum
     assert proofs.check(puzzle, folder) == []
     doc = manifest(folder)
@@ -927,7 +927,7 @@ def test_a_tautology_handed_to_the_solver_is_left_out_of_the_cnf(tmp_path):
         if p.id == "gorge-novice-14"
     ]
     folder = tmp_path / puzzle.id
-    solve(puzzle, progress=False, count_first_turns=False, proof=folder)
+    solve(puzzle, count_first_turns=False, proof=folder)
     assert proofs.check(puzzle, folder) == []
     log = ProofLog(tmp_path / "log", puzzle.start, {})
     log.record("layer", "two clauses", [[3, -3, 4], [5, 6]])
@@ -949,7 +949,7 @@ def next_turn_master_proof(tmp_path) -> Path:
         solo_lookahead="next-turn",
     )
     folder = tmp_path / "master"
-    found = solve(start, progress=False, count_first_turns=False, proof=folder)
+    found = solve(start, count_first_turns=False, proof=folder)
     assert found.status == "optimal"
     return folder
 
@@ -969,7 +969,7 @@ def test_a_refinement_after_a_bad_flux_coin_is_refused(tmp_path):
     the policy reads no Ba Gua after the sowing: a refinement naming one is refused."""
     puzzle = FOCUS_PUZZLES["field-novice-18"]
     folder = tmp_path / puzzle.id
-    solve(puzzle, progress=False, count_first_turns=False, proof=folder)
+    solve(puzzle, count_first_turns=False, proof=folder)
     doc = manifest(folder)
     ref = doc["refinements"][0]
     ref["after"] = ["W"] * 8
@@ -991,7 +991,7 @@ def test_a_refinement_after_a_bad_flux_coin_is_refused(tmp_path):
 def test_a_focus_refinement_of_two_spaces_is_refused(tmp_path):
     puzzle = FOCUS_PUZZLES["field-novice-18"]
     folder = tmp_path / puzzle.id
-    solve(puzzle, progress=False, count_first_turns=False, proof=folder)
+    solve(puzzle, count_first_turns=False, proof=folder)
     doc = manifest(folder)
     i, ref = next((i, r) for i, r in enumerate(doc["refinements"]) if r["kind"] == "focus")
     ref["group"] = [ref["group"][0], (ref["group"][0] + 1) % 8]
@@ -1069,7 +1069,7 @@ def test_no_proof_hands_sat_a_nogood_for_the_claim_it_proves(tmp_path, monkeypat
     ident, path = START_NOGOOD
     (puzzle,) = [p for p in load_puzzles(path) if p.id == ident]
     folder = tmp_path / "now"
-    solve(puzzle, progress=False, count_first_turns=False, proof=folder)
+    solve(puzzle, count_first_turns=False, proof=folder)
     now = proofs.report(puzzle, folder)
     assert now.status == proofs.CHECKED
     assert all(basis != proofs.SEARCH for _, basis, _ in now.horizons[1:])
@@ -1077,7 +1077,7 @@ def test_no_proof_hands_sat_a_nogood_for_the_claim_it_proves(tmp_path, monkeypat
     assert all(row["position"] != start for row in manifest(folder)["dead_ends"])
     monkeypatch.setattr(sat_solver.SatSearch, "PROOF_SHORT_FROM", 1)  # as the proofs were made
     folder = tmp_path / "before"
-    solve(puzzle, progress=False, count_first_turns=False, proof=folder)
+    solve(puzzle, count_first_turns=False, proof=folder)
     before = proofs.report(puzzle, folder)
     assert before.status == proofs.CHECKED
     assert before.horizons[-1] == (
@@ -1107,7 +1107,7 @@ def test_an_encoding_that_misses_a_legal_turn_is_caught(tmp_path, monkeypatch):
 
     monkeypatch.setattr(Encoder, "_sowing", without)
     folder = tmp_path / "broken"
-    solve(PUZZLE, progress=False, count_first_turns=False, proof=folder)
+    solve(PUZZLE, count_first_turns=False, proof=folder)
     found = proofs.check_folder(folder)
     assert found and all("has no model in the rebuilt CNF" in p for p in found)
     assert found[0].startswith("line 1 (")

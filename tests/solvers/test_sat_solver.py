@@ -89,15 +89,15 @@ SAT_BUDGET = 5_000_000
 def agree(i: int, share: float | None = None):
     """``share``: the first-turn count's explicit share (0: SAT counts every first turn)."""
     state = challenge(i)
-    ex = explicit.solve(state, max_states=EXPLICIT_BUDGET, progress=False)
+    ex = explicit.solve(state, max_states=EXPLICIT_BUDGET)
     if ex.status != "optimal":
         pytest.skip(f"the explicit solver did not finish challenge {i} ({ex.status})")
     if share is None:
-        sat = solve(state, conflict_budget=SAT_BUDGET, progress=False)
+        sat = solve(state, conflict_budget=SAT_BUDGET)
     else:
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(sat_solver, "COUNT_EXPLICIT_SHARE", share)
-            sat = solve(state, conflict_budget=SAT_BUDGET, progress=False)
+            sat = solve(state, conflict_budget=SAT_BUDGET)
         if share == 0:  # the SAT loop ran and ended with an UNSAT answer
             assert sat.stats["first_turns_calls"] >= 1
     assert sat.status == "optimal", sat
@@ -148,7 +148,7 @@ WIN_IN_4 = (
 
 
 def test_win_in_one_and_the_certificate():
-    s = solve(State(WIN_IN_1), progress=False)
+    s = solve(State(WIN_IN_1))
     assert (s.status, s.optimum, s.line.notation()) == ("optimal", 1, ["Ea>Mo ="])
     cert = s.certificate.to_json()
     assert cert["solver"] == "taolong_lab.solvers.sat"
@@ -160,7 +160,7 @@ def test_win_in_one_and_the_certificate():
 
 
 def test_win_in_four_with_cadical():
-    s = solve(State(WIN_IN_4), progress=False, solver_name="cd195")
+    s = solve(State(WIN_IN_4), solver_name="cd195")
     assert (s.status, s.optimum) == ("optimal", 4)
     assert s.certificate.unsat_horizons == (1, 2, 3)
     assert_wins_in(State(WIN_IN_4), s.line, 4)
@@ -168,29 +168,29 @@ def test_win_in_four_with_cadical():
 
 def test_a_won_start_is_optimal_in_zero():
     state = State(WIN_IN_1).play("Ea>Mo =")
-    assert solve(state, progress=False).optimum == 0
+    assert solve(state).optimum == 0
 
 
 def test_two_player_positions_are_refused():
     from taolong_lab import new_game
 
     with pytest.raises(SolverError, match="solo"):
-        solve(new_game(), progress=False)
+        solve(new_game())
 
 
 def test_budgets_give_unknown():
     state = State(WIN_IN_4)
-    s = solve(state, conflict_budget=0, progress=False)
+    s = solve(state, conflict_budget=0)
     assert s.status == "unknown" and s.optimum is None
     assert s.proved_no_win_below == 1  # the lower bound
     assert "conflict_budget" in s.certificate.stopped
-    s = solve(state, time_limit=0, progress=False)
+    s = solve(state, time_limit=0)
     assert s.status == "unknown" and "time_limit" in s.certificate.stopped
-    s = solve(state, max_horizon=3, progress=False)
+    s = solve(state, max_horizon=3)
     assert s.status == "unknown" and s.proved_no_win_below == 4
     assert s.certificate.unsat_horizons == (1, 2, 3)
     with pytest.raises(SolverError):
-        solve(state, time_limit=-1, progress=False)
+        solve(state, time_limit=-1)
 
 
 def test_a_wrong_encoding_is_caught_not_returned(monkeypatch):
@@ -207,11 +207,11 @@ def test_a_wrong_encoding_is_caught_not_returned(monkeypatch):
         return damage(self, life, {2 * v: x for v, x in dmg.items()})
 
     monkeypatch.setattr(sat_encode.Board, "damage", double)
-    s = solve(State(WIN_IN_4), progress=False)
+    s = solve(State(WIN_IN_4))
     assert (s.status, s.optimum) == ("optimal", 4) and s.certificate.dead_ends > 0
     monkeypatch.setattr(SatSearch, "SEARCH_DEPTH", 0)
     with pytest.raises(SatEncodingError):
-        solve(State(WIN_IN_4), progress=False)
+        solve(State(WIN_IN_4))
 
 
 def test_short_real_search_and_dead_ends():
@@ -298,7 +298,7 @@ def test_lifted_dead_ends_change_the_speed_not_the_answer(i, monkeypatch):
     runs = {}
     for budget in (SatSearch.LIFT_BUDGET, 0):
         monkeypatch.setattr(SatSearch, "LIFT_BUDGET", budget)
-        s = runs[budget] = solve(state, progress=False)
+        s = runs[budget] = solve(state)
         assert s.status == "optimal"
         assert s.certificate.lift == (budget, SatSearch.LIFT_AFTER)
         assert_wins_in(state, s.line, s.optimum)
@@ -428,7 +428,7 @@ def test_short_searches_out_of_budget_get_shallower(monkeypatch):
         finally:
             search.close()
     monkeypatch.setattr(SatSearch, "SHORT_BUDGET", 0)
-    s = solve(start, progress=False)
+    s = solve(start)
     assert (s.status, s.optimum) == ("optimal", 4)
     assert s.stats["short_search_depth"] == SatSearch.SEARCH_FLOOR
 
@@ -496,9 +496,9 @@ def test_the_damage_budget_is_the_most_damage_of_the_sowings(scenario, seed, seg
 def test_the_damage_budget_is_in_the_certificate():
     """The damage budget's clauses are added at each horizon, and the certificate says so;
     the answer is the explicit solver's."""
-    s = solve(challenge(20), progress=False, count_first_turns=False)
+    s = solve(challenge(20), count_first_turns=False)
     assert s.certificate.damage_budget is True
-    assert s.optimum == explicit.solve(challenge(20), progress=False).optimum == 4
+    assert s.optimum == explicit.solve(challenge(20)).optimum == 4
 
 
 @pytest.mark.parametrize("i", [20, 24, 47])
@@ -507,8 +507,8 @@ def test_elimination_keeps_the_answer(i):
     (``solver.eliminate``): the explicit solver's optimum and first-turn count, and the
     certificate says elimination was used."""
     state = challenge(i)
-    s = solve(state, progress=False)
-    by_explicit = explicit.solve(state, progress=False)
+    s = solve(state)
+    by_explicit = explicit.solve(state)
     assert s.status == "optimal" and s.certificate.eliminate is True
     assert_wins_in(state, s.line, s.optimum)
     assert s.stats["eliminated_variables"] > 0
@@ -578,16 +578,16 @@ def test_no_short_searches_under_the_next_turn_lookahead(monkeypatch):
         assert (search.search_depth, search.lift_budget) == (0, 0)
     finally:
         search.close()
-    off = solve(state, progress=False)
+    off = solve(state)
     assert off.certificate.dead_ends == 0 and off.stats["short_search_depth"] == 0
     assert off.certificate.lift.budget == 0
     # the first-turn count is SAT's alone (COUNT_EXPLICIT_SHARE_NEXT_TURN = 0)
     assert off.stats["first_turns_by_explicit"] == 0 and off.stats["first_turns_calls"] >= 1
     monkeypatch.setitem(SatSearch.SEARCHES, "next-turn", True)
-    on = solve(state, progress=False)
+    on = solve(state)
     assert on.certificate.dead_ends > 0
     assert on.certificate.lift.budget == SatSearch.LIFT_BUDGET
-    assert on.optimum == off.optimum == explicit.solve(state, progress=False).optimum
+    assert on.optimum == off.optimum == explicit.solve(state).optimum
     assert on.optimal_first_turns == off.optimal_first_turns
     assert_wins_in(state, off.line, off.optimum)
 
@@ -603,5 +603,5 @@ def test_short_searches_run_under_the_matter_lookahead():
         assert search.lift_budget == SatSearch.LIFT_BUDGET > 0
     finally:
         search.close()
-    s = solve(state, progress=False)
+    s = solve(state)
     assert s.stats["first_turns_by_explicit"] > 0  # COUNT_EXPLICIT_SHARE > 0

@@ -137,7 +137,7 @@ def test_found_wins_are_allowed_along_solved_lines():
             bagua="random",
             seed=seed,
         )
-        s = solve(start, progress=False, max_states=20_000)
+        s = solve(start, max_states=20_000)
         if s.status != "optimal":
             continue
         state = start
@@ -244,7 +244,7 @@ def test_deferring_keeps_the_answer(pid):
     from taolong_lab import load_puzzles
 
     [puzzle] = [p for p in load_puzzles("bench/solo-set.jsonl") if p.id == pid]
-    sharp = solve(puzzle.start, progress=False, count_first_turns=False)
+    sharp = solve(puzzle.start, count_first_turns=False)
     assert sharp.optimum == puzzle.optimum
     assert sharp.stats["deferred"] > 0
     state = puzzle.start
@@ -263,7 +263,7 @@ def test_deferring_keeps_the_answer(pid):
 def test_a_star_with_deferral_matches_the_unpruned_search(state):
     """Against every line tried without any bound: a win within one or two turns is found
     exactly when one exists, and ``proved_no_win_below`` never rules one out."""
-    s = solve(state, progress=False, count_first_turns=False, max_states=400)
+    s = solve(state, count_first_turns=False, max_states=400)
     for r in (1, 2):
         exists = wins_within(state, r)
         if s.status == "optimal":

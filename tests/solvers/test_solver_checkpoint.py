@@ -28,7 +28,7 @@ START = solo_game(segments={"black": 1}, water={"black": 2})
 
 @pytest.fixture(scope="module")
 def one_shot() -> Solution:
-    return solve(START, progress=False)
+    return solve(START)
 
 
 def test_resumed_search_does_the_same_work_once(one_shot, tmp_path):
@@ -36,7 +36,7 @@ def test_resumed_search_does_the_same_work_once(one_shot, tmp_path):
     path = tmp_path / "search.ckpt"
     runs = []
     while True:
-        s = solve(START, max_states=10, progress=False, checkpoint=path)
+        s = solve(START, max_states=10, checkpoint=path)
         runs.append(s)
         if s.status != "unknown":
             break
@@ -53,14 +53,14 @@ def test_resumed_search_does_the_same_work_once(one_shot, tmp_path):
 
 def test_a_finished_checkpoint_returns_the_saved_result(one_shot, tmp_path, monkeypatch):
     path = tmp_path / "done.ckpt"
-    first = solve(START, progress=False, checkpoint=path)
+    first = solve(START, checkpoint=path)
     assert first.to_json() == Solution.from_json(first.to_json()).to_json()
 
     def no_search(self):
         raise AssertionError("the saved result must be returned without a search")
 
     monkeypatch.setattr(State, "iter_successors", no_search)
-    again = solve(START, progress=False, checkpoint=path)
+    again = solve(START, checkpoint=path)
     assert again == first and again.stats == first.stats
 
 
@@ -77,11 +77,11 @@ def test_a_crash_keeps_the_proved_bound_and_resumes(one_shot, tmp_path, monkeypa
 
     monkeypatch.setattr(State, "iter_successors", crashing)
     with pytest.raises(MemoryError):
-        solve(START, progress=False, checkpoint=path)
+        solve(START, checkpoint=path)
     _, saved = read(path)
     assert saved["proved"] >= 2 and saved["expanded"] == 20 and "result" not in saved
     monkeypatch.setattr(State, "iter_successors", real)
-    resumed = solve(START, progress=False, checkpoint=path)
+    resumed = solve(START, checkpoint=path)
     assert (resumed.optimum, resumed.line) == (one_shot.optimum, one_shot.line)
     assert resumed.stats["search_expanded"] == one_shot.stats["search_expanded"]
     assert resumed.stats["expanded"] == one_shot.stats["expanded"]  # counted in one run
@@ -99,7 +99,7 @@ def test_ctrl_c_saves_and_returns_unknown(tmp_path, monkeypatch):
         return real(self)
 
     monkeypatch.setattr(State, "iter_successors", interrupting)
-    s = solve(START, progress=False, checkpoint=path)
+    s = solve(START, checkpoint=path)
     assert s.status == "unknown" and s.certificate.stopped == "interrupted"
     _, saved = read(path)
     assert saved["proved"] == s.proved_no_win_below >= 2
@@ -117,24 +117,24 @@ def test_the_bound_is_saved_as_soon_as_it_rises(tmp_path, monkeypatch):
         real_save(self, snapshot)
 
     monkeypatch.setattr(Checkpoint, "save", recording)
-    s = solve(START, progress=False, checkpoint=path, checkpoint_every=3600)
+    s = solve(START, checkpoint=path, checkpoint_every=3600)
     assert s.optimum == 4
     assert seen[:-1] == sorted(set(seen[:-1])) and set(range(2, 5)) <= set(seen)
 
 
 def test_a_checkpoint_of_another_position_is_refused(tmp_path):
     path = tmp_path / "other.ckpt"
-    solve(START, max_states=3, progress=False, checkpoint=path)
+    solve(START, max_states=3, checkpoint=path)
     other = solo_game(segments={"black": 1}, water={"black": 1})
     with pytest.raises(SolverError, match=r"other\.ckpt: start: saved for '.*'"):
-        solve(other, progress=False, checkpoint=path)
+        solve(other, checkpoint=path)
 
 
 def test_a_foreign_file_is_refused_and_left_alone(tmp_path):
     path = tmp_path / "notes.txt"
     path.write_text("my notes")
     with pytest.raises(SolverError, match="format: not a taolong checkpoint"):
-        solve(START, progress=False, checkpoint=path)
+        solve(START, checkpoint=path)
     assert path.read_text() == "my notes"
 
 
@@ -146,7 +146,7 @@ def test_peak_memory_is_per_solve_on_linux():
     assert peak_memory_mb() >= 400
     del ballast  # a big block goes back to the system at once
     rss = int(re.search(r"VmRSS:\s+(\d+)", Path("/proc/self/status").read_text()).group(1))
-    s = solve(solo_game(segments={"black": 1}, water={"black": 1}), progress=False)
+    s = solve(solo_game(segments={"black": 1}, water={"black": 1}))
     # the solve's peak: what the process holds now plus the small search, not the ballast
     assert s.stats["peak_memory_mb"] < rss / 1024 + 200
 
@@ -174,8 +174,8 @@ def test_the_collector_is_paused_during_a_search_and_restored_after(solver, monk
     from taolong_lab.solvers.sat import solve as sat_solve
 
     run = {
-        "explicit": lambda: solve(START, progress=False),
-        "sat": lambda: sat_solve(START, progress=False),
+        "explicit": lambda: solve(START),
+        "sat": lambda: sat_solve(START),
         "explore": lambda: graph.explore(START, depth=1),
     }[solver]
     seen = []

@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from taolong_lab import State, new_game, solo_game, solvers
+from taolong_lab.errors import Arg
 from taolong_lab.graph import explore, retrograde
+from taolong_lab.solvers import Solution
 from taolong_lab.solvers.bounds import bound_params, lower_bound
 from taolong_lab.solvers.explicit import SolverError, replay, replay_text, solve
 
@@ -47,7 +49,7 @@ def _check_replay(start: State, solution) -> None:
 
 def test_win_in_1_by_hand():
     start = State(WIN_IN_1)
-    s = solve(start, progress=False)
+    s = solve(start)
     assert (s.status, s.optimum, s.proved_no_win_below) == ("optimal", 1, 1)
     assert s.line.notation() == ["Ea>Mo ="]
     assert s.optimal_first_turns == sum(
@@ -61,7 +63,7 @@ def test_win_in_2_by_hand():
     assert not any(a.is_over() for _, a in start.successors())  # no win in 1
     after = start.play(WIN_IN_2_LINE[0]).play(WIN_IN_2_LINE[1])
     assert after.outcome().winner == "white"  # a win in 2
-    s = solve(start, progress=False)
+    s = solve(start)
     assert (s.status, s.optimum) == ("optimal", 2)
     _check_replay(start, s)
     # every optimal first turn leads to a position with a win in 1
@@ -78,7 +80,7 @@ def test_win_in_3_by_retrograde():
     g = explore(start, depth=3)
     r = retrograde(g)
     assert r.turns_to_win[0] == 3 and r.exact[0]
-    s = solve(start, progress=False)
+    s = solve(start)
     assert (s.status, s.optimum) == ("optimal", 3)
     assert s.optimal_first_turns == len(r.optimal_turns[0])
     assert str(s.line[0]) in r.optimal_turns[0]
@@ -86,7 +88,7 @@ def test_win_in_3_by_retrograde():
 
 
 def test_the_certificate():
-    s = solve(State(WIN_IN_3), progress=False)
+    s = solve(State(WIN_IN_3))
     cert = s.certificate.to_json()
     assert cert["solver"] and cert["method"] and cert["lookahead"] == "matter"
     assert cert["optimum"] == 3 and cert["proved_no_win_below"] == 3
@@ -102,21 +104,21 @@ def test_rulebook_start_win_in_4_weakened_opponent():
     """The standard solo start with black weakened to 1 segment and 1 water: optimum 4 by the
     solver; the line is replayed, and the bound is consistent."""
     start = solo_game(segments={"black": 1}, water={"black": 1})
-    s = solve(start, progress=False)
+    s = solve(start)
     assert (s.status, s.optimum) == ("optimal", 4)
     _check_replay(start, s)
     # the position after the first turn of an optimal line has optimum 3
-    assert solve(start.play(s.line[0]), progress=False).optimum == 3
+    assert solve(start.play(s.line[0])).optimum == 3
 
 
 def test_unknown_within_max_states():
     start = solo_game()
-    s = solve(start, max_states=5, progress=False)
+    s = solve(start, max_states=5)
     assert s.status == "unknown" and s.optimum is None and len(s.line) == 0
     assert s.proved_no_win_below >= lower_bound(start) == 2
     assert s.stats["expanded"] <= 5
     assert "max_states" in s.certificate.stopped
-    zero = solve(start, max_states=0, progress=False)
+    zero = solve(start, max_states=0)
     assert zero.status == "unknown" and zero.proved_no_win_below == 2
 
 
@@ -124,10 +126,13 @@ def test_unknown_within_max_states():
 def test_unknown_within_time_limit(pure, monkeypatch):
     """A spent time limit stops the search before its first expansion, on either path."""
     monkeypatch.setenv("TAOLONG_PURE", pure)
-    s = solve(solo_game(), time_limit=0, progress=False)
+    s = solve(solo_game(), time_limit=0)
     assert s.status == "unknown" and s.proved_no_win_below == 2
-    assert s.certificate.stopped == "time_limit reached"
+    assert s.certificate.stopped == "time_limit=0 reached"
+    assert s.stop == (Arg("time_limit", 0), " reached")
+    assert s.stop_reason(lambda arg: arg.name.upper()) == "TIME_LIMIT reached"
     assert s.stats["expanded"] == 0
+    assert Solution.from_json(s.to_json()).stop == s.stop  # the race's pipe keeps it
 
 
 def test_keyboard_interrupt_returns_what_is_proved(monkeypatch):
@@ -142,7 +147,7 @@ def test_keyboard_interrupt_returns_what_is_proved(monkeypatch):
         return real(self)
 
     monkeypatch.setattr(State, "iter_successors", interrupting)
-    s = solve(solo_game(), progress=False)
+    s = solve(solo_game())
     assert s.status == "unknown" and s.certificate.stopped == "interrupted"
     assert s.proved_no_win_below >= 2
 
@@ -164,23 +169,23 @@ def test_keyboard_interrupt_in_the_kernel_returns_what_is_proved(monkeypatch):
 
     monkeypatch.setattr(kernel.KernelSearch, "SLICE", 16)
     monkeypatch.setattr(kernel.KernelSearch, "_sync", interrupting)
-    s = solve(solo_game(), progress=False)
+    s = solve(solo_game())
     assert s.status == "unknown" and s.certificate.stopped == "interrupted"
     assert s.proved_no_win_below >= 2 and calls["n"] == 4
 
 
 def test_two_player_positions_are_refused():
     with pytest.raises(SolverError, match="solo"):
-        solve(new_game(), progress=False)
+        solve(new_game())
     with pytest.raises(TypeError, match="method"):  # one method here: solvers.solve picks
-        solve(State(WIN_IN_1), method="explicit", progress=False)
+        solve(State(WIN_IN_1), method="explicit")
     with pytest.raises(SolverError, match="unknown method 'bogus'"):
-        solvers.solve(State(WIN_IN_1), method="bogus", progress=False)
+        solvers.solve(State(WIN_IN_1), method="bogus")
 
 
 def test_replay_text_shows_the_opponent_and_the_boards():
     start = State(WIN_IN_2)
-    s = solve(start, progress=False)
+    s = solve(start)
     text = replay_text(s)
     assert "turn 1:" in text and "turn 2:" in text and "white wins" in text
     assert "the black dragon acts" in text and text.count("Ba Gua") == 3
@@ -207,7 +212,7 @@ def test_lower_bound_never_exceeds_retrograde(tln):
 
 def test_lower_bound_against_solved_positions_along_a_line():
     start = solo_game(segments={"black": 1}, water={"black": 2})
-    s = solve(start, progress=False)
+    s = solve(start)
     for k, state in enumerate(replay(s, start)):
         assert lower_bound(state) <= s.optimum - k
 
@@ -221,7 +226,7 @@ def test_one_builder_makes_every_solution_from_its_certificate():
     from taolong_lab.solvers.sat import solve as sat_solve
 
     start = State(WIN_IN_2)
-    for solution in (solve(start, progress=False), sat_solve(start, progress=False)):
+    for solution in (solve(start), sat_solve(start)):
         cert = solution.certificate
         assert (solution.optimum, solution.proved_no_win_below) == (2, 2)
         assert (cert.optimum, cert.proved_no_win_below) == (2, 2)
@@ -232,3 +237,28 @@ def test_one_builder_makes_every_solution_from_its_certificate():
             build_solution(start, "optimal", line[:1], cert, {})
         with pytest.raises(SolverError, match="unknown answer with a line of 2 turns"):
             build_solution(start, "unknown", line, replace(cert, optimum=None), {})
+
+
+@pytest.mark.parametrize(
+    "stop",
+    [
+        "not a list",
+        ["x"] * 9,
+        ["x" * 201],
+        [{"name": "not an identifier", "value": 1}],
+        [{"name": "max_states", "value": [1]}],
+        [{"name": "max_states", "value": 1, "more": 2}],
+    ],
+)
+def test_a_stop_reason_read_back_is_bounded(stop):
+    doc = solve(solo_game(), time_limit=0).to_json()
+    with pytest.raises(SolverError, match=r"^stop: "):
+        Solution.from_json({**doc, "stop": stop})
+
+
+def test_the_library_draws_no_progress_unless_asked(capsys):
+    """Every solver entry point is silent by default: only the caller (the CLI, a notebook)
+    asks for a bar."""
+    for method in ("explicit", "sat", "auto"):
+        solvers.solve(State(WIN_IN_2), method=method)
+    assert capsys.readouterr().err == ""

@@ -14,7 +14,7 @@ incremental SAT with python-sat, the opponent's policy handled by CEGAR, in ever
 
 >>> from taolong_lab import State
 >>> s = solve(State("field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "
-...     "d3-d2-d1-e1:4:0 d4-d5:1:0 -/-/BB/-/W/-/BWW/WB 3:8 w 1"), progress=False)
+...     "d3-d2-d1-e1:4:0 d4-d5:1:0 -/-/BB/-/W/-/BWW/WB 3:8 w 1"))
 >>> s.status, s.optimum, s.line.notation()
 ('optimal', 1, ['Ea>Mo ='])
 """

@@ -75,6 +75,7 @@ and from Monk on the flux coin after them.
 from __future__ import annotations
 
 from ...engine import State
+from ...errors import Arg
 from ..bounds import bound_params, lower_bound
 from ..certificate import HorizonRecord, Lift, NoWinProof, SatCertificate, Status
 from ..common import (
@@ -118,7 +119,7 @@ def solve(
     time_limit: float | None = None,
     conflict_budget: int | None = None,
     max_horizon: int | None = None,
-    progress: bool = True,
+    progress: bool = False,
     solver_name: str = "g4",
     count_first_turns: bool = True,
     proof=None,
@@ -137,7 +138,7 @@ def solve(
     max_horizon : int or None
         Turns, at most.
     progress : bool
-        Show a progress bar (tqdm).
+        Show a progress bar (tqdm); off unless asked.
     solver_name : str
         The PySAT solver (``"g4"``, Glucose 4; ``"cd195"``, CaDiCaL; ...).
     count_first_turns : bool
@@ -173,18 +174,18 @@ def solve(
     try:
         return run.deepen(bar, count_first_turns)
     except _Stopped as exc:
-        return run.finish(Status.UNKNOWN, (), stopped=str(exc))
+        return run.finish(Status.UNKNOWN, (), stop=exc.args[0])
     except monk.TooManyConfigurations as exc:
-        return run.finish(Status.UNKNOWN, (), stopped=str(exc))
+        return run.finish(Status.UNKNOWN, (), stop=(str(exc),))
     except KeyboardInterrupt:
-        return run.finish(Status.UNKNOWN, (), stopped="interrupted")
+        return run.finish(Status.UNKNOWN, (), stop=("interrupted",))
     finally:
         if bar is not None:
             bar.close()
 
 
 class _Stopped(Exception):
-    """A budget stopped the search (its message says which)."""
+    """A budget stopped the search: its one argument is the stop reason's parts."""
 
 
 class _SatRun:
@@ -193,7 +194,9 @@ class _SatRun:
 
     def __init__(self, start, budget, solver_name, conflict_budget, max_horizon):
         if conflict_budget is not None and conflict_budget < 0:
-            raise SolverError(f"conflict_budget must be >= 0, got {conflict_budget}")
+            raise SolverError.naming(
+                Arg("conflict_budget", conflict_budget), ": must be >= 0", limit=0
+            )
         reset_peak_memory()
         self.start, self.budget, self.solver_name = start, budget, solver_name
         self.conflict_budget, self.conflicts_left = conflict_budget, conflict_budget
@@ -213,7 +216,7 @@ class _SatRun:
         self.proved = int(self.h0)
         while True:
             if self.max_horizon is not None and k >= self.max_horizon:
-                raise _Stopped(f"max_horizon={self.max_horizon}")
+                raise _Stopped((Arg("max_horizon", self.max_horizon),))
             if self.budget.spent():
                 raise _Stopped(self.budget.reason)
             layer = search.add_layer()
@@ -262,9 +265,9 @@ class _SatRun:
         status = None
         while status is None:
             if budget.spent():
-                raise _Stopped(budget.reason)
+                raise _Stopped(budget.stop)
             if self.conflicts_left is not None and self.conflicts_left <= 0:
-                raise _Stopped(f"conflict_budget={self.conflict_budget}")
+                raise _Stopped((Arg("conflict_budget", self.conflict_budget), " conflicts spent"))
             left = self.conflicts_left
             chunk = CHUNK if left is None else min(CHUNK, left)
             before = search.sat.accum_stats()["conflicts"]
@@ -283,17 +286,17 @@ class _SatRun:
             share = max(1.0, share)
         return self.search.count_first_turns(k, line, self.budget.deadline, share, bar)
 
-    def finish(self, status, line, first=None, stopped=None) -> Solution:
+    def finish(self, status, line, first=None, stop=()) -> Solution:
         """The Solution (:func:`~..common.build_solution`); the SAT solver is released."""
         optimum = len(line) if status == Status.OPTIMAL else None
         proved = 0 if status == Status.NO_WIN else optimum if optimum is not None else self.proved
         stats = self._stats()
-        certificate = self._certificate(optimum, proved, stopped, stats["conflicts"])
+        certificate = self._certificate(optimum, proved, stats["conflicts"])
         if self.search is not None:
             self.search.close()
-        return build_solution(self.start, status, line, certificate, stats, first)
+        return build_solution(self.start, status, line, certificate, stats, first, stop)
 
-    def _certificate(self, optimum, proved: int, stopped, conflicts: int) -> SatCertificate:
+    def _certificate(self, optimum, proved: int, conflicts: int) -> SatCertificate:
         search, unsat = self.search, self.unsat
         return SatCertificate(
             lookahead=self.start.rules.option("solo_lookahead"),
@@ -317,7 +320,6 @@ class _SatRun:
             dead_ends=len(search.nogoods) if search else 0,
             conflicts=conflicts,
             optimum=optimum,
-            stopped=stopped or None,
         )
 
     def _stats(self) -> dict:
