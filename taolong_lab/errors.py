@@ -51,6 +51,7 @@ def python_spelling(arg: Arg) -> str:
     Returns
     -------
     str
+        The keyword argument as a Python call writes it, its value cut to 60 characters.
     """
     return f"{arg.name}=" if arg.value is NAMED else f"{arg.name}={shown(arg.value, 60)}"
 

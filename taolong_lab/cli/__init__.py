@@ -40,7 +40,9 @@ The modules: ``parser`` (the parser and :func:`main`), ``common`` (what the comm
 ``play FILE``), ``play_game`` (``play --vs/--game``), ``replay`` (``play --replay``),
 ``game_options`` (what the game commands share: the game, its options, agent specs),
 ``games``, ``tournament``, ``balance``, ``review``, ``openings``, ``puzzles``, ``solve``,
-``verify``, ``graph``, ``generate``, ``atlas`` and ``doctor``: one module a command.
+``verify``, ``graph``, ``generate``, ``atlas`` and ``doctor``: one module a command, each
+declaring its :class:`~.common.Command` (``COMMAND``; ``position``: ``COMMANDS``), which
+``parser`` adds in the order of its table.
 """
 
 from .parser import build_parser, main

@@ -24,27 +24,22 @@ from ..puzzles import atlas, bundle
 from ..rules import scenario_names
 from ..runner import MAX_WORKERS, RunnerError
 from ..solvers import METHODS
-from .common import EXIT_OK, CommandError, add_progress_option, worded
-from .generate import EXIT_INTERRUPTED, _int, _names, _time_limit, add_cluster_options, the_runner
+from .common import EXIT_OK, Command, CommandError, add_progress_option, worded
+from .generate import (
+    EXIT_INTERRUPTED,
+    _add_names,
+    _int,
+    _names,
+    _time_limit,
+    add_cluster_options,
+    the_runner,
+)
 
 DEFAULT_FOLDER = "puzzles/atlas"
 
 
-def add_command(subparsers) -> None:
-    """Add ``atlas`` to the parser.
-
-    Parameters
-    ----------
-    subparsers : argparse._SubParsersAction
-        What ``ArgumentParser.add_subparsers`` returned.
-    """
-    cmd = subparsers.add_parser(
-        "atlas",
-        help="prove the optimum of every shuffled solo start (resumable)",
-        description="Prove the optimum of every shuffled solo start of the scenarios into "
-        "DIR, resuming what is there: the whole atlas is hours of CPU. With --summary or "
-        "--costs, print what DIR holds (default: puzzles/atlas) and stop.",
-    )
+def _arguments(cmd) -> None:
+    """The arguments of ``atlas``."""
     cmd.add_argument(
         "folder",
         nargs="*",
@@ -61,12 +56,11 @@ def add_command(subparsers) -> None:
         metavar="DIR",
         help="lookup: the atlas folder (default: the bundled atlas)",
     )
-    cmd.add_argument(
+    _add_names(
+        cmd,
         "--scenario",
-        nargs="+",
-        default=["all"],
-        metavar="NAME|all",
-        help=f"scenarios to prove, of {', '.join(scenario_names())} (default: all)",
+        "all",
+        f"scenarios to prove, of {', '.join(scenario_names())} (default: all)",
     )
     cmd.add_argument(
         "--method",
@@ -93,18 +87,10 @@ def add_command(subparsers) -> None:
         action="store_true",
         help="print what the proved challenges cost (positions, CPU seconds) and stop",
     )
-    cmd.set_defaults(run=run)
 
 
 def run(args, out) -> int:
-    """Run the atlas the command line asks for, or print its table.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        The parsed command line.
-    out : text file
-        Where the results are printed.
+    """``taolong atlas``: run the atlas the command line asks for, or print its table.
 
     Returns
     -------
@@ -192,3 +178,14 @@ def _atlas_folder(folder: str) -> Path:
     if not any(path.glob("*.jsonl")):
         raise CommandError(f"atlas: {folder}: no atlas file (*.jsonl) in it")
     return path
+
+
+COMMAND = Command(
+    "atlas",
+    "prove the optimum of every shuffled solo start (resumable)",
+    run,
+    _arguments,
+    "Prove the optimum of every shuffled solo start of the scenarios into DIR, resuming what "
+    "is there: the whole atlas is hours of CPU. With --summary or --costs, print what DIR holds "
+    "(default: puzzles/atlas) and stop.",
+)

@@ -13,12 +13,13 @@ from ..errors import TaoLongError
 from ..files import read_bounded, write_atomic
 from ..games import TAOLONG
 from ..rules import EDITIONS, MODES, scenario_names
-from ..rules.data import decode_json, json_decoder, shown
-from .common import EXIT_OK, CommandError
+from ..rules.data import decode_json, json_decoder
+from .common import EXIT_OK, Command, CommandError, check_output
 from .game_options import (
     add_run_arguments,
     game_options,
     games_runner,
+    say_resumed,
     the_game,
 )
 
@@ -39,21 +40,8 @@ CARD_COLUMNS = (
 )
 
 
-def add_command(subparsers) -> None:
-    """Add ``balance`` to the parser.
-
-    Parameters
-    ----------
-    subparsers : argparse._SubParsersAction
-        What ``ArgumentParser.add_subparsers`` returned.
-    """
-    card = subparsers.add_parser(
-        "balance",
-        help="the balance report card of a game",
-        description="The balance report card: each agent level plays itself in every cell of "
-        "the game (a variant: a scenario, a player count, a version). The columns: "
-        + " ".join(f"{name}: {what}." for name, what in CARD_COLUMNS).replace("%", "%%"),
-    )
+def _arguments(card) -> None:
+    """The arguments of ``balance``."""
     card.add_argument(
         "--levels",
         nargs="+",
@@ -83,7 +71,6 @@ def add_command(subparsers) -> None:
         help="the card, written atomically after each game; a rerun resumes",
     )
     card.add_argument("--plot", metavar="FILE.svg", help="also draw the card")
-    card.set_defaults(run=run_balance)
 
 
 def run_balance(args, out) -> int:
@@ -93,10 +80,9 @@ def run_balance(args, out) -> int:
     levels = {spec: agent_from_spec(spec) for spec in args.levels}
     if len(levels) != len(args.levels):
         raise CommandError("--levels: each agent once")
-    if not args.out.endswith(".json"):
-        raise CommandError(f"--out {shown(args.out)}: must be a .json file")
-    if args.plot is not None and not args.plot.endswith(".svg"):
-        raise CommandError(f"--plot {shown(args.plot)}: must be a .svg file")
+    check_output("--out", args.out, ".json")
+    if args.plot is not None:
+        check_output("--plot", args.plot, ".svg")
     if args.option:
         raise CommandError(
             "balance: the cells are --scenario/--mode/--edition or --variant, not --option"
@@ -127,10 +113,7 @@ def run_balance(args, out) -> int:
         runner=runner,
         **options,
     )
-    if before:
-        print(
-            f"resumed: {before} of the games were played by an earlier run ({args.out})", file=out
-        )
+    say_resumed(before, args.out, out)
     print_card(card, played, out)
     if args.plot is not None:
         _plot(card, args.plot)
@@ -226,4 +209,15 @@ def _plot(card: dict, path: str) -> None:
     write_atomic(Path(path), buffer.getvalue())
 
 
-__all__ = ["add_command", "print_card", "run_balance"]
+COMMAND = Command(
+    "balance",
+    "the balance report card of a game",
+    run_balance,
+    _arguments,
+    "The balance report card: each agent level plays itself in every cell of the game (a "
+    "variant: a scenario, a player count, a version). The columns: "
+    + " ".join(f"{name}: {what}." for name, what in CARD_COLUMNS).replace("%", "%%"),
+)
+
+
+__all__ = ["COMMAND", "print_card", "run_balance"]

@@ -5,15 +5,18 @@ by ``FILE[:ID]``, and the texts of a puzzle's goal and of a position's legal tur
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 from ..engine import State
 from ..errors import NAMED, Arg, TaoLongError, python_spelling
-from ..files import InputFileError, check_readable
+from ..files import InputFileError, check_readable, write_atomic
 from ..limits import MAX_SEED
 from ..puzzles import Puzzle, PuzzleError, bundle, read_puzzles
 from ..puzzles.grade import TIERS
@@ -45,6 +48,26 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str):
         raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+class Command(NamedTuple):
+    """A command of ``taolong``, as :func:`~.parser.build_parser` adds it.
+
+    ``run(args, out)`` runs the command on the parsed command line ``args``
+    (an ``argparse.Namespace``), prints its results to the text file ``out`` and returns the
+    exit status: :data:`EXIT_OK` unless its docstring names others. Bad input raises a
+    :class:`~taolong_lab.errors.TaoLongError` (most often a :class:`CommandError`), which
+    :func:`~.parser.main` reports on one line.
+
+    >>> Command("doctor", "what this install runs on", run=lambda args, out: EXIT_OK).name
+    'doctor'
+    """
+
+    name: str
+    help: str  # the line of ``taolong --help``
+    run: Callable
+    arguments: Callable | None = None  # ``arguments(parser)`` adds the command's arguments
+    description: str | None = None  # the text of ``taolong NAME --help``, if more than ``help``
 
 
 def number(kind, low, high):
@@ -305,10 +328,12 @@ def cli_word(arg: Arg) -> str:
     Parameters
     ----------
     arg : Arg
+        A keyword of the library; one no option sets is spelled as Python spells it.
 
     Returns
     -------
     str
+        The option, then its value unless the option is a switch.
 
     >>> cli_word(Arg("max_states", 3)), cli_word(Arg("checkpoint")), cli_word(Arg("fresh", True))
     ('--max-states 3', '--checkpoint', '--fresh')
@@ -425,16 +450,55 @@ def option_pairs(pairs, refuse) -> dict:
     return options
 
 
+def check_output(flag: str, path: str, suffix: str | None = None) -> None:
+    """Refuse an output file (``flag path``) whose name does not end in ``suffix`` or whose
+    folder does not exist, before any work is done.
+
+    Parameters
+    ----------
+    flag : str
+        The option that names the file, as messages name it.
+    path : str
+    suffix : str or None
+        The ending the name needs (".json"); None: any.
+
+    Raises
+    ------
+    CommandError
+        Naming the option and the file.
+    """
+    if suffix is not None and not path.endswith(suffix):
+        raise CommandError(f"{flag} {shown(path)}: must be a {suffix} file")
+    if not Path(path).resolve().parent.is_dir():
+        raise CommandError(f"{flag} {shown(path)}: no such folder")
+
+
+def write_json(path: str, doc) -> None:
+    """Write ``doc`` to ``path`` as indented UTF-8 JSON, atomically
+    (:func:`~taolong_lab.files.write_atomic`).
+
+    Parameters
+    ----------
+    path : str
+    doc : dict or list
+        Plain JSON values; a nan or an infinity is refused (``ValueError``).
+    """
+    text = json.dumps(doc, ensure_ascii=False, allow_nan=False, indent=1) + "\n"
+    write_atomic(Path(path), text.encode("utf-8"))
+
+
 def puzzle_header(puzzle: Puzzle) -> str:
     """The puzzle's id, title and goal, on two lines.
 
     Parameters
     ----------
     puzzle : Puzzle
+        Its player and best known optimum make the goal.
 
     Returns
     -------
     str
+        ``puzzle ID: TITLE``, then the goal: the dragon to play and the one to take.
     """
     other = "black" if puzzle.player == "white" else "white"
     goal = f"You play {puzzle.player}; win by taking the {other} dragon's last segment"
@@ -529,12 +593,14 @@ __all__ = [
     "OPTION_OF",
     "PROG",
     "TIER_NAMES",
+    "Command",
     "CommandError",
     "Parser",
     "UsageError",
     "add_progress_option",
     "add_puzzle_argument",
     "add_tier_argument",
+    "check_output",
     "cli_word",
     "named_puzzle",
     "names_a_puzzle_file",
@@ -550,4 +616,5 @@ __all__ = [
     "split_puzzle_spec",
     "wants_progress",
     "worded",
+    "write_json",
 ]

@@ -12,24 +12,12 @@ from ..puzzles import bundle
 from ..solvers import kernel
 from ..solvers.sat import drat
 from ..version import __version__
-from .common import EXIT_OK, PROG
+from .common import EXIT_OK, PROG, Command
 
 OPTIONAL = (
     ("jupyterlab", "JupyterLab and the Explorer (pip install '.[lab]')"),
     ("distributed", "generate --scheduler on a Dask cluster (pip install '.[dask]')"),
 )
-
-
-def add_command(subparsers) -> None:
-    """Add ``doctor`` to the parser.
-
-    Parameters
-    ----------
-    subparsers : argparse._SubParsersAction
-        What ``ArgumentParser.add_subparsers`` returned.
-    """
-    doctor = subparsers.add_parser("doctor", help="what this install runs on, a line each")
-    doctor.set_defaults(run=run)
 
 
 def lines() -> list[str]:
@@ -60,7 +48,10 @@ def _bundled() -> str:
 
 
 def run(args, out) -> int:
-    """Print the report."""
+    """``taolong doctor``: print the report."""
     for line in lines():
         print(line, file=out)
     return EXIT_OK
+
+
+COMMAND = Command("doctor", "what this install runs on, a line each", run)

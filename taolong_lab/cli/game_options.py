@@ -17,7 +17,7 @@ from ..games import TAOLONG, game
 from ..limits import MAX_SEED, MAX_TURNS
 from ..rules.data import shown
 from ..runner import MAX_WORKERS, Runner
-from .common import CommandError, add_progress_option, number, option_pairs
+from .common import CommandError, add_progress_option, number, option_pairs, wants_progress
 from .generate import add_cluster_options, the_runner
 
 
@@ -63,35 +63,29 @@ def add_run_arguments(parser, games: int) -> None:
         metavar="NAME=VALUE",
         help="a game option, e.g. scenario=torus (repeatable)",
     )
-    parser.add_argument(
-        "--games",
-        metavar="N",
-        type=number(int, 1, MAX_GAMES),
-        default=games,
-        help=f"games a pairing or a cell (default: {games})",
+    counts = (  # flag, metavar, the range, the default, the help
+        ("--games", "N", (1, MAX_GAMES), games, f"games a pairing or a cell (default: {games})"),
+        (
+            "--seed",
+            "S",
+            (0, MAX_SEED),
+            0,
+            "the seed of the games (the same seed, the same games; default: 0)",
+        ),
+        (
+            "--max-turns",
+            "N",
+            (1, MAX_TURNS),
+            None,
+            "the cap, in decisions (chance does not count): a game still going there is a "
+            "draw, 'capped' (default: the game's own, 'taolong games NAME' shows it)",
+        ),
+        ("--workers", "K", (1, MAX_WORKERS), 1, "processes at once (default: 1)"),
     )
-    parser.add_argument(
-        "--seed",
-        metavar="S",
-        type=number(int, 0, MAX_SEED),
-        default=0,
-        help="the seed of the games (the same seed, the same games; default: 0)",
-    )
-    parser.add_argument(
-        "--max-turns",
-        metavar="N",
-        type=number(int, 1, MAX_TURNS),
-        default=None,
-        help="the cap, in decisions (chance does not count): a game still going there is a "
-        "draw, 'capped' (default: the game's own, 'taolong games NAME' shows it)",
-    )
-    parser.add_argument(
-        "--workers",
-        metavar="K",
-        type=number(int, 1, MAX_WORKERS),
-        default=1,
-        help="processes at once (default: 1)",
-    )
+    for flag, metavar, (low, high), default, what in counts:
+        parser.add_argument(
+            flag, metavar=metavar, type=number(int, low, high), default=default, help=what
+        )
     add_cluster_options(parser)
     add_progress_option(parser)
 
@@ -131,6 +125,50 @@ def add_search_budget(command, *, per: str, default_nodes: int, seed_help: str) 
     )
 
 
+def search_budget(args) -> dict:
+    """The budget of :func:`add_search_budget`'s options as keyword arguments: ``nodes``,
+    ``time_limit``, ``depth``, ``seed`` and ``progress`` (:func:`~.common.wants_progress`).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed with :func:`add_search_budget` and :func:`~.common.add_progress_option`.
+
+    Returns
+    -------
+    dict
+
+    Raises
+    ------
+    CommandError
+        ``--time`` 0.
+    """
+    if args.time is not None and args.time <= 0:
+        raise CommandError("--time: must be above 0 seconds")
+    return {
+        "nodes": args.nodes,
+        "time_limit": args.time,
+        "depth": args.depth,
+        "seed": args.seed,
+        "progress": wants_progress(args),
+    }
+
+
+def say_resumed(before: int, where: str, out) -> None:
+    """Say, if ``before`` is not 0, that an earlier run played that many of the games (kept
+    in ``where``).
+
+    Parameters
+    ----------
+    before : int
+    where : str
+        The file or the folder of the games.
+    out : text file
+    """
+    if before:
+        print(f"resumed: {before} of the games were played by an earlier run ({where})", file=out)
+
+
 def games_runner(args) -> Runner:
     """The :class:`~taolong_lab.runner.Runner` of ``--workers``, ``--scheduler``, ``--tls-*``
     and ``--progress``: a bad one is refused before any game is played."""
@@ -139,9 +177,12 @@ def games_runner(args) -> Runner:
 
 __all__ = [
     "add_run_arguments",
+    "add_search_budget",
     "agent_keys_help",
     "agents_help",
     "game_options",
     "games_runner",
+    "say_resumed",
+    "search_budget",
     "the_game",
 ]

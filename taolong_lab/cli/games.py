@@ -4,20 +4,12 @@ from __future__ import annotations
 
 from ..errors import TaoLongError
 from ..games import game, games
-from .common import EXIT_OK, CommandError
+from .common import EXIT_OK, Command, CommandError
 
 
-def add_command(subparsers) -> None:
-    """Add ``games`` to the parser.
-
-    Parameters
-    ----------
-    subparsers : argparse._SubParsersAction
-        What ``ArgumentParser.add_subparsers`` returned.
-    """
-    listed = subparsers.add_parser("games", help="list the registered games (or one's options)")
+def _arguments(listed) -> None:
+    """The arguments of ``games``."""
     listed.add_argument("name", nargs="?", metavar="NAME", help="a game: list its options")
-    listed.set_defaults(run=run_games)
 
 
 def run_games(args, out) -> int:
@@ -60,4 +52,7 @@ def run_games(args, out) -> int:
     return EXIT_OK
 
 
-__all__ = ["add_command", "run_games"]
+COMMAND = Command("games", "list the registered games (or one's options)", run_games, _arguments)
+
+
+__all__ = ["COMMAND", "run_games"]

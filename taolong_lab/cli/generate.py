@@ -27,6 +27,7 @@ from ..runner import MAX_WORKERS, Runner, RunnerError
 from .common import (
     EXIT_OK,
     PROG,
+    Command,
     CommandError,
     add_progress_option,
     cli_word,
@@ -37,40 +38,22 @@ from .common import (
 EXIT_SHORT, EXIT_INTERRUPTED = 1, 130
 
 
-def add_command(subparsers) -> None:
-    """Add ``generate`` to the parser.
-
-    Parameters
-    ----------
-    subparsers : argparse._SubParsersAction
-        What ``ArgumentParser.add_subparsers`` returned.
-    """
-    gen = subparsers.add_parser("generate", help="generate proved, graded solo puzzles")
+def _arguments(gen) -> None:
+    """The arguments of ``generate``."""
     gen.add_argument("--count", required=True, metavar="N", help="puzzles wanted in FILE in all")
     gen.add_argument(
         "--out", required=True, metavar="FILE.jsonl", help="the puzzle file (a rerun resumes)"
     )
-    gen.add_argument(
-        "--scenario",
-        nargs="+",
-        default=["field"],
-        metavar="NAME|all",
-        help="the scenarios to draw from (default: field)",
-    )
-    gen.add_argument(
-        "--mode",
-        nargs="+",
-        default=["grasshopper"],
-        metavar="NAME|all",
-        help="the game modes to draw from (default: grasshopper)",
-    )
-    gen.add_argument(
-        "--source",
-        nargs="+",
-        default=["all"],
-        metavar="NAME|all",
-        help="candidate sources: random, played, backward (all: these three), line, deep",
-    )
+    for flag, default, what in (
+        ("--scenario", "field", "the scenarios to draw from (default: field)"),
+        ("--mode", "grasshopper", "the game modes to draw from (default: grasshopper)"),
+        (
+            "--source",
+            "all",
+            "candidate sources: random, played, backward (all: these three), line, deep",
+        ),
+    ):
+        _add_names(gen, flag, default, what)
     gen.add_argument(
         "--turns",
         default="1..4",
@@ -86,7 +69,6 @@ def add_command(subparsers) -> None:
     )
     add_cluster_options(gen)
     add_progress_option(gen)
-    gen.set_defaults(run=run)
 
 
 def add_cluster_options(parser) -> None:
@@ -116,6 +98,12 @@ def _int(flag: str, text: str, low: int, high: int) -> int:
     if len(digits.lstrip("+-").lstrip("0")) > len(str(high)) or not low <= int(digits) <= high:
         raise CommandError(f"{flag} {shown(text)}: must be from {low} to {high}")
     return int(digits)
+
+
+def _add_names(parser, flag: str, default: str, what: str) -> None:
+    """Add ``flag NAME.. | all`` (names given as several words or comma-separated), read back
+    by :func:`_names`."""
+    parser.add_argument(flag, nargs="+", default=[default], metavar="NAME|all", help=what)
 
 
 def _names(flag: str, words, known) -> tuple[str, ...] | str:
@@ -243,14 +231,7 @@ def _print_warning(message, category, filename, lineno, file=None, line=None) ->
 
 
 def run(args, out) -> int:
-    """Generate (or resume) the run the command line asks for.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        The parsed command line.
-    out : text file
-        Where the results are printed.
+    """``taolong generate``: generate (or resume) the run the command line asks for.
 
     Returns
     -------
@@ -280,4 +261,7 @@ def run(args, out) -> int:
     return EXIT_OK if len(puzzles) >= count else EXIT_SHORT
 
 
-__all__ = ["add_command", "parse", "run", "the_runner"]
+COMMAND = Command("generate", "generate proved, graded solo puzzles", run, _arguments)
+
+
+__all__ = ["COMMAND", "parse", "run", "the_runner"]

@@ -11,6 +11,7 @@ from ..solvers.graph import MAX_DEPTH, MAX_STATES, explore
 from .common import (
     EXIT_OK,
     MAX_COUNT,
+    Command,
     CommandError,
     add_progress_option,
     add_puzzle_argument,
@@ -21,15 +22,8 @@ from .common import (
 )
 
 
-def add_command(subparsers) -> None:
-    """Add ``graph`` to the parser.
-
-    Parameters
-    ----------
-    subparsers : argparse._SubParsersAction
-        What ``ArgumentParser.add_subparsers`` returned.
-    """
-    graph = subparsers.add_parser("graph", help="write the state graph of a puzzle")
+def _arguments(graph) -> None:
+    """The arguments of ``graph``."""
     add_puzzle_argument(graph, "a puzzle file (its first puzzle), or FILE:ID")
     graph.add_argument(
         "--depth",
@@ -52,23 +46,11 @@ def add_command(subparsers) -> None:
         help=f"stop at N positions (default {MAX_STATES:,})",
     )
     add_progress_option(graph)
-    graph.set_defaults(run=run)
 
 
 def run(args, out) -> int:
-    """Explore the puzzle's graph, solve it backwards, write it and say what was written.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        The parsed command line.
-    out : text file
-        Where the results are printed.
-
-    Returns
-    -------
-    int
-        The exit status: 0.
+    """``taolong graph``: explore the puzzle's graph, solve it backwards, write it and say
+    what was written.
 
     Raises
     ------
@@ -97,4 +79,7 @@ def run(args, out) -> int:
     return EXIT_OK
 
 
-__all__ = ["add_command", "run"]
+COMMAND = Command("graph", "write the state graph of a puzzle", run, _arguments)
+
+
+__all__ = ["COMMAND", "run"]

@@ -5,28 +5,14 @@ best and the worst first turn."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 from ..agents.openings import DEFAULT_NODES, OpeningError, opening_starts, opening_table
-from ..files import write_atomic
 from ..rules import EDITIONS, scenario_names
-from ..rules.data import shown
-from .common import EXIT_OK, CommandError, add_progress_option, wants_progress
-from .game_options import add_search_budget
+from .common import EXIT_OK, Command, CommandError, add_progress_option, check_output, write_json
+from .game_options import add_search_budget, search_budget
 
 
-def add_command(subparsers) -> None:
-    """Add ``openings`` to the parser.
-
-    Parameters
-    ----------
-    subparsers : argparse._SubParsersAction
-        What ``ArgumentParser.add_subparsers`` returned.
-    """
-    command = subparsers.add_parser(
-        "openings", help="every first turn of each scenario scored by a deep search"
-    )
+def _arguments(command) -> None:
+    """The arguments of ``openings``."""
     command.add_argument(
         "--scenario",
         metavar="S",
@@ -44,7 +30,6 @@ def add_command(subparsers) -> None:
     )
     command.add_argument("--json", metavar="FILE.json", help="also write the tables as JSON")
     add_progress_option(command)
-    command.set_defaults(run=run_openings)
 
 
 def run_openings(args, out) -> int:
@@ -56,13 +41,9 @@ def run_openings(args, out) -> int:
         A bad budget or file, or a start that does not exist (the earlier edition builds The
         Field and The Valley only; the table keeps The Field).
     """
-    if args.time is not None and args.time <= 0:
-        raise CommandError("--time: must be above 0 seconds")
+    search = search_budget(args)
     if args.json is not None:
-        if not args.json.endswith(".json"):
-            raise CommandError(f"--json {shown(args.json)}: must be a .json file")
-        if not Path(args.json).resolve().parent.is_dir():
-            raise CommandError(f"--json {shown(args.json)}: no such folder")
+        check_output("--json", args.json, ".json")
     editions = None if args.edition is None else [args.edition]
     starts = opening_starts(args.scenario, editions)
     if not starts:
@@ -74,22 +55,15 @@ def run_openings(args, out) -> int:
     tables = []
     for start in starts:
         try:
-            table = opening_table(
-                start,
-                nodes=args.nodes,
-                time_limit=args.time,
-                depth=args.depth,
-                seed=args.seed,
-                progress=wants_progress(args),
-            )
+            table = opening_table(start, **search)
         except OpeningError as exc:
             raise CommandError(f"openings: {exc}") from None
         tables.append(table)
         print_table(table, budget, out)
     if args.json is not None:
-        doc = {"command": "taolong openings", "tables": [t.to_json() for t in tables]}
-        text = json.dumps(doc, ensure_ascii=False, allow_nan=False, indent=1) + "\n"
-        write_atomic(Path(args.json), text.encode("utf-8"))
+        write_json(
+            args.json, {"command": "taolong openings", "tables": [t.to_json() for t in tables]}
+        )
         print(f"{args.json}: written", file=out)
     return EXIT_OK
 
@@ -112,4 +86,12 @@ def print_table(table, budget: str, out) -> None:
     print(f"  spread (best - worst): {table.spread:.1%}\n", file=out)
 
 
-__all__ = ["add_command", "print_table", "run_openings"]
+COMMAND = Command(
+    "openings",
+    "every first turn of each scenario scored by a deep search",
+    run_openings,
+    _arguments,
+)
+
+
+__all__ = ["COMMAND", "print_table", "run_openings"]

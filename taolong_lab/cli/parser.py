@@ -27,10 +27,26 @@ from . import (
 )
 from .common import EXIT_ERROR, EXIT_OK, PROG, Parser, worded
 
+COMMANDS = (  # in the order of ``taolong --help``
+    *position.COMMANDS,
+    games.COMMAND,
+    tournament.COMMAND,
+    balance.COMMAND,
+    review.COMMAND,
+    openings.COMMAND,
+    puzzles.COMMAND,
+    solve.COMMAND,
+    verify.COMMAND,
+    graph.COMMAND,
+    generate.COMMAND,
+    atlas.COMMAND,
+    doctor.COMMAND,
+)
+
 
 def build_parser() -> Parser:
-    """The parser of every command: each sets ``run``, a function ``run(args, out)`` that
-    returns the exit status.
+    """The parser of every command of :data:`COMMANDS`: each sets ``run``, the command's
+    ``run(args, out)`` that returns the exit status (:class:`~.common.Command`).
 
     Returns
     -------
@@ -49,22 +65,13 @@ def build_parser() -> Parser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     commands.required = True
-    position.add_commands(commands)
-    for command in (
-        games,
-        tournament,
-        balance,
-        review,
-        openings,
-        puzzles,
-        solve,
-        verify,
-        graph,
-        generate,
-        atlas,
-        doctor,
-    ):
-        command.add_command(commands)
+    for command in COMMANDS:
+        added = commands.add_parser(
+            command.name, help=command.help, description=command.description
+        )
+        if command.arguments is not None:
+            command.arguments(added)
+        added.set_defaults(run=command.run)
     return parser
 
 
@@ -99,4 +106,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
 
 
-__all__ = ["build_parser", "main"]
+__all__ = ["COMMANDS", "build_parser", "main"]

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from pathlib import Path
 
 from ..agents import RecordError, append_record
 from ..agents.base import MAX_NODES
@@ -28,6 +27,7 @@ from .common import (
     EXIT_OK,
     MAX_SECONDS,
     CommandError,
+    check_output,
     number,
     numbered,
     read_entry,
@@ -102,17 +102,10 @@ def run_play_game(args, out, inp=None) -> int:
 
     Parameters
     ----------
-    args : argparse.Namespace
-        The parsed command line.
-    out : text file
-        Where the game is printed.
+    args, out
+        As a :class:`~.common.Command`'s run takes them: the game is printed to ``out``.
     inp : text file or None
         Where the entries are read (default: standard input).
-
-    Returns
-    -------
-    int
-        The exit status: 0.
 
     Raises
     ------
@@ -136,10 +129,8 @@ def run_play_game(args, out, inp=None) -> int:
     names = start.player_names()
     you = _side(args.colour, names) if opponent is not None or args.colour else 0
     seats = [None if p == you or opponent is None else opponent for p in range(start.players)]
-    if args.record is not None and not args.record.endswith(".jsonl"):
-        raise CommandError(f"--record {shown(args.record)}: must be a .jsonl file")
-    if args.record is not None and not Path(args.record).resolve().parent.is_dir():
-        raise CommandError(f"--record {shown(args.record)}: no such folder")
+    if args.record is not None:
+        check_output("--record", args.record, ".jsonl")
     if args.record is not None:
         problem = record_file_problem(args.record)
         if problem is not None:

@@ -26,6 +26,7 @@ from .common import (
     EXIT_OK,
     MAX_SEED,
     PROG,
+    Command,
     CommandError,
     UsageError,
     add_puzzle_argument,
@@ -44,29 +45,13 @@ from .play_game import add_play_arguments, run_play_game, wants_game
 from .session import Session
 
 
-def add_commands(subparsers) -> None:
-    """Add ``show``, ``turns``, ``play`` and ``scenarios`` to the parser.
-
-    Parameters
-    ----------
-    subparsers : argparse._SubParsersAction
-        What ``ArgumentParser.add_subparsers`` returned.
-    """
-    show = subparsers.add_parser("show", help="print a position (default: the start)")
+def _show_arguments(show: argparse.ArgumentParser) -> None:
     _add_position_arguments(show)
     _add_output_arguments(show)
-    show.set_defaults(run=run_show)
 
-    turns = subparsers.add_parser("turns", help="list the legal turns of a position")
-    _add_position_arguments(turns)
-    turns.set_defaults(run=run_turns)
 
-    play = subparsers.add_parser(
-        "play",
-        help="play turns and print the position after them, or play a puzzle turn by turn",
-    )
-    _add_position_arguments(play)
-    _add_output_arguments(play)
+def _play_arguments(play: argparse.ArgumentParser) -> None:
+    _show_arguments(play)
     play.add_argument(
         "turns",
         nargs="*",
@@ -86,10 +71,6 @@ def add_commands(subparsers) -> None:
         "(--vs, --game): the agents' and the chance events' seed (default 0)",
     )
     add_play_arguments(play)
-    play.set_defaults(run=run_play)
-
-    scenarios = subparsers.add_parser("scenarios", help="list the scenarios")
-    scenarios.set_defaults(run=run_scenarios)
 
 
 def _add_position_arguments(parser: argparse.ArgumentParser) -> None:
@@ -186,20 +167,7 @@ def _print_state(state: State, args, out) -> None:
 
 # ---- the commands -----------------------------------------------------------------------------
 def run_show(args, out) -> int:
-    """``taolong show``: the position, as a board, TLN, JSON or SVG.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        The parsed command line.
-    out : text file
-        Where the results are printed.
-
-    Returns
-    -------
-    int
-        The exit status: 0.
-    """
+    """``taolong show``: the position, as a board, TLN, JSON or SVG."""
     puzzle, state = _setup(args)
     if puzzle is not None and not (args.json or args.svg):
         print(puzzle_header(puzzle), file=out)
@@ -209,20 +177,7 @@ def run_show(args, out) -> int:
 
 
 def run_turns(args, out) -> int:
-    """``taolong turns``: the legal turns, numbered, each in words.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        The parsed command line.
-    out : text file
-        Where the results are printed.
-
-    Returns
-    -------
-    int
-        The exit status: 0.
-    """
+    """``taolong turns``: the legal turns, numbered, each in words."""
     state = _setup(args)[1]
     lines = numbered_turns(state)
     print(*(lines or [f"no legal turns: {state.outcome()}"]), sep="\n", file=out)
@@ -232,18 +187,6 @@ def run_turns(args, out) -> int:
 def run_play(args, out) -> int:
     """``taolong play``: the turns played, then the position after them; with ``--puzzle``
     and no turn, a :class:`~.session.Session`.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        The parsed command line.
-    out : text file
-        Where the results are printed.
-
-    Returns
-    -------
-    int
-        The exit status: 0.
 
     Raises
     ------
@@ -297,20 +240,7 @@ def _random_choice(args):
 
 
 def run_scenarios(args, out) -> int:
-    """``taolong scenarios``: each scenario's key, name and motto.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        The parsed command line.
-    out : text file
-        Where the results are printed.
-
-    Returns
-    -------
-    int
-        The exit status: 0.
-    """
+    """``taolong scenarios``: each scenario's key, name and motto."""
     for key in scenario_names():
         doc = load_toml(f"scenarios/{key}.toml")
         name, motto = doc.get("name", key), doc.get("motto", "")
@@ -318,4 +248,17 @@ def run_scenarios(args, out) -> int:
     return EXIT_OK
 
 
-__all__ = ["add_commands", "run_play", "run_scenarios", "run_show", "run_turns"]
+COMMANDS = (
+    Command("show", "print a position (default: the start)", run_show, _show_arguments),
+    Command("turns", "list the legal turns of a position", run_turns, _add_position_arguments),
+    Command(
+        "play",
+        "play turns and print the position after them, or play a puzzle turn by turn",
+        run_play,
+        _play_arguments,
+    ),
+    Command("scenarios", "list the scenarios", run_scenarios),
+)
+
+
+__all__ = ["COMMANDS", "run_play", "run_scenarios", "run_show", "run_turns"]

@@ -14,22 +14,13 @@ import json
 
 from ..puzzles import Puzzle, bundle
 from ..rules import scenario_names
-from .common import EXIT_OK, CommandError, add_tier_argument, of_tier, puzzles_of
+from .common import EXIT_OK, Command, CommandError, add_tier_argument, of_tier, puzzles_of
 
 COLUMNS = ("id", "scenario", "mode", "player", "optimum", "tier", "difficulty")
 
 
-def add_command(subparsers) -> None:
-    """Add ``puzzles`` to the parser.
-
-    Parameters
-    ----------
-    subparsers : argparse._SubParsersAction
-        What ``ArgumentParser.add_subparsers`` returned.
-    """
-    listing = subparsers.add_parser(
-        "puzzles", help="list the puzzles of puzzle files, or of the bundled sets"
-    )
+def _arguments(listing) -> None:
+    """The arguments of ``puzzles``."""
     listing.add_argument(
         "files",
         nargs="*",
@@ -44,7 +35,6 @@ def add_command(subparsers) -> None:
         help=f"only the puzzles of this scenario: {', '.join(scenario_names())}",
     )
     listing.add_argument("--json", action="store_true", help="print JSON, one object a line")
-    listing.set_defaults(run=run)
 
 
 def row(puzzle: Puzzle) -> dict:
@@ -71,19 +61,7 @@ def row(puzzle: Puzzle) -> dict:
 
 
 def run(args, out) -> int:
-    """List the puzzles of ``args.files`` that pass the filters.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        The parsed command line.
-    out : text file
-        Where the results are printed.
-
-    Returns
-    -------
-    int
-        The exit status: 0.
+    """``taolong puzzles``: list the puzzles of ``args.files`` that pass the filters.
 
     Raises
     ------
@@ -117,4 +95,9 @@ def run(args, out) -> int:
     return EXIT_OK
 
 
-__all__ = ["COLUMNS", "add_command", "row", "run"]
+COMMAND = Command(
+    "puzzles", "list the puzzles of puzzle files, or of the bundled sets", run, _arguments
+)
+
+
+__all__ = ["COLUMNS", "COMMAND", "row", "run"]

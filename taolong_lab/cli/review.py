@@ -11,25 +11,15 @@ from ..agents import ReviewError, review, save_records
 from ..agents.review import DEFAULT_NODES
 from ..files import write_atomic
 from ..rules.data import shown
-from .common import EXIT_OK, CommandError, add_progress_option, wants_progress
-from .game_options import add_search_budget
+from .common import EXIT_OK, Command, CommandError, add_progress_option, check_output
+from .game_options import add_search_budget, search_budget
 from .replay import record_of
 
 PLOT_FORMATS = ("svg", "png", "pdf")
 
 
-def add_command(subparsers) -> None:
-    """Add ``review`` to the parser.
-
-    Parameters
-    ----------
-    subparsers : argparse._SubParsersAction
-        What ``ArgumentParser.add_subparsers`` returned.
-    """
-    command = subparsers.add_parser(
-        "review",
-        help="review a game record: each turn's class, the best turns, each side's accuracy",
-    )
+def _arguments(command) -> None:
+    """The arguments of ``review``."""
     command.add_argument(
         "record", metavar="RECORD[:N]", help="a .jsonl record file, the N-th record (or its id)"
     )
@@ -46,7 +36,6 @@ def add_command(subparsers) -> None:
         "--plot", metavar="FILE", help="draw the evaluation graph (.svg, .png or .pdf)"
     )
     add_progress_option(command)
-    command.set_defaults(run=run_review)
 
 
 def run_review(args, out) -> int:
@@ -58,19 +47,11 @@ def run_review(args, out) -> int:
         A bad record, budget or file, named.
     """
     record = record_of(args.record, "review")
-    if args.time is not None and args.time <= 0:
-        raise CommandError("--time: must be above 0 seconds")
+    search = search_budget(args)
     _check_out(args.out)
     plot_format = _plot_format(args.plot)
     try:
-        found = review(
-            record,
-            nodes=args.nodes,
-            time_limit=args.time,
-            depth=args.depth,
-            seed=args.seed,
-            progress=wants_progress(args),
-        )
+        found = review(record, **search)
     except ReviewError as exc:
         raise CommandError(f"review: {exc}") from None
     out.write(found.text())
@@ -88,12 +69,9 @@ def _check_out(path: str | None) -> None:
     review never writes over a record file)."""
     if path is None:
         return
-    if not path.endswith(".jsonl"):
-        raise CommandError(f"--out {shown(path)}: must be a .jsonl file")
+    check_output("--out", path, ".jsonl")
     if Path(path).exists():
         raise CommandError(f"--out {shown(path)}: exists; the review writes a new file")
-    if not Path(path).resolve().parent.is_dir():
-        raise CommandError(f"--out {shown(path)}: no such folder")
 
 
 def _plot_format(path: str | None) -> str | None:
@@ -102,8 +80,7 @@ def _plot_format(path: str | None) -> str | None:
     suffix = Path(path).suffix.lower().lstrip(".")
     if suffix not in PLOT_FORMATS:
         raise CommandError(f"--plot {shown(path)}: must end in .svg, .png or .pdf")
-    if not Path(path).resolve().parent.is_dir():
-        raise CommandError(f"--plot {shown(path)}: no such folder")
+    check_output("--plot", path)
     return suffix
 
 
@@ -121,4 +98,12 @@ def _figure_bytes(found, plot_format: str) -> bytes:
     return buffer.getvalue()
 
 
-__all__ = ["add_command", "run_review"]
+COMMAND = Command(
+    "review",
+    "review a game record: each turn's class, the best turns, each side's accuracy",
+    run_review,
+    _arguments,
+)
+
+
+__all__ = ["COMMAND", "run_review"]

@@ -34,6 +34,7 @@ from .common import (
     MAX_COUNT,
     MAX_SECONDS,
     PROG,
+    Command,
     CommandError,
     add_progress_option,
     add_puzzle_argument,
@@ -45,15 +46,8 @@ from .common import (
 )
 
 
-def add_command(subparsers) -> None:
-    """Add ``solve`` to the parser.
-
-    Parameters
-    ----------
-    subparsers : argparse._SubParsersAction
-        What ``ArgumentParser.add_subparsers`` returned.
-    """
-    solve_ = subparsers.add_parser("solve", help="prove the fewest turns to win solo challenges")
+def _arguments(solve_) -> None:
+    """The arguments of ``solve``."""
     add_puzzle_argument(solve_, "a puzzle file (every puzzle), or FILE:ID (that one)")
     solve_.add_argument(
         "--method",
@@ -96,7 +90,6 @@ def add_command(subparsers) -> None:
         action="store_true",
         help="ignore a saved checkpoint and start the search again",
     )
-    solve_.set_defaults(run=run)
 
 
 def _print_key_warning(message, category, filename, lineno, file=None, line=None) -> None:
@@ -105,14 +98,7 @@ def _print_key_warning(message, category, filename, lineno, file=None, line=None
 
 
 def run(args, out) -> int:
-    """Solve each puzzle of ``args.puzzle`` and print what was proved.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        The parsed command line.
-    out : text file
-        Where the results are printed.
+    """``taolong solve``: solve each puzzle of ``args.puzzle`` and print what was proved.
 
     Returns
     -------
@@ -263,4 +249,7 @@ def _certificate_lines(solution: Solution) -> list[str]:
     return lines
 
 
-__all__ = ["add_command", "run"]
+COMMAND = Command("solve", "prove the fewest turns to win solo challenges", run, _arguments)
+
+
+__all__ = ["COMMAND", "run"]

@@ -4,20 +4,20 @@ a round robin of agents, the matches and the ratings; with ``--out`` the games g
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from ..agents import RecordError, load_records, tournament
 from ..agents.registry import agent_from_spec
 from ..errors import TaoLongError
-from ..files import output_lock, read_bounded, write_atomic
+from ..files import output_lock, read_bounded
 from ..limits import MAX_TURNS
-from ..rules.data import decode_json, json_decoder, shown
-from .common import EXIT_OK, CommandError, number
+from ..rules.data import decode_json, json_decoder
+from .common import EXIT_OK, Command, CommandError, check_output, number, write_json
 from .game_options import (
     add_run_arguments,
     game_options,
     games_runner,
+    say_resumed,
     the_game,
 )
 
@@ -29,20 +29,8 @@ TOURNAMENT_LEGEND = (
 )
 
 
-def add_command(subparsers) -> None:
-    """Add ``tournament`` to the parser.
-
-    Parameters
-    ----------
-    subparsers : argparse._SubParsersAction
-        What ``ArgumentParser.add_subparsers`` returned.
-    """
-    ladder = subparsers.add_parser(
-        "tournament",
-        help="a round robin of agents, with ratings (95 %% intervals)",
-        description="A round robin of agents, sides alternating, then Bradley-Terry ratings. "
-        + TOURNAMENT_LEGEND.replace("%", "%%"),
-    )
+def _arguments(ladder) -> None:
+    """The arguments of ``tournament``."""
     ladder.add_argument(
         "agents",
         nargs="+",
@@ -62,7 +50,6 @@ def add_command(subparsers) -> None:
         metavar="FILE.json",
         help="the results, written atomically; the games go to FILE.games/ and a rerun resumes",
     )
-    ladder.set_defaults(run=run_tournament)
 
 
 def run_tournament(args, out) -> int:
@@ -85,10 +72,7 @@ def run_tournament(args, out) -> int:
     }
     if args.out is None:
         return _tournament(args, out, agents, start, settings, runner)
-    if not args.out.endswith(".json"):
-        raise CommandError(f"--out {shown(args.out)}: must be a .json file")
-    if not Path(args.out).resolve().parent.is_dir():
-        raise CommandError(f"--out {shown(args.out)}: no such folder")
+    check_output("--out", args.out, ".json")
     with output_lock(args.out):  # one run at a time writes the results and their games
         return _tournament(args, out, agents, start, settings, runner)
 
@@ -99,7 +83,7 @@ def _tournament(args, out, agents: dict, start, settings: dict, runner) -> int:
     if args.out is not None:
         out_dir = Path(args.out[: -len(".json")] + ".games")
         _check_settings(args.out, settings)
-        _write_json(args.out, {"format": TOURNAMENT_FORMAT, "settings": settings, "done": False})
+        write_json(args.out, {"format": TOURNAMENT_FORMAT, "settings": settings, "done": False})
         out_dir.mkdir(exist_ok=True)
     before = _games_played(out_dir)
     results, rated = tournament(
@@ -112,10 +96,7 @@ def _tournament(args, out, agents: dict, start, settings: dict, runner) -> int:
         opening=args.opening,
         runner=runner,
     )
-    if before:
-        print(
-            f"resumed: {before} of the games were played by an earlier run ({out_dir}/)", file=out
-        )
+    say_resumed(before, f"{out_dir}/", out)
     for result in results:
         print(result, file=out)
     print("\nratings (Bradley-Terry, Elo scale, 95 % intervals):", file=out)
@@ -143,7 +124,7 @@ def _tournament(args, out, agents: dict, start, settings: dict, runner) -> int:
                 {"name": r.name, "elo": r.elo, "low": r.low, "high": r.high} for r in rated
             ],
         }
-        _write_json(args.out, doc)
+        write_json(args.out, doc)
         print(f"{args.out}: written", file=out)
     return EXIT_OK
 
@@ -174,9 +155,14 @@ def _check_settings(path: str, settings: dict) -> None:
         )
 
 
-def _write_json(path, doc: dict) -> None:
-    text = json.dumps(doc, ensure_ascii=False, allow_nan=False, indent=1) + "\n"
-    write_atomic(Path(path), text.encode("utf-8"))
+COMMAND = Command(
+    "tournament",
+    "a round robin of agents, with ratings (95 %% intervals)",
+    run_tournament,
+    _arguments,
+    "A round robin of agents, sides alternating, then Bradley-Terry ratings. "
+    + TOURNAMENT_LEGEND.replace("%", "%%"),
+)
 
 
-__all__ = ["TOURNAMENT_FORMAT", "add_command", "run_tournament"]
+__all__ = ["COMMAND", "TOURNAMENT_FORMAT", "run_tournament"]

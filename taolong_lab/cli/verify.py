@@ -35,6 +35,7 @@ from .common import (
     EXIT_UNKNOWN,
     MAX_SECONDS,
     PROG,
+    Command,
     CommandError,
     add_progress_option,
     number,
@@ -56,19 +57,8 @@ DESCRIPTION = (
 )
 
 
-def add_command(subparsers) -> None:
-    """Add ``verify`` to the parser.
-
-    Parameters
-    ----------
-    subparsers : argparse._SubParsersAction
-        What ``ArgumentParser.add_subparsers`` returned.
-    """
-    verify = subparsers.add_parser(
-        "verify",
-        help="replay and check every stored solution (--full: re-prove each optimum)",
-        description=DESCRIPTION,
-    )
+def _arguments(verify) -> None:
+    """The arguments of ``verify``."""
     verify.add_argument(
         "files", nargs="+", metavar="FILE", help="puzzle files (.jsonl or .json), one or more"
     )
@@ -96,18 +86,11 @@ def add_command(subparsers) -> None:
         ),
     )
     add_progress_option(verify)
-    verify.set_defaults(run=run)
 
 
 def run(args, out) -> int:
-    """Verify each puzzle of each file of ``args.files`` and print its result.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        The parsed command line.
-    out : text file
-        Where the results are printed.
+    """``taolong verify``: verify each puzzle of each file of ``args.files`` and print its
+    result.
 
     Returns
     -------
@@ -205,4 +188,13 @@ def _proof_lines(ident: str, found) -> list[str]:
     return lines
 
 
-__all__ = ["DESCRIPTION", "EXIT_PROOF_FAILED", "add_command", "run"]
+COMMAND = Command(
+    "verify",
+    "replay and check every stored solution (--full: re-prove each optimum)",
+    run,
+    _arguments,
+    DESCRIPTION,
+)
+
+
+__all__ = ["COMMAND", "DESCRIPTION", "EXIT_PROOF_FAILED", "run"]

@@ -5,12 +5,19 @@ reaches the user in the command line's spelling (``--method explicit``, not
 from __future__ import annotations
 
 import argparse
+import importlib
+import os
+import pkgutil
 
 import pytest
 
+from taolong_lab import cli
+from taolong_lab.agents import GameRecord, save_records
 from taolong_lab.cli import build_parser, main
-from taolong_lab.cli.common import worded
+from taolong_lab.cli.common import Command, worded
+from taolong_lab.cli.parser import COMMANDS
 from taolong_lab.errors import Arg
+from taolong_lab.games import game
 from taolong_lab.solvers import SolverError
 from taolong_lab.solvers.common import options_refused
 
@@ -40,6 +47,69 @@ def test_the_walk_sees_every_command():
     names = {name for name, _ in parsers(build_parser())}
     for command in ("show", "turns", "play", "puzzles", "solve", "verify", "graph", "generate"):
         assert f"taolong {command}" in names
+
+
+def _declared_commands() -> list[Command]:
+    """The commands the modules of taolong_lab.cli declare (``COMMAND``, ``COMMANDS``)."""
+    declared = []
+    for info in pkgutil.iter_modules(cli.__path__):
+        if info.name in ("parser", "__main__"):  # the table itself, the program
+            continue
+        for value in vars(importlib.import_module(f"taolong_lab.cli.{info.name}")).values():
+            if isinstance(value, Command):
+                declared.append(value)
+            elif isinstance(value, tuple) and value and all(isinstance(v, Command) for v in value):
+                declared.extend(value)
+    return declared
+
+
+def test_every_declared_command_is_in_the_table_once_and_runs_its_own_run():
+    assert sorted(c.name for c in _declared_commands()) == sorted(c.name for c in COMMANDS)
+    [subcommands] = [
+        a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)
+    ]
+    assert list(subcommands.choices) == [c.name for c in COMMANDS]  # each once, in order
+    for command in COMMANDS:
+        parser = subcommands.choices[command.name]
+        assert parser.get_default("run") is command.run
+        assert parser.description == command.description
+    assert subcommands.choices["games"].format_usage().endswith("[NAME]\n")  # its arguments
+
+
+# ---- what the commands check alike ---------------------------------------------------------
+@pytest.fixture
+def record(tmp_path, monkeypatch) -> str:
+    """A game record file with no turn, in a scratch folder made the current one."""
+    monkeypatch.chdir(tmp_path)
+    save_records("game.jsonl", [GameRecord.from_actions(game("taolong").new(), [], ("a", "b"))])
+    return "game.jsonl"
+
+
+@pytest.mark.parametrize("command", [["openings"], ["review", "game.jsonl"]])
+def test_the_search_commands_refuse_no_time_alike(capsys, record, command):
+    assert main([*command, "--time", "0", "--nodes", "10"]) == 2
+    assert capsys.readouterr() == ("", "taolong: error: --time: must be above 0 seconds\n")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["openings", "--json", "t.txt"], "--json 't.txt': must be a .json file"),
+        (["openings", "--json", "no/dir/t.json"], "--json 'no/dir/t.json': no such folder"),
+        (["tournament", "random", "greedy", "--out", "no/dir/t.json"], "--out 'no/dir/t.json'"),
+        (["balance", "--levels", "random", "--out", "no/dir/c.json"], "--out 'no/dir/c.json'"),
+        (["balance", "--levels", "random", "--out", "c.json", "--plot", "no/c.svg"], "--plot"),
+        (["review", "game.jsonl", "--out", "no/dir/r.jsonl"], "--out 'no/dir/r.jsonl'"),
+        (["review", "game.jsonl", "--plot", "no/dir/g.svg"], "--plot 'no/dir/g.svg'"),
+        (["play", "--vs", "greedy", "--record", "no/dir/g.jsonl"], "--record 'no/dir/g.jsonl'"),
+    ],
+)
+def test_an_output_file_in_no_folder_is_refused_before_any_work(capsys, record, argv, message):
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"taolong: error: {message}") and err.count("\n") == 1
+    assert err.endswith((": no such folder\n", ": must be a .json file\n"))
+    assert sorted(os.listdir()) == ["game.jsonl"]  # nothing written, no lock taken
 
 
 @pytest.mark.parametrize(
