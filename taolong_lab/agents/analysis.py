@@ -17,8 +17,9 @@ nothing is marked proved there, and the line is the best action alone.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from ..errors import TaoLongError
 from ..games import MATE_BOUND, TAOLONG, WIN, GameState, Trajectory
 from .alphabeta import MAX_DEPTH, Search
 from .base import (
@@ -182,6 +183,65 @@ def analyse(
     )
 
 
+@dataclass(frozen=True)
+class AnalysisSettings:
+    """How :func:`analyse` runs on each position of a series (a review's, an opening
+    table's): the budget a position (``nodes`` positions and/or ``time_limit`` seconds), the
+    deepest search in plies (``depth``), the ``seed`` and the game's tuning of its heuristic
+    (``weights``).
+
+    >>> AnalysisSettings().checked(AgentError, 500).nodes
+    500
+    """
+
+    nodes: int | None = None
+    time_limit: float | None = None
+    depth: int = MAX_DEPTH
+    seed: int = 0
+    weights: object = None
+
+    def checked(self, error: type[TaoLongError], default_nodes: int) -> AnalysisSettings:
+        """These settings, their budget and seed checked, with ``nodes=default_nodes`` when
+        no budget is given.
+
+        Parameters
+        ----------
+        error : type
+            The error a bad budget or seed raises, with the reason.
+        default_nodes : int
+            The positions searched a position when neither ``nodes`` nor ``time_limit`` is
+            given.
+
+        Returns
+        -------
+        AnalysisSettings
+
+        Raises
+        ------
+        TaoLongError
+            ``error``: a bad budget or seed.
+        """
+        try:
+            check_budget(self.nodes, self.time_limit)
+            check_seed(self.seed)
+        except TaoLongError as exc:
+            raise error(str(exc)) from None
+        if self.nodes is None and self.time_limit is None:
+            return replace(self, nodes=default_nodes)
+        return self
+
+    def analyse(self, state: GameState) -> Analysis:
+        """:func:`analyse` of ``state`` with these settings."""
+        return analyse(
+            state,
+            nodes=self.nodes,
+            time_limit=self.time_limit,
+            depth=self.depth,
+            seed=self.seed,
+            weights=self.weights,
+        )
+
+
 def _check_arguments(nodes, time_limit, depth, samples, seed) -> None:
     check_budget(nodes, time_limit)
     if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
@@ -243,4 +303,4 @@ def _solo_solution(played: GameState, time_limit, nodes):
     return solution if solution.status == Status.OPTIMAL else None
 
 
-__all__ = ["Analysis", "TurnScore", "analyse"]
+__all__ = ["Analysis", "AnalysisSettings", "TurnScore", "analyse"]

@@ -63,19 +63,8 @@ def describe(agent) -> str:
     return text.replace(f", seed={agent.seed}", "").replace(f"seed={agent.seed}", "")
 
 
-def play_game(
-    white,
-    black,
-    start,
-    *,
-    max_turns: int = DEFAULT_MAX_TURNS,
-    opening: int = 0,
-    seed: int = 0,
-    opening_seed: int | None = None,
-    id: str | None = None,
-    settings: dict | None = None,
-) -> GameRecord:
-    """Play one game from ``start`` and return its record.
+def play_game(white, black, start, **options) -> GameRecord:
+    """Play one game from ``start`` between two agents, one a side, and return its record.
 
     Parameters
     ----------
@@ -84,32 +73,21 @@ def play_game(
         of another game (in the solo variant only the player's colour's agent is asked).
     start : GameState
         The start position.
-    max_turns
-        The turn cap: a game still going after this many turns stops as a draw.
-    opening
-        Turns played at random (from ``opening_seed``, default ``seed``) before the agents.
-    seed
-        The agents' seed for this game, and the chance events' source.
-    id
-        The record's id.
-    settings
-        The record's ``settings`` (a match's seed, turn cap and opening), if any.
+    **options
+        ``max_turns``, ``opening``, ``seed``, ``opening_seed``, ``id`` and ``settings``, as
+        :func:`play` takes them.
 
     Returns
     -------
     GameRecord
+
+    Raises
+    ------
+    AgentError
+        Not a game of two sides, or as :func:`play`.
     """
     start = game_state(start)
-    return play(
-        _seats(start, white, black),
-        start,
-        max_turns=max_turns,
-        opening=opening,
-        seed=seed,
-        opening_seed=opening_seed,
-        id=id,
-        settings=settings,
-    )
+    return play(_seats(start, white, black), start, **options)
 
 
 def _seats(start: GameState, first, second) -> tuple:
@@ -144,8 +122,16 @@ def play(
         One agent a player, in the game's order.
     start : GameState
         The start position.
-    max_turns, opening, seed, opening_seed, id, settings
-        As in :func:`play_game`.
+    max_turns
+        The turn cap: a game still going after this many turns stops as a draw.
+    opening
+        Turns played at random (from ``opening_seed``, default ``seed``) before the agents.
+    seed
+        The agents' seed for this game, and the chance events' source.
+    id
+        The record's id.
+    settings
+        The record's ``settings`` (a match's seed, turn cap and opening), if any.
 
     Returns
     -------
@@ -198,19 +184,8 @@ def game_seed(seed: int, index: int) -> int:
 
 def _play_job(job) -> dict:
     """One game for the runner: plays it and returns its record as JSON."""
-    white, black, start, max_turns, opening, seed, opening_seed, settings, ident = job
-    record = play_game(
-        white,
-        black,
-        start,
-        max_turns=max_turns,
-        opening=opening,
-        seed=seed,
-        opening_seed=opening_seed,
-        id=ident,
-        settings=settings,
-    )
-    return record.to_json()
+    white, black, start, options, ident = job
+    return play_game(white, black, start, id=ident, **options).to_json()
 
 
 @dataclass(frozen=True)
@@ -354,8 +329,14 @@ def _play_match(setting: _Setting, done: dict, out, runner: Runner) -> MatchResu
         white, black = setting.seats(index)
         pair_seed = game_seed(seed, index // 2)
         own_seed = game_seed(seed, index)
-        options = (setting.max_turns, setting.opening, own_seed, pair_seed)
-        jobs.append((white, black, start, *options, setting.record_settings(), ident))
+        options = {
+            "max_turns": setting.max_turns,
+            "opening": setting.opening,
+            "seed": own_seed,
+            "opening_seed": pair_seed,
+            "settings": setting.record_settings(),
+        }
+        jobs.append((white, black, start, options, ident))
     bar = runner.bar(games, initial=len(done), desc="games", unit="game")
     try:
         for job, result in runner.map(_play_job, jobs):

@@ -23,9 +23,7 @@ from dataclasses import dataclass
 from ..errors import TaoLongError
 from ..games import TAOLONG, WIN, GameState, winner
 from ..rules import scenario_names
-from .alphabeta import MAX_DEPTH
-from .analysis import analyse
-from .base import check_budget, check_seed
+from .analysis import AnalysisSettings
 from .review import _bar, win_probability
 from .scoring import evaluation_for
 
@@ -99,28 +97,19 @@ def opening_starts(scenarios=None, editions=None) -> list[GameState]:
     return starts
 
 
-def opening_table(
-    start: GameState,
-    *,
-    nodes: int | None = None,
-    time_limit: float | None = None,
-    depth: int = MAX_DEPTH,
-    seed: int = 0,
-    weights=None,
-    progress: bool = False,
-) -> OpeningTable:
+def opening_table(start: GameState, *, progress: bool = False, **settings) -> OpeningTable:
     """Score every first turn of ``start`` (see the module docstring).
 
     Parameters
     ----------
     start : GameState
         A position of a game of two players, the first player to move.
-    nodes, time_limit
-        The budget after each first turn (default ``nodes=100000``).
-    depth, seed, weights
-        As :func:`~.analysis.analyse` takes them.
     progress
         Show a progress bar (one step a first turn).
+    **settings
+        How the position after each first turn is analysed: ``nodes``, ``time_limit`` (the
+        budget, default ``nodes=100000``), ``depth``, ``seed`` and ``weights``, the fields of
+        :class:`~.analysis.AnalysisSettings`.
 
     Returns
     -------
@@ -131,36 +120,28 @@ def opening_table(
     OpeningError
         Not a game of two players, a chance event next, or a bad budget.
     """
-    try:
-        check_budget(nodes, time_limit)
-        check_seed(seed)
-    except TaoLongError as exc:
-        raise OpeningError(str(exc)) from None
+    search = AnalysisSettings(**settings).checked(OpeningError, DEFAULT_NODES)
     if start.players != 2 or start.current_player() < 0:
         raise OpeningError("the opening table is for a game of two players, a player to move")
-    if nodes is None and time_limit is None:
-        nodes = DEFAULT_NODES
-    scale = evaluation_for(start, weights).scale
+    scale = evaluation_for(start, search.weights).scale
     me = start.current_player()
     rows = []
     pairs = start.successors()
     with _bar(len(pairs), progress) as bar:
         for action, after in pairs:
-            rows.append(_row(action, after, me, scale, nodes, time_limit, depth, seed, weights))
+            rows.append(_row(action, after, me, scale, search))
             bar.update(1)
     rows.sort(key=lambda row: -row.score)
-    return OpeningTable(start, nodes, time_limit, tuple(rows))
+    return OpeningTable(start, search.nodes, search.time_limit, tuple(rows))
 
 
-def _row(action, after, me, scale, nodes, time_limit, depth, seed, weights) -> OpeningRow:
+def _row(action, after, me, scale, search: AnalysisSettings) -> OpeningRow:
     """A first turn's row: the position after it analysed, its score seen from ``me``."""
     if after.is_terminal():
         won = winner(after) == me
         proved, score = ("win", WIN - 1) if won else ("loss", -(WIN - 1))
         return OpeningRow(str(action), score, float(won), proved, 1, (str(action),), 0)
-    found = analyse(
-        after, nodes=nodes, time_limit=time_limit, depth=depth, seed=seed, weights=weights
-    )
+    found = search.analyse(after)
     same = after.current_player() == me
     score, proved, plies = (found.score if same else -found.score), None, None
     if found.proved is not None:

@@ -29,9 +29,8 @@ from ..engine import Line
 from ..errors import TaoLongError
 from ..files import append_bytes, read_bounded, write_atomic
 from ..games import TAOLONG, Game, GameState, Trajectory, as_line, game
-from ..readers import STRICT_JSON
 from ..rules import COLOURS, data_dir
-from ..rules.data import BoundError, decode_json, json_decoder, shown
+from ..rules.data import STRICT_DECODER, decode_json, json_problem, shown
 from .annotations import Annotation, ReviewNote, read_annotations
 
 FORMAT = "taolong-game"
@@ -197,9 +196,9 @@ class GameRecord:
         game of its name, or with ``known`` when that is the game it names."""
         if isinstance(doc, str):
             try:
-                doc = decode_json(_DECODER, doc)
+                doc = decode_json(STRICT_DECODER, doc)
             except ValueError as exc:
-                raise RecordError("record", [(None, *_json_problem(exc))]) from None
+                raise RecordError("record", [(None, *json_problem(exc))]) from None
         record, found = read_record(doc, known)
         if found:
             raise RecordError("record", [(None, field, reason) for field, reason in found])
@@ -329,17 +328,6 @@ def _short(text: str) -> str:
 
 
 # ---- files ----------------------------------------------------------------------------------
-_DECODER = json_decoder(**STRICT_JSON)
-
-
-def _json_problem(exc: ValueError) -> tuple[str, str]:
-    if isinstance(exc, BoundError):
-        return exc.path or "json", exc.reason
-    if isinstance(exc, json.JSONDecodeError):
-        return "json", f"not valid JSON: {exc.msg} at column {exc.colno}"
-    return "json", f"not valid JSON: {exc}"
-
-
 def read_records(
     path, known: Game | None = None
 ) -> tuple[list[GameRecord], list[tuple[int | None, str, str]]]:
@@ -358,9 +346,9 @@ def read_records(
         if not row.strip():
             continue
         try:
-            doc = decode_json(_DECODER, row)
+            doc = decode_json(STRICT_DECODER, row)
         except ValueError as exc:
-            problems.append((number, *_json_problem(exc)))
+            problems.append((number, *json_problem(exc)))
             continue
         record, found = read_record(doc, known)
         if record is not None and record.id is not None:
@@ -471,7 +459,7 @@ def record_file_problem(path) -> tuple[int | None, str, str] | None:
         if not row.strip():
             continue
         try:
-            doc = decode_json(_DECODER, row)
+            doc = decode_json(STRICT_DECODER, row)
         except ValueError:
             if number == len(rows):  # a torn last line: kept, a newline goes after it
                 return None
@@ -520,9 +508,9 @@ def read_record_at(path, which: str | None = None, known: Game | None = None) ->
         raise RecordError(str(path), [(None, "record", reason)])
     number, row = found
     try:
-        doc = decode_json(_DECODER, row)
+        doc = decode_json(STRICT_DECODER, row)
     except ValueError as exc:
-        raise RecordError(str(path), [(number, *_json_problem(exc))]) from None
+        raise RecordError(str(path), [(number, *json_problem(exc))]) from None
     record, problems = read_record(doc, known)
     if problems:
         raise RecordError(str(path), [(number, field, reason) for field, reason in problems])
@@ -538,7 +526,7 @@ def _row_of(rows: list, which: str | None):
         if quoted not in row:  # no need to decode a line that cannot hold the id
             continue
         try:
-            doc = decode_json(_DECODER, row)
+            doc = decode_json(STRICT_DECODER, row)
         except ValueError:
             continue
         if isinstance(doc, dict) and doc.get("id") == which:

@@ -40,10 +40,8 @@ from dataclasses import dataclass
 
 from ..errors import TaoLongError
 from ..games import MATE_BOUND
-from .alphabeta import MAX_DEPTH
-from .analysis import Analysis, analyse
+from .analysis import Analysis, AnalysisSettings
 from .annotations import CLASSES, Annotation, ReviewNote
-from .base import check_budget, check_seed
 from .records import GameRecord
 from .scoring import evaluation_for
 
@@ -281,32 +279,20 @@ def _series(record, notes, movers) -> list[tuple[int, float]]:
     return points
 
 
-def review(
-    record: GameRecord,
-    *,
-    nodes: int | None = None,
-    time_limit: float | None = None,
-    depth: int = MAX_DEPTH,
-    seed: int = 0,
-    weights=None,
-    progress: bool = False,
-) -> Review:
+def review(record: GameRecord, *, progress: bool = False, **settings) -> Review:
     """Review a game: analyse the position before each turn and note the turn played.
 
     Parameters
     ----------
     record : GameRecord
         A game of one or two players (Tao Long, a sister game, any game of the protocol).
-    nodes, time_limit
-        The budget a position: positions searched and/or seconds (default ``nodes=10000``).
-    depth
-        The deepest search, in plies.
-    seed
-        The seed of the analyses (the positions drawn in a game with hidden information).
-    weights
-        The game's tuning of its heuristic (Tao Long's ``Weights``; default: its own).
     progress
         Show a progress bar (one step a position).
+    **settings
+        How each position is analysed: ``nodes``, ``time_limit`` (the budget a position,
+        default ``nodes=10000``), ``depth``, ``seed`` (the positions drawn in a game with
+        hidden information) and ``weights``, the fields of
+        :class:`~.analysis.AnalysisSettings`.
 
     Returns
     -------
@@ -317,18 +303,12 @@ def review(
     ReviewError
         A game of more than two players, or a bad budget or seed.
     """
-    try:
-        check_budget(nodes, time_limit)
-        check_seed(seed)
-    except TaoLongError as exc:
-        raise ReviewError(str(exc)) from None
-    if nodes is None and time_limit is None:
-        nodes = DEFAULT_NODES
+    search = AnalysisSettings(**settings).checked(ReviewError, DEFAULT_NODES)
     played = record.trajectory()
     states = played.states()
     if states[0].players > 2:
         raise ReviewError(f"a review analyses games of one or two players, not {states[0].players}")
-    scale = evaluation_for(states[0], weights).scale
+    scale = evaluation_for(states[0], search.weights).scale
     movers = _movers(record)
     notes = []
     with _bar(sum(m is not None for m in movers), progress) as bar:
@@ -336,13 +316,10 @@ def review(
             if side is None:
                 notes.append(None)
                 continue
-            found = analyse(
-                state, nodes=nodes, time_limit=time_limit, depth=depth, weights=weights, seed=seed
-            )
-            notes.append(note_for(found, action, scale))
+            notes.append(note_for(search.analyse(state), action, scale))
             bar.update(1)
     accuracy = _accuracies(record, notes, movers)
-    note = ReviewNote(nodes, time_limit, seed, scale, accuracy)
+    note = ReviewNote(search.nodes, search.time_limit, search.seed, scale, accuracy)
     return Review(record, tuple(notes), movers, note)
 
 

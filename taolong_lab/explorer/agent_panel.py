@@ -31,7 +31,7 @@ from pathlib import Path
 
 from ..agents import AlphaBetaAgent, Analysis, GameRecord, analyse, load_records
 from ..agents.scoring import evaluation_for
-from ..engine import Turn
+from ..engine import Line, Turn
 from ..errors import TaoLongError
 from ..games import GameState, as_line
 from ..rules import COLOURS
@@ -44,8 +44,19 @@ AGENT_SECONDS = (0.05, 600.0)
 """The least and the most seconds a move or an analysis may take."""
 
 
-def check_budget(nodes, time_limit) -> tuple[int | None, float | None]:
+def check_budget(nodes, time_limit, default=None) -> tuple[int | None, float | None]:
     """The budget of a move or an analysis, checked: positions and/or seconds (at least one).
+
+    Parameters
+    ----------
+    nodes, time_limit : int, float or None
+        The positions searched and the seconds.
+    default : tuple or None
+        The ``(nodes, time_limit)`` taken when both are None (without one, that is an error).
+
+    Returns
+    -------
+    tuple of (int or None, float or None)
 
     Raises
     ------
@@ -53,7 +64,9 @@ def check_budget(nodes, time_limit) -> tuple[int | None, float | None]:
         A budget out of range, named.
     """
     if nodes is None and time_limit is None:
-        raise ExplorerError("the computer needs a budget: nodes= or time_limit=")
+        if default is None:
+            raise ExplorerError("the computer needs a budget: nodes= or time_limit=")
+        nodes, time_limit = default
     if nodes is not None and (
         isinstance(nodes, bool) or not isinstance(nodes, int) or not 1 <= nodes <= 10**8
     ):
@@ -111,23 +124,27 @@ def bar_html(share: float) -> str:
     )
 
 
-class AgentPanel:
-    """The computer and the analysis of an Explorer session.
+class SearchPanel:
+    """What the Explorer's computer panels share: a session, the budget of each search, a
+    seed, and a Tao Long game record loaded into the session.
 
     Parameters
     ----------
     session : ExplorerSession
-        The session it plays and analyses in.
+        The session the panel works on.
     nodes, time_limit : int, float or None
-        The budget of each computer move and each analysis (default: 2 seconds).
+        The budget of each search (default :attr:`DEFAULT_BUDGET`, as ``(nodes,
+        time_limit)``).
     seed : int
-        The computer's seed.
+        The searches' seed.
 
     Raises
     ------
     ExplorerError
         A bad budget, named.
     """
+
+    DEFAULT_BUDGET: tuple[int | None, float | None] = (None, 2.0)
 
     def __init__(
         self,
@@ -138,17 +155,51 @@ class AgentPanel:
         seed: int = 0,
     ):
         self.session = session
-        if nodes is None and time_limit is None:
-            time_limit = 2.0
-        self.nodes, self.time_limit = check_budget(nodes, time_limit)
+        self.nodes, self.time_limit = check_budget(nodes, time_limit, self.DEFAULT_BUDGET)
         self.seed = seed
-        self.computer: str | None = None
-        self.analysis: Analysis | None = None
-        self._analysed = None  # the position the analysis is of
 
     def set_budget(self, nodes=None, time_limit=None) -> None:
-        """Change the budget of the computer's moves and of the analysis."""
+        """Change the budget of the searches."""
         self.nodes, self.time_limit = check_budget(nodes, time_limit)
+
+    def _record_line(self, record, which: int | str) -> tuple[GameRecord, Line]:
+        """``record`` (a :class:`~taolong_lab.agents.GameRecord`, or a ``.jsonl`` file of which
+        the record at index ``which`` or with that id) and its line, a Tao Long game's; fails
+        in the session when a file does not read, a record is not found or it is another
+        game's."""
+        if not isinstance(record, GameRecord):
+            try:
+                records = load_records(Path(record))
+            except TaoLongError as exc:
+                self.session.fail(f"cannot read the record: {exc}")
+            chosen = [r for i, r in enumerate(records) if which in (i, r.id)]
+            if not chosen:
+                self.session.fail(f"{record}: no record {shown(which)} (0 to {len(records) - 1})")
+            record = chosen[0]
+        try:
+            return record, as_line(record.trajectory())
+        except TaoLongError:
+            self.session.fail(f"the Explorer plays Tao Long, not {record.start.game.title}")
+
+
+class AgentPanel(SearchPanel):
+    """The computer and the analysis of an Explorer session.
+
+    Parameters
+    ----------
+    session, nodes, time_limit, seed
+        As :class:`SearchPanel` takes them; the budget of each computer move and each
+        analysis is 2 seconds by default.
+
+    Raises
+    ------
+    ExplorerError
+        A bad budget, named.
+    """
+
+    computer: str | None = None  # the colour the computer plays
+    analysis: Analysis | None = None
+    _analysed = None  # the position the analysis is of
 
     def set_computer(self, colour: str | None) -> None:
         """The colour the computer plays (``"white"``, ``"black"``) or None (nobody).
@@ -244,23 +295,18 @@ class AgentPanel:
         ExplorerError
             A file that does not read, a record not found, or not a Tao Long game.
         """
-        if not isinstance(record, GameRecord):
-            try:
-                records = load_records(Path(record))
-            except TaoLongError as exc:
-                self.session.fail(f"cannot read the record: {exc}")
-            chosen = [r for i, r in enumerate(records) if which in (i, r.id)]
-            if not chosen:
-                self.session.fail(f"{record}: no record {shown(which)} (0 to {len(records) - 1})")
-            record = chosen[0]
-        try:
-            line = as_line(record.trajectory())
-        except TaoLongError:
-            self.session.fail(f"the Explorer plays Tao Long, not {record.start.game.title}")
+        record, line = self._record_line(record, which)
         self.session.load(line.start, line=line.turns, quiet=True)
         players = ", ".join(f"{s}: {p}" for s, p in zip(record.sides, record.players, strict=True))
         self.session.say(f"loaded a game of {record.date} ({players}): {record.reason}", "ok")
         return record
 
 
-__all__ = ["AGENT_SECONDS", "AgentPanel", "bar_html", "check_budget", "first_player_share"]
+__all__ = [
+    "AGENT_SECONDS",
+    "AgentPanel",
+    "SearchPanel",
+    "bar_html",
+    "check_budget",
+    "first_player_share",
+]

@@ -51,9 +51,7 @@ class GameWidget(w.VBox):
         super().__init__()
         if isinstance(start, str):
             start = game(start).new()
-        if nodes is None and time_limit is None:
-            nodes = 2000
-        self.nodes, self.time_limit = check_budget(nodes, time_limit)
+        self.nodes, self.time_limit = check_budget(nodes, time_limit, (2000, None))
         self.play = GamePlay(start, seed=seed)
         self.message = w.HTML()
         names = self.play.start.player_names()

@@ -23,28 +23,20 @@ True
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from ..agents import GameRecord, Review, load_records, review
+from ..agents import Review, review
 from ..agents.review import SYMBOLS
-from ..errors import TaoLongError
-from ..games import as_line
-from ..rules.data import shown
-from .agent_panel import check_budget
-from .session import ExplorerSession
+from .agent_panel import SearchPanel
 
 
-class ReviewPanel:
+class ReviewPanel(SearchPanel):
     """The review mode of an Explorer session.
 
     Parameters
     ----------
-    session : ExplorerSession
-        The session it loads the game into.
-    nodes, time_limit : int, float or None
-        The budget a position of a review the panel runs (default ``nodes=2000``).
-    seed : int
-        The review's seed.
+    session, nodes, time_limit, seed
+        As :class:`~.agent_panel.SearchPanel` takes them: the session it loads the game into,
+        the budget a position of a review the panel runs (default ``nodes=2000``) and the
+        review's seed.
 
     Raises
     ------
@@ -52,20 +44,8 @@ class ReviewPanel:
         A bad budget, named.
     """
 
-    def __init__(
-        self,
-        session: ExplorerSession,
-        *,
-        nodes: int | None = None,
-        time_limit: float | None = None,
-        seed: int = 0,
-    ):
-        self.session = session
-        if nodes is None and time_limit is None:
-            nodes = 2000
-        self.nodes, self.time_limit = check_budget(nodes, time_limit)
-        self.seed = seed
-        self.review: Review | None = None
+    DEFAULT_BUDGET = (2000, None)
+    review: Review | None = None
 
     def load(self, record, which: int | str = 0) -> Review:
         """Load a Tao Long game into the session and review it (an annotated record keeps its
@@ -77,11 +57,7 @@ class ReviewPanel:
         ExplorerError
             A file that does not read, a record not found, or not a Tao Long game.
         """
-        record = self._record(record, which)
-        try:
-            line = as_line(record.trajectory())
-        except TaoLongError:
-            self.session.fail(f"the Explorer plays Tao Long, not {record.start.game.title}")
+        record, line = self._record_line(record, which)
         if record.annotations is not None and record.review is not None:
             found = Review.of_record(record)
         else:
@@ -91,18 +67,6 @@ class ReviewPanel:
         shown_accuracy = ", ".join(f"{s} {a:.1f}" for s, a in found.note.accuracy)
         self.session.say(f"reviewed: accuracy {shown_accuracy or '-'}", "ok")
         return found
-
-    def _record(self, record, which) -> GameRecord:
-        if isinstance(record, GameRecord):
-            return record
-        try:
-            records = load_records(Path(record))
-        except TaoLongError as exc:
-            self.session.fail(f"cannot read the record: {exc}")
-        chosen = [r for i, r in enumerate(records) if which in (i, r.id)]
-        if not chosen:
-            self.session.fail(f"{record}: no record {shown(which)} (0 to {len(records) - 1})")
-        return chosen[0]
 
     def _loaded(self) -> bool:
         """Whether the session still shows the reviewed game's line."""

@@ -47,7 +47,7 @@ from .layout import (
     rectangles,
     text_width,
 )
-from .primitives import attributes, element, number, pair, text_element
+from .primitives import attributes, circle, element, inset_rect, number, pair, text_element
 from .style import (
     DARK_CELL,
     DRAGON,
@@ -73,17 +73,7 @@ def board(grid: Grid, *, coordinates: bool = True, ids: str | None = None) -> li
     ox, oy, w, h = grid.ox, grid.oy, grid.width, grid.height
     out = [f'<g class="board{" torus" if grid.wrap else ""}">']
     if not grid.wrap:  # the Torus has no edge: its frame is drawn by _wrap_marks
-        out.append(
-            element(
-                "rect",
-                x=ox - 4,
-                y=oy - 4,
-                width=w * CELL + 8,
-                height=h * CELL + 8,
-                rx=5,
-                fill=FRAME,
-            )
-        )
+        out.append(inset_rect(ox, oy, w * CELL, h * CELL, -4, rx=5, fill=FRAME))
     for y in range(h):
         for x in range(w):
             fill = LIGHT_CELL if (x + y) % 2 == 0 else DARK_CELL
@@ -134,12 +124,12 @@ def _wrap_marks(grid: Grid) -> list[str]:
     bw, bh = grid.width * CELL, grid.height * CELL
     out = ['<g class="wrap">', "<title>The Torus: opposite edges are joined</title>"]
     out.append(
-        element(
-            "rect",
-            x=ox - 2.5,
-            y=oy - 2.5,
-            width=bw + 5,
-            height=bh + 5,
+        inset_rect(
+            ox,
+            oy,
+            bw,
+            bh,
+            -2.5,
             rx=3,
             fill="none",
             stroke=FRAME,
@@ -358,12 +348,11 @@ def _small_rock(grid: Grid, xy: tuple[int, int], hits: int | None) -> list[str]:
         # the hits still needed to break it, as pips under it: filled = still needed
         for i in range(ROCK_HITS):
             out.append(
-                element(
-                    "circle",
+                circle(
+                    x0 + CELL / 2 + (i - (ROCK_HITS - 1) / 2) * 7.5,
+                    y0 + CELL - 4.6,
+                    2.5,
                     class_="hit-pip" + (" left" if i < hits else ""),
-                    cx=x0 + CELL / 2 + (i - (ROCK_HITS - 1) / 2) * 7.5,
-                    cy=y0 + CELL - 4.6,
-                    r=2.5,
                     fill=ROCK["pip"] if i < hits else "none",
                     stroke=ROCK["pip"],
                     stroke_width=1.1,
@@ -429,29 +418,20 @@ def _village(grid: Grid, block, protector: str | None) -> list[str]:
     out = [f"<g {attributes(class_='village', data_cells=names, data_protector=protector)}>"]
     who = f", protected by the {protector} dragon" if protector else ""
     out.append(f"<title>the Village ({names}){escape(who)}: impassable</title>")
+    wall = VILLAGE["wall"]
     out.append(
-        element(
-            "rect",
-            x=x0 + 3,
-            y=y0 + 3,
-            width=w - 6,
-            height=h - 6,
-            rx=8,
-            fill=VILLAGE["ground"],
-            stroke=VILLAGE["wall"],
-            stroke_width=2.4,
-        )
+        inset_rect(x0, y0, w, h, 3, rx=8, fill=VILLAGE["ground"], stroke=wall, stroke_width=2.4)
     )
     out.append(
-        element(
-            "rect",
-            x=x0 + 7,
-            y=y0 + 7,
-            width=w - 14,
-            height=h - 14,
+        inset_rect(
+            x0,
+            y0,
+            w,
+            h,
+            7,
             rx=5,
             fill="none",
-            stroke=VILLAGE["wall"],
+            stroke=wall,
             stroke_width=1,
             stroke_dasharray="3 2.5",
         )
@@ -538,19 +518,9 @@ def _portal(state, grid: Grid, xy, sym: str, occupant: str | None) -> list[str]:
     )
     out = [f"<g {attrs}>"]
     out.append(f"<title>{escape(_portal_title(state, xy, sym, occupant))}</title>")
-    out.append(element("circle", cx=cx + 1, cy=cy + 2, r=r + 1.5, fill="#000", opacity=0.13))
+    out.append(circle(cx + 1, cy + 2, r + 1.5, fill="#000", opacity=0.13))
     if occupant is None:
-        out.append(
-            element(
-                "circle",
-                cx=cx,
-                cy=cy,
-                r=r,
-                fill=style["pale"],
-                stroke=style["ring"],
-                stroke_width=4.2,
-            )
-        )
+        out.append(circle(cx, cy, r, fill=style["pale"], stroke=style["ring"], stroke_width=4.2))
         # a swirl: two arcs turning into the centre
         for turn in (0, 180):
             out.append(
@@ -567,20 +537,10 @@ def _portal(state, grid: Grid, xy, sym: str, occupant: str | None) -> list[str]:
                     transform=f"rotate({turn} {pair(cx, cy)})",
                 )
             )
-        out.append(element("circle", cx=cx, cy=cy, r=2.2, fill=style["ring"]))
+        out.append(circle(cx, cy, 2.2, fill=style["ring"]))
     else:
-        out.append(
-            element(
-                "circle",
-                cx=cx,
-                cy=cy,
-                r=r,
-                fill=style["ring"],
-                stroke=style["dark"],
-                stroke_width=2,
-            )
-        )
-        out.append(element("circle", cx=cx, cy=cy, r=r * 0.62, fill=style["dark"]))
+        out.append(circle(cx, cy, r, fill=style["ring"], stroke=style["dark"], stroke_width=2))
+        out.append(circle(cx, cy, r * 0.62, fill=style["dark"]))
     out.append("</g>")
     return out
 
@@ -591,19 +551,18 @@ def _portal_mouth(grid: Grid, xy, sym: str, occupant: str) -> list[str]:
     style = PORTAL[sym]
     cx, cy = grid.centre(xy)
     return [
-        element(
-            "circle",
+        circle(
+            cx,
+            cy,
+            PORTAL_R,
             class_="portal-mouth",
             data_cell=cell_name(xy),
             data_dragon=occupant,
-            cx=cx,
-            cy=cy,
-            r=PORTAL_R,
             fill="none",
             stroke=style["ring"],
             stroke_width=4.2,
         ),
-        element("circle", cx=cx, cy=cy, r=PORTAL_R * 0.36, fill=style["dark"], opacity=0.9),
+        circle(cx, cy, PORTAL_R * 0.36, fill=style["dark"], opacity=0.9),
     ]
 
 
@@ -682,7 +641,7 @@ def hidden_board(grid: Grid) -> list[str]:
     bw, bh = grid.width * CELL, grid.height * CELL
     cx, cy = ox + bw / 2, oy + bh / 2
     out = ['<g class="board hidden" data-hidden="true">']
-    out.append(element("rect", x=ox - 4, y=oy - 4, width=bw + 8, height=bh + 8, rx=5, fill=FRAME))
+    out.append(inset_rect(ox, oy, bw, bh, -4, rx=5, fill=FRAME))
     out.append(element("rect", x=ox, y=oy, width=bw, height=bh, fill=MIST["ground"]))
     # drifting mist: soft wavy bands across the board
     for i, fy in enumerate((0.13, 0.27, 0.76, 0.9)):

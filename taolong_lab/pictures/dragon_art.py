@@ -7,7 +7,7 @@ from ..engine.geometry import cell_name
 from ..rules.data import COLOURS
 from .artwork import _portal_mouth
 from .layout import CELL, Grid, body_runs, occupied_portals
-from .primitives import element, number, pair, points
+from .primitives import circle, element, number, pair, points
 from .style import DEFEATED, DRAGON
 
 DIRECTION_ANGLE = {"N": 0, "E": 90, "S": 180, "W": 270}  # a head drawn facing north, turned
@@ -127,15 +127,7 @@ def _body(state, colour: str, style: dict, grid: Grid, centres) -> list[str]:
     kinds = _tile_kinds(state, colour, grid)
     for (x, y), name, kind in zip(centres[1:], names[1:], kinds, strict=True):
         out.append(
-            element(
-                "circle",
-                class_=f"segment {kind}",
-                data_cell=name,
-                cx=x,
-                cy=y,
-                r=CELL * 0.11,
-                fill=style["scale"],
-            )
+            circle(x, y, CELL * 0.11, class_=f"segment {kind}", data_cell=name, fill=style["scale"])
         )
     return out
 
@@ -187,15 +179,7 @@ def _head(state, colour: str, style: dict, hx: float, hy: float) -> list[str]:
                 transform=f"rotate({side * -25} {pair(hx + side * 7 * s, hy - 2 * s)})",
             )
         )
-        out.append(
-            element(
-                "circle",
-                cx=hx + side * 2.6 * s,
-                cy=hy - 14 * s,
-                r=1.3 * s,
-                fill=style["outline"],
-            )
-        )
+        out.append(circle(hx + side * 2.6 * s, hy - 14 * s, 1.3 * s, fill=style["outline"]))
     out.append("</g>")
     return out
 
@@ -206,15 +190,8 @@ def _defeated_head(colour: str, style: dict, hx: float, hy: float) -> list[str]:
     r = CELL * 0.36
     out.append(f'<g class="head {colour} defeated" data-facing="-">')
     out.append(
-        element(
-            "circle",
-            cx=hx,
-            cy=hy,
-            r=r,
-            fill=style["body"],
-            stroke=style["outline"],
-            stroke_width=2.2,
-            opacity=0.75,
+        circle(
+            hx, hy, r, fill=style["body"], stroke=style["outline"], stroke_width=2.2, opacity=0.75
         )
     )
     d = r * 0.62

@@ -38,38 +38,19 @@ def draw_panel(ax, state, x0: float, sowings):
     _drops(ax, wheel, sowings)
     cx, cy = wheel.cx, wheel.cy
     water, fire = state.centre
-    ax.text(
-        cx,
-        cy,
-        f"centre\nwater {water}\nfire {fire}",
-        ha="center",
-        va="center",
-        fontsize=6.5,
-        color=style.INK,
-        gid="centre",
-    )
+    centre = f"centre\nwater {water}\nfire {fire}"
+    _ink(ax, cx, cy, centre, 6.5, ha="center", va="center", gid="centre")
     if state.rules.mode in FLUX_MODES:
-        ax.text(
-            x0 + PANEL_W - 0.3,
-            0.0,
-            f"flux {state.flux}",
-            ha="right",
-            va="center",
-            fontsize=7,
-            color=style.INK,
-            gid="flux",
-        )
+        right = x0 + PANEL_W - 0.3
+        _ink(ax, right, 0.0, f"flux {state.flux}", 7, ha="right", va="center", gid="flux")
     y = _meters(ax, state, x0)
     headline, detail = status_lines(state)
-    ax.text(
-        x0,
-        y - 0.2,
-        headline + (f"\n{detail}" if detail else ""),
-        fontsize=7,
-        color=style.INK,
-        va="top",
-        gid="status",
-    )
+    _ink(ax, x0, y - 0.2, headline + (f"\n{detail}" if detail else ""), 7, va="top", gid="status")
+
+
+def _ink(ax, x: float, y: float, text: str, size: float, **options) -> None:
+    """The panel's text ``text`` at ``(x, y)``, in ink, ``size`` points."""
+    ax.text(x, y, text, fontsize=size, color=style.INK, **options)
 
 
 def _ring(ax, state, wheel: Wheel, sowings) -> None:
@@ -97,16 +78,8 @@ def _ring(ax, state, wheel: Wheel, sowings) -> None:
             )
         )
         lx, ly = wheel.point(i, r_ring + cup + 0.32)
-        ax.text(
-            lx,
-            ly,
-            abbrev,
-            ha="center",
-            va="center",
-            fontsize=7,
-            color=style.INK,
-            fontweight="bold" if name in data.main else None,
-        )
+        bold = "bold" if name in data.main else None
+        _ink(ax, lx, ly, abbrev, 7, ha="center", va="center", fontweight=bold)
         stack = state.bagua[i]
         rows = [stack[:4], stack[4:]] if len(stack) > 4 else [stack]
         arc = 2 * math.pi * r_ring / n  # the wedge's length along the ring
@@ -167,15 +140,8 @@ def _meters(ax, state, x0: float) -> float:
         look = style.DRAGON[index]
         dragon = state.dragon(colour)
         mover = state.to_move == colour and not state.is_over()
-        ax.text(
-            x0,
-            y,
-            f"{'▶ ' if mover else ''}{colour} · {data.dragon_names[index]}",
-            fontsize=7.5,
-            fontweight="bold",
-            color=style.INK,
-            va="center",
-        )
+        name = f"{'▶ ' if mover else ''}{colour} · {data.dragon_names[index]}"
+        _ink(ax, x0, y, name, 7.5, fontweight="bold", va="center")
         for k in range(total):
             kept = k < dragon.segments
             ax.add_patch(

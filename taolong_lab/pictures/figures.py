@@ -223,22 +223,9 @@ def _features(ax, state):
     hits = state.rocks
     xy = state.tables.geo.xy
     occupied = {xy[c]: who for c, who in occupied_portals(state).items()}
+    rock, village = style.ROCK, style.VILLAGE
     for block in rectangles(rows, "#"):
-        xs, ys = [c[0] for c in block], [c[1] for c in block]
-        x0, y0 = min(xs), min(ys)
-        ax.add_patch(
-            FancyBboxPatch(
-                (x0 + 0.12, y0 + 0.12),
-                max(xs) - x0 + 0.76,
-                max(ys) - y0 + 0.76,
-                boxstyle="round,pad=0,rounding_size=0.35",
-                facecolor=style.ROCK["base"],
-                edgecolor=style.ROCK["edge"],
-                linewidth=1.2,
-                gid="big-rock",
-                zorder=2,
-            )
-        )
+        ax.add_patch(_block_patch(block, 0.12, 0.35, rock["base"], rock["edge"], 1.2, "big-rock"))
     for y, row in enumerate(rows):
         for x, sym in enumerate(row):
             if sym in "od":
@@ -282,21 +269,9 @@ def _features(ax, state):
                     )
                 )
     for block in rectangles(rows, "V"):
-        xs, ys = [c[0] for c in block], [c[1] for c in block]
-        x0, y0 = min(xs), min(ys)
-        w, h = max(xs) - x0 + 1, max(ys) - y0 + 1
+        x0, y0, w, h = _bounds(block)
         ax.add_patch(
-            FancyBboxPatch(
-                (x0 + 0.08, y0 + 0.08),
-                w - 0.16,
-                h - 0.16,
-                boxstyle="round,pad=0,rounding_size=0.15",
-                facecolor=style.VILLAGE["ground"],
-                edgecolor=style.VILLAGE["wall"],
-                linewidth=1.6,
-                gid="village",
-                zorder=2,
-            )
+            _block_patch(block, 0.08, 0.15, village["ground"], village["wall"], 1.6, "village")
         )
         protector = state.rules.option("village")
         ax.text(
@@ -306,9 +281,24 @@ def _features(ax, state):
             ha="center",
             va="center",
             fontsize=6.5,
-            color=style.VILLAGE["ink"],
+            color=village["ink"],
             zorder=3,
         )
+
+
+def _bounds(block) -> tuple[int, int, int, int]:
+    """The corner, width and height of a block of cells, in cells."""
+    xs, ys = [c[0] for c in block], [c[1] for c in block]
+    x0, y0 = min(xs), min(ys)
+    return x0, y0, max(xs) - x0 + 1, max(ys) - y0 + 1
+
+
+def _block_patch(block, inset, rounding, face, edge, linewidth, gid) -> FancyBboxPatch:
+    """A rounded box over a block of cells (a big rock, the village), ``inset`` inside it."""
+    x0, y0, w, h = _bounds(block)
+    corner, box = (x0 + inset, y0 + inset), f"round,pad=0,rounding_size={rounding}"
+    look = {"facecolor": face, "edgecolor": edge, "linewidth": linewidth, "gid": gid, "zorder": 2}
+    return FancyBboxPatch(corner, w - 2 * inset, h - 2 * inset, boxstyle=box, **look)
 
 
 def _head_marker(ax, centre, facing: str, look, gid: str):

@@ -36,7 +36,7 @@ from ..engine.geometry import cell_name, parse_cell
 from ..markup import escape
 from ..rules.data import game_data
 from .layout import Grid, Wheel, label_size, route_pieces
-from .primitives import attributes, element, pair, points, text_element
+from .primitives import attributes, circle, element, inset_rect, pair, points, text_element
 from .style import ATTACK, BLOCKED, DESTINATION, DROP, HIGHLIGHT, LANDING, ROUTE, SOW
 from .trace import Attack, Route, Sowing, TurnTrace
 
@@ -166,11 +166,10 @@ class Destinations(Overlay):
             out.append(f"<title>{escape(name + ': ' + ', '.join(turns))}</title>")
             if stay:
                 out.append(
-                    element(
-                        "circle",
-                        cx=cx,
-                        cy=cy,
-                        r=grid.cell * 0.44,
+                    circle(
+                        cx,
+                        cy,
+                        grid.cell * 0.44,
                         fill="none",
                         stroke=DESTINATION,
                         stroke_width=3,
@@ -179,11 +178,10 @@ class Destinations(Overlay):
                 )
             else:
                 out.append(
-                    element(
-                        "circle",
-                        cx=cx,
-                        cy=cy,
-                        r=grid.cell * 0.17,
+                    circle(
+                        cx,
+                        cy,
+                        grid.cell * 0.17,
                         fill=DESTINATION,
                         opacity=0.85,
                         stroke="#ffffff",
@@ -254,12 +252,11 @@ def _route(grid: Grid, route: Route) -> list[str]:
     sx, sy = grid.centre(route.cells[0])
     if len(route.cells) == 1:  # a stay: a ring round the head
         out.append(
-            element(
-                "circle",
+            circle(
+                sx,
+                sy,
+                grid.cell * 0.46,
                 class_="stay",
-                cx=sx,
-                cy=sy,
-                r=grid.cell * 0.46,
                 fill="none",
                 stroke=colour,
                 stroke_width=3,
@@ -302,20 +299,9 @@ def _route(grid: Grid, route: Route) -> list[str]:
                     stroke_dasharray=None if main else "7 4",
                 )
             )
-    out.append(
-        element(
-            "circle",
-            class_="start",
-            cx=sx,
-            cy=sy,
-            r=5,
-            fill="#ffffff",
-            stroke=colour,
-            stroke_width=2.4,
-        )
-    )
+    out.append(circle(sx, sy, 5, class_="start", fill="#ffffff", stroke=colour, stroke_width=2.4))
     for x, y in (grid.centre(c) for c in route.cells[1:-1]):
-        out.append(element("circle", class_="waypoint", cx=x, cy=y, r=3.2, fill=colour))
+        out.append(circle(x, y, 3.2, class_="waypoint", fill=colour))
     last = pieces[-1] if len(pieces[-1]) > 1 else pieces[-2]
     out.append(_arrowhead(last[-2], last[-1], colour, 7 if main else 5.5))
     out.append("</g>")
@@ -348,12 +334,12 @@ def _attack_cells(grid: Grid, attack: Attack) -> list[str]:
         attrs = attributes(class_=classes, data_cell=cell_name(cell.cell), data_value=cell.value)
         out.append(f"<g {attrs}>")
         out.append(
-            element(
-                "rect",
-                x=x + 2,
-                y=y + 2,
-                width=grid.cell - 4,
-                height=grid.cell - 4,
+            inset_rect(
+                x,
+                y,
+                grid.cell,
+                grid.cell,
+                2,
                 rx=4,
                 fill=ATTACK if cell.reached else "none",
                 fill_opacity=(0.45 if cell.hit else 0.22) if cell.reached else None,
@@ -450,13 +436,12 @@ def _sow_ends(sowing: Sowing, wheel: Wheel, colour: str, landing: str) -> list[s
     out = []
     fx, fy = wheel.point(sowing.space)
     out.append(
-        element(
-            "circle",
+        circle(
+            fx,
+            fy,
+            wheel.cup + 3.5,
             class_="sow-from",
             data_space=abbrev[sowing.space],
-            cx=fx,
-            cy=fy,
-            r=wheel.cup + 3.5,
             fill="none",
             stroke=colour,
             stroke_width=2.6,
@@ -466,14 +451,13 @@ def _sow_ends(sowing: Sowing, wheel: Wheel, colour: str, landing: str) -> list[s
     if landing:
         lx, ly = wheel.point(sowing.element)
         out.append(
-            element(
-                "circle",
+            circle(
+                lx,
+                ly,
+                wheel.cup + 3.5,
                 class_="sow-landing",
                 data_space=landing,
                 data_element=data.ring[sowing.element],
-                cx=lx,
-                cy=ly,
-                r=wheel.cup + 3.5,
                 fill="none",
                 stroke=LANDING,
                 stroke_width=3.4,
@@ -527,7 +511,7 @@ def _sow_drops(sowing: Sowing, wheel: Wheel, colour: str, radius: float) -> list
             data_stone=drop.stone,
         )
         out.append(f"<g {attrs}>")
-        out.append(element("circle", cx=x, cy=y, r=mark, fill=fill, stroke=colour, stroke_width=2))
+        out.append(circle(x, y, mark, fill=fill, stroke=colour, stroke_width=2))
         out.append(
             text_element(
                 x,

@@ -41,7 +41,7 @@ from .layout import (
     label_size,
     text_width,
 )
-from .primitives import attributes, element, number, pair, text_element
+from .primitives import attributes, circle, element, number, pair, text_element
 from .style import (
     COIN,
     CUP,
@@ -102,14 +102,13 @@ def _stones(stack: str, cx: float, cy: float, space: str, cup: float) -> list[st
         for i, mark in enumerate(marks):
             fill, stroke = STONE[mark]
             out.append(
-                element(
-                    "circle",
+                circle(
+                    x0 + i * spacing,
+                    cy + dy,
+                    radius,
                     class_=f"stone {'white' if mark == 'W' else 'black'}",
                     data_space=space,
                     data_index=index,
-                    cx=x0 + i * spacing,
-                    cy=cy + dy,
-                    r=radius,
                     fill=fill,
                     stroke=stroke,
                     stroke_width=1.3,
@@ -125,9 +124,7 @@ def bagua(state, wheel: Wheel, ids: str | None = None) -> list[str]:
     None for no ids."""
     cx, cy = wheel.cx, wheel.cy
     out = ['<g class="bagua">']
-    out.append(
-        element("circle", cx=cx, cy=cy, r=wheel.radius, fill="none", stroke=RING, stroke_width=2)
-    )
+    out.append(circle(cx, cy, wheel.radius, fill="none", stroke=RING, stroke_width=2))
     out += _flows(state, wheel)
     out += _spaces(state, wheel, ids)
     out += _centre(state, wheel)
@@ -183,11 +180,10 @@ def _spaces(state, wheel: Wheel, ids: str | None) -> list[str]:
         out.append(f"<g {attrs}>")
         out.append(f"<title>{escape(name.title())}: {escape(state.bagua[i] or 'empty')}</title>")
         out.append(
-            element(
-                "circle",
-                cx=x,
-                cy=y,
-                r=wheel.cup,
+            circle(
+                x,
+                y,
+                wheel.cup,
                 fill=MAIN_CUP if main else CUP,
                 stroke=RING,
                 stroke_width=2.4 if main else 1.4,
@@ -217,9 +213,7 @@ def _centre(state, wheel: Wheel) -> list[str]:
     out = []
     water, fire = state.centre
     out.append('<g class="centre">')
-    out.append(
-        element("circle", cx=cx, cy=cy, r=CENTRE_R, fill=PAPER, stroke=RING, stroke_width=1.4)
-    )
+    out.append(circle(cx, cy, CENTRE_R, fill=PAPER, stroke=RING, stroke_width=1.4))
     out.append(
         text_element(
             cx,
@@ -231,11 +225,7 @@ def _centre(state, wheel: Wheel) -> list[str]:
         )
     )
     for dy, value, colour, what in ((0, water, WATER, "water"), (18, fire, FIRE, "fire")):
-        out.append(
-            element(
-                "circle", class_=f"centre-{what}", cx=cx - 11, cy=cy + dy - 1, r=5.5, fill=colour
-            )
-        )
+        out.append(circle(cx - 11, cy + dy - 1, 5.5, class_=f"centre-{what}", fill=colour))
         out.append(
             text_element(
                 cx + 1,
@@ -256,12 +246,11 @@ def _meter(x, y, label: str, value: int, cap: int, colour: str, font: float) -> 
     for i in range(cap):
         filled = i < value
         out.append(
-            element(
-                "circle",
+            circle(
+                start + i * 15,
+                y,
+                5.5,
                 class_=f"meter-{label}" + (" full" if filled else ""),
-                cx=start + i * 15,
-                cy=y,
-                r=5.5,
                 fill=colour if filled else "none",
                 stroke=colour,
                 stroke_width=1.4,
@@ -291,17 +280,7 @@ def _dragon_card(state, colour_index: int, x: float, y: float, scale: float) -> 
                 stroke_width=1.2,
             )
         )
-    out.append(
-        element(
-            "circle",
-            cx=x + 7,
-            cy=y - 4,
-            r=7,
-            fill=style["body"],
-            stroke=style["outline"],
-            stroke_width=2,
-        )
-    )
+    out.append(circle(x + 7, y - 4, 7, fill=style["body"], stroke=style["outline"], stroke_width=2))
     big, small = label_size(13, scale), label_size(11, scale)
     marks = x + 236  # the segment marks, then their label before them
     label_x = min(x + 178, marks - 5 - text_width("segments", small))
@@ -481,20 +460,9 @@ def flux_coin(state, cx: float, cy: float, scale: float = 1.0) -> list[str]:
         + " (a stack with more white stones is sown clockwise, more black counterclockwise, "
         "a tie follows the coin)</title>"
     )
-    out.append(element("circle", cx=cx + 1, cy=cy + 1.8, r=r, fill="#000", opacity=0.15))
-    out.append(element("circle", cx=cx, cy=cy, r=r, fill=face, stroke=edge, stroke_width=1.6))
-    out.append(
-        element(
-            "circle",
-            cx=cx,
-            cy=cy,
-            r=r - 2.6,
-            fill="none",
-            stroke=ink,
-            stroke_width=0.6,
-            opacity=0.6,
-        )
-    )
+    out.append(circle(cx + 1, cy + 1.8, r, fill="#000", opacity=0.15))
+    out.append(circle(cx, cy, r, fill=face, stroke=edge, stroke_width=1.6))
+    out.append(circle(cx, cy, r - 2.6, fill="none", stroke=ink, stroke_width=0.6, opacity=0.6))
     out.append(
         element(
             "path",

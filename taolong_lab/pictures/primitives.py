@@ -52,6 +52,35 @@ def element(tag: str, **attrs) -> str:
     return f"<{tag} {attributes(**attrs)}/>"
 
 
+def _labelled(tag: str, geometry: dict, attrs: dict) -> str:
+    """An empty element: its ``id``, class and ``data-*`` attributes first, then ``geometry``,
+    then the other attributes, in the order given."""
+    labels = {k: v for k, v in attrs.items() if k in ("id", "class_") or k.startswith("data_")}
+    rest = {k: v for k, v in attrs.items() if k not in labels}
+    return element(tag, **labels, **geometry, **rest)
+
+
+def circle(cx: float, cy: float, r: float, **attrs) -> str:
+    """A ``<circle>`` of radius ``r`` centred on ``(cx, cy)``; its ``id``, class and ``data-*``
+    attributes come first, then the centre and the radius, then the others (fill, stroke...).
+
+    >>> circle(10, 4, 6, fill="#fff", class_="stone")
+    '<circle class="stone" cx="10" cy="4" r="6" fill="#fff"/>'
+    """
+    return _labelled("circle", {"cx": cx, "cy": cy, "r": r}, attrs)
+
+
+def inset_rect(x: float, y: float, width: float, height: float, inset: float, **attrs) -> str:
+    """A ``<rect>`` ``inset`` inside the box at ``(x, y)`` of ``width`` by ``height`` on every
+    side (outside it when ``inset`` is negative); attributes ordered as :func:`circle`'s.
+
+    >>> inset_rect(0, 0, 10, 8, 2, rx=1)
+    '<rect x="2" y="2" width="6" height="4" rx="1"/>'
+    """
+    box = {"x": x + inset, "y": y + inset, "width": width - 2 * inset, "height": height - 2 * inset}
+    return _labelled("rect", box, attrs)
+
+
 def text_element(x: float, y: float, content: str, **attrs) -> str:
     """A ``<text>`` element at ``(x, y)`` holding ``content`` (escaped)."""
     return f"<text {attributes(x=x, y=y, **attrs)}>{escape(content)}</text>"
@@ -75,4 +104,13 @@ def points(xys: Iterable[tuple[float, float]]) -> str:
     return " ".join(f"{number(x)},{number(y)}" for x, y in xys)
 
 
-__all__ = ["attributes", "element", "number", "pair", "points", "text_element"]
+__all__ = [
+    "attributes",
+    "circle",
+    "element",
+    "inset_rect",
+    "number",
+    "pair",
+    "points",
+    "text_element",
+]

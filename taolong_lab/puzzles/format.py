@@ -24,9 +24,15 @@ from typing import Any, NamedTuple
 from ..engine import Line, State
 from ..errors import IllegalTurnError, PuzzleError, RulesError, TaoLongError
 from ..files import append_bytes, read_bounded, write_atomic
-from ..readers import STRICT_JSON
 from ..rules import COLOURS, EDITIONS, MODES, Rules, data_dir, scenario_names
-from ..rules.data import BoundError, check_bounds, decode_json, json_decoder, shown
+from ..rules.data import (
+    STRICT_DECODER,
+    BoundError,
+    check_bounds,
+    decode_json,
+    json_problem,
+    shown,
+)
 from ..rules.options import check_option
 from .grade import tier_of
 
@@ -216,7 +222,7 @@ class Puzzle:
             try:
                 doc = _loads(doc)
             except ValueError as exc:
-                raise PuzzleError(where, [(None, *_json_problem(exc))]) from None
+                raise PuzzleError(where, [(None, *json_problem(exc))]) from None
         if isinstance(doc, dict) and isinstance(doc.get("id"), str):
             where = f"puzzle {doc['id']!r}"
         puzzle, found = _read_doc(doc, check_solutions)
@@ -558,20 +564,8 @@ def _json_type(value) -> str:
 
 
 # ---- files ----------------------------------------------------------------------------------
-_DECODER = json_decoder(**STRICT_JSON)
-
-
 def _loads(text: str):
-    return decode_json(_DECODER, text)
-
-
-def _json_problem(exc: ValueError) -> tuple[str, str]:
-    """The field and reason for a document that could not be read."""
-    if isinstance(exc, BoundError):
-        return exc.path or "json", exc.reason
-    if isinstance(exc, json.JSONDecodeError):
-        return "json", f"not valid JSON: {exc.msg} at column {exc.colno}"
-    return "json", f"not valid JSON: {exc}"
+    return decode_json(STRICT_DECODER, text)
 
 
 def _kind(path: Path) -> str:
@@ -598,7 +592,7 @@ def _documents(text: str, kind: str) -> Iterable[tuple[int, Any]]:
     pos = skip.match(text).end()
     if not text.startswith("[", pos):  # one object
         try:
-            doc, end = decode_json(_DECODER, text, pos)
+            doc, end = decode_json(STRICT_DECODER, text, pos)
             if text[skip.match(text, end).end() :]:
                 raise json.JSONDecodeError("Extra data", text, skip.match(text, end).end())
             yield text.count("\n", 0, pos) + 1, doc
@@ -617,7 +611,7 @@ def _documents(text: str, kind: str) -> Iterable[tuple[int, Any]]:
         else:
             while True:
                 line = text.count("\n", 0, pos) + 1
-                doc, pos = decode_json(_DECODER, text, pos)
+                doc, pos = decode_json(STRICT_DECODER, text, pos)
                 items.append((line, doc))
                 pos = skip.match(text, pos).end()
                 if text.startswith("]", pos):
@@ -676,7 +670,7 @@ def read_puzzles(path, *, check_solutions: bool = True) -> tuple[list[Puzzle], l
     for line, doc in _documents(text, kind):
         if isinstance(doc, ValueError):
             hint = "; comments are not part of JSON Lines" if _is_comment(text, line) else ""
-            field, reason = _json_problem(doc)
+            field, reason = json_problem(doc)
             problems.append(Problem(line, field, reason + hint))
             continue
         ident = doc.get("id") if isinstance(doc, dict) else None

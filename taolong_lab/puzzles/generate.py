@@ -170,27 +170,24 @@ def _judge(state, drawn: dict, job: dict, out: dict) -> None:
         out["reason"] = "cross-check unknown" if unknown else "cross-check disagrees"
         out["detail"] = check
         return
+    facts = {  # what the grade rests on, kept in the certificate too
+        "optimal_first_turns": first,
+        "optimal_lines": lines,
+        "optimal_lines_exact": exact,
+        "greedy_wins_within_optimum": greedy_within,
+    }
+    expanded = solution.stats["expanded"]
     grade = difficulty(
-        optimum=optimum,
-        optimal_first_turns=first,
-        branching=branching,
-        expanded=solution.stats["expanded"],
-        optimal_lines=lines,
-        greedy_turns=greedy_turns,
-        optimal_lines_exact=exact,
-        greedy_wins_within_optimum=greedy_within,
+        optimum=optimum, branching=branching, expanded=expanded, greedy_turns=greedy_turns, **facts
     )
     certificate = solution.certificate.to_json()
     certificate.update(
-        optimal_first_turns=first,
+        facts,
         optimal_first_turns_exact=first_exact,
-        optimal_lines=lines,
-        optimal_lines_exact=exact,
         cross_check=check,
         fair=True,
         greedy_line=greedy[:optimum],
         greedy_turns_to_win=greedy_turns,
-        greedy_wins_within_optimum=greedy_within,
     )
     puzzle = _puzzle(
         state,

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DataError, RulesError
-from ..readers import shown, toml_field
+from ..readers import STRICT_JSON, shown, toml_field
 
 ELEMENTS = ("heaven", "lake", "fire", "thunder", "earth", "mountain", "water", "wind")
 COLOURS = ("white", "black")
@@ -255,6 +255,35 @@ def _path(entry) -> str:
 
 def _too_deep(limit: int = MAX_NESTING) -> str:
     return f"nested deeper than {limit} levels"
+
+
+STRICT_DECODER = json_decoder(**STRICT_JSON)
+"""The decoder of the lab's own JSON files (records, puzzles): bounded numbers, no key twice,
+no NaN or infinity; read with :func:`decode_json`."""
+
+
+def json_problem(exc: ValueError) -> tuple[str, str]:
+    """The field and the reason of a JSON text :func:`decode_json` refused.
+
+    Parameters
+    ----------
+    exc : ValueError
+        What it raised: a :class:`BoundError` (its field), a ``json.JSONDecodeError`` or a
+        hook's refusal.
+
+    Returns
+    -------
+    tuple of (str, str)
+        ``("json", reason)``, or the field past a bound and why.
+
+    >>> json_problem(BoundError("rows[2]", "a number has too many digits"))
+    ('rows[2]', 'a number has too many digits')
+    """
+    if isinstance(exc, BoundError):
+        return exc.path or "json", exc.reason
+    if isinstance(exc, json.JSONDecodeError):
+        return "json", f"not valid JSON: {exc.msg} at column {exc.colno}"
+    return "json", f"not valid JSON: {exc}"
 
 
 def toml_problem(exc: BaseException, text: str = "") -> tuple[str, int | None]:

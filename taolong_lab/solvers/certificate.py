@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, fields
 from enum import StrEnum
-from typing import ClassVar, NamedTuple
+from typing import ClassVar, NamedTuple, Self
 
 from ..errors import TaoLongError
 from ..rules.data import shown
@@ -98,8 +98,25 @@ class HorizonRecord:
         return {name: value for name, value in _fields(self) if value is not None}
 
 
+class _JsonCertificate:
+    """What both certificates do alike: their JSON both ways. ``_nested(doc)`` reads a
+    certificate's fields that are not plain values."""
+
+    def to_json(self) -> dict:
+        """The certificate as plain JSON, keys in the order the puzzle files hold them."""
+        return _to_json(self)
+
+    @classmethod
+    def from_json(cls, doc: dict) -> Self:
+        """The inverse of :meth:`to_json`. Raises :class:`CertificateError` naming the field
+        that does not fit."""
+        found = _read(cls, doc)
+        found.update(cls._nested(doc))
+        return cls(**found)
+
+
 @dataclass(frozen=True, kw_only=True)
-class ExplicitCertificate:
+class ExplicitCertificate(_JsonCertificate):
     """The explicit solver's certificate: its lower bound (``lower_bound`` and its value at
     the start), and for each ``k`` below ``proved_no_win_below`` the positions proved without
     a win within ``k`` turns (``no_win_within``); ``optimum`` for a solved challenge,
@@ -118,21 +135,13 @@ class ExplicitCertificate:
     optimum: int | None = None
     stopped: str | None = None
 
-    def to_json(self) -> dict:
-        """The certificate as plain JSON, keys in the order the puzzle files hold them."""
-        return _to_json(self)
-
-    @classmethod
-    def from_json(cls, doc: dict) -> ExplicitCertificate:
-        """The inverse of :meth:`to_json`. Raises :class:`CertificateError` naming the field
-        that does not fit."""
-        found = _read(cls, doc)
-        found["no_win_within"] = _rows(doc, "no_win_within", NoWinWithin)
-        return cls(**found)
+    @staticmethod
+    def _nested(doc: dict) -> dict:
+        return {"no_win_within": _rows(doc, "no_win_within", NoWinWithin)}
 
 
 @dataclass(frozen=True, kw_only=True)
-class SatCertificate:
+class SatCertificate(_JsonCertificate):
     """The SAT solver's certificate: its lower bound, how each ``k`` below
     ``proved_no_win_below`` was proved (``no_win_below_proofs``; ``unsat_horizons`` the UNSAT
     ones), what the encoding used (``damage_budget``, ``eliminate``, ``lift``, the PySAT
@@ -166,23 +175,17 @@ class SatCertificate:
     optimum: int | None = None
     stopped: str | None = None
 
-    def to_json(self) -> dict:
-        """The certificate as plain JSON, keys in the order the puzzle files hold them."""
-        return _to_json(self)
-
-    @classmethod
-    def from_json(cls, doc: dict) -> SatCertificate:
-        """The inverse of :meth:`to_json`. Raises :class:`CertificateError` naming the field
-        that does not fit."""
-        found = _read(cls, doc)
-        found["no_win_below_proofs"] = _rows(doc, "no_win_below_proofs", NoWinProof)
-        found["lift"] = _record(doc, "lift", Lift)
-        found["unsat_horizons"] = _numbers(doc, "unsat_horizons")
-        found["per_turn"] = tuple(
-            HorizonRecord(**_keyed(row, f"per_turn[{i}]", HorizonRecord, required=3))
-            for i, row in enumerate(_listed(doc, "per_turn"))
-        )
-        return cls(**found)
+    @staticmethod
+    def _nested(doc: dict) -> dict:
+        return {
+            "no_win_below_proofs": _rows(doc, "no_win_below_proofs", NoWinProof),
+            "lift": _record(doc, "lift", Lift),
+            "unsat_horizons": _numbers(doc, "unsat_horizons"),
+            "per_turn": tuple(
+                HorizonRecord(**_keyed(row, f"per_turn[{i}]", HorizonRecord, required=3))
+                for i, row in enumerate(_listed(doc, "per_turn"))
+            ),
+        }
 
 
 Certificate = ExplicitCertificate | SatCertificate

@@ -25,9 +25,11 @@ from taolong_lab.agents import (
     review,
     save_records,
 )
+from taolong_lab.agents.analysis import AnalysisSettings
 from taolong_lab.agents.matches import MatchResult, play_game, ratings
-from taolong_lab.agents.openings import opening_starts, opening_table
+from taolong_lab.agents.openings import OpeningError, opening_starts, opening_table
 from taolong_lab.agents.registry import agent_from_spec
+from taolong_lab.agents.review import DEFAULT_NODES as REVIEW_NODES
 from taolong_lab.agents.review import (
     THRESHOLDS,
     classify,
@@ -230,6 +232,23 @@ def test_a_review_refuses_a_bad_budget_and_a_game_of_three():
     record = GameRecord.from_actions(three, [], ("a", "b", "c"))
     with pytest.raises(ReviewError, match="one or two players, not 3"):
         review(record)
+
+
+def test_a_review_and_an_opening_table_read_their_settings_alike():
+    start = game("taolong").new(scenario="torus")
+    with pytest.raises(OpeningError, match="seed must be"):
+        opening_table(start, nodes=10, seed=-1)
+    with pytest.raises(ReviewError, match="time_limit must be"):
+        review(_blunder_record(), time_limit=-1.0)
+    for run, first in ((review, _blunder_record()), (opening_table, start)):
+        with pytest.raises(TypeError, match="nodez"):
+            run(first, nodez=10)
+    empty = GameRecord.from_actions(start, [], ("a", "b"))
+    assert review(empty).note.nodes == REVIEW_NODES  # the default budget, recorded
+    assert review(empty, time_limit=1.0).note.nodes is None
+    settings = AnalysisSettings(time_limit=2.0, seed=3).checked(OpeningError, 7)
+    assert (settings.nodes, settings.time_limit, settings.seed) == (None, 2.0, 3)
+    assert AnalysisSettings().checked(OpeningError, 7).nodes == 7
 
 
 def test_the_review_command_writes_the_record_and_the_graph(tmp_path, capsys):

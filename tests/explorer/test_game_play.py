@@ -10,7 +10,7 @@ from tiny_games import KUHN, PIG, TINY_GAMES
 
 from taolong_lab import State, new_game, solo_game
 from taolong_lab.agents import GameRecord, GreedyAgent, RandomAgent, save_records
-from taolong_lab.explorer import AgentPanel, ExplorerError, ExplorerSession, GamePlay
+from taolong_lab.explorer import AgentPanel, ExplorerError, ExplorerSession, GamePlay, ReviewPanel
 from taolong_lab.explorer.agent_panel import first_player_share
 from taolong_lab.explorer.game_play import make_agent
 from taolong_lab.games import CHANCE
@@ -200,3 +200,25 @@ def test_a_game_record_loads_its_moves_into_the_explorer(tmp_path):
         panel.load_record(path, 5)
     with pytest.raises(ExplorerError, match="cannot read the record"):
         panel.load_record(tmp_path / "missing.jsonl")
+
+
+def test_the_agent_and_review_panels_share_the_budget_and_the_record_loading(tmp_path):
+    session = ExplorerSession(new_game())
+    agent, reviewer = AgentPanel(session), ReviewPanel(session)
+    assert (agent.nodes, agent.time_limit) == (None, 2.0)  # two seconds a move
+    assert (reviewer.nodes, reviewer.time_limit) == (2000, None)  # positions a review's turn
+    reviewer.set_budget(nodes=50)
+    assert (reviewer.nodes, reviewer.time_limit) == (50, None)
+    with pytest.raises(ExplorerError, match="needs a budget"):
+        agent.set_budget()
+    with pytest.raises(ExplorerError, match="time_limit: seconds"):
+        ReviewPanel(session, time_limit=0.0)
+    pig = GamePlay(PIG.new(), seats=[RandomAgent(), RandomAgent()], seed=1)
+    list(pig.advance(most=3))
+    path = tmp_path / "pig.jsonl"
+    save_records(path, [pig.record()])
+    with pytest.raises(ExplorerError, match="plays Tao Long, not Pig"):
+        reviewer.load(path)
+    with pytest.raises(ExplorerError, match="no record 3"):
+        reviewer.load(path, 3)
+    assert reviewer.review is None and agent.computer is None and agent.analysis is None

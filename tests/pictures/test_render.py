@@ -259,7 +259,7 @@ def test_every_expel_attack_explains_the_damage(scenario, mode):
             assert lost == expected, (before.to_tln(), str(turn), attack)
             hits = {c.cell for c in attack.cells if c.hit}
             portals = {xy for _, a, b in before.dragon(other).links for xy in (a, b)}
-            tiles = set(before.cells(other)) | {before._env.xy[c] for c in portals}
+            tiles = set(before.cells(other)) | {before.tables.xy[c] for c in portals}
             assert hits <= tiles
             assert all(c.reached for c in attack.cells if c.hit)
             checked += 1

@@ -260,7 +260,7 @@ def assert_features_match(state: State, root: ET.Element) -> None:
     assert {el.get("data-cell") for el in with_class(root, "rock", "damaged")} == symbol_cells(
         state, "d"
     )
-    breakable = state._env.breakable
+    breakable = state.tables.breakable
     for el in rocks:
         assert ("breakable" in el.get("class").split()) == breakable
         hits = el.get("data-hits")
@@ -285,7 +285,7 @@ def assert_features_match(state: State, root: ET.Element) -> None:
     for colour in ("white", "black"):
         for _, exit_, entry in state.dragon(colour).links:
             for cell in (exit_, entry):
-                occupied[state._env.geo.name(cell)] = colour
+                occupied[state.tables.geo.name(cell)] = colour
     for el in portals:
         cell = el.get("data-cell")
         classes = el.get("class").split()

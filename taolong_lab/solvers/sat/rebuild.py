@@ -93,6 +93,15 @@ def _position(text, start: State, field: str) -> State:
     return state
 
 
+def _row_position(row, start: State, field: str) -> tuple[State, tuple]:
+    """The position of the manifest's row ``row`` (an object) and its Ba Gua as the layers key
+    it."""
+    if not isinstance(row, dict):
+        raise RebuildError(field, "not an object")
+    pos = _position(row.get("position"), start, f"{field}.position")
+    return pos, config_of(pos) if start.tables.monk else pos.bagua
+
+
 def _index(value, low: int, high: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value < high
 
@@ -120,11 +129,8 @@ def refinement_of(row, start: State, field: str) -> tuple:
     RebuildError
         A field of the wrong type or out of range, naming it.
     """
-    if not isinstance(row, dict):
-        raise RebuildError(field, "not an object")
+    pos, config = _row_position(row, start, field)
     kind = row.get("kind")
-    pos = _position(row.get("position"), start, f"{field}.position")
-    config = config_of(pos) if start.tables.monk else pos.bagua
     if kind == "penalty":
         return ("penalty", pos.board, config), config
     if kind not in ("group", "focus"):
@@ -204,13 +210,11 @@ def dead_end_of(row, start: State, field: str, most: int) -> tuple:
     RebuildError
         A field of the wrong type or out of range, naming it.
     """
-    if not isinstance(row, dict):
-        raise RebuildError(field, "not an object")
-    pos = _position(row.get("position"), start, f"{field}.position")
+    pos, config = _row_position(row, start, field)
     turns = row.get("turns")
     if not _index(turns, 1, most + 1):
         raise RebuildError(f"{field}.turns", f"{str(turns)[:40]} is not a whole number of turns")
-    return (pos.board, config_of(pos) if start.tables.monk else pos.bagua, turns)
+    return (pos.board, config, turns)
 
 
 class Rebuild:

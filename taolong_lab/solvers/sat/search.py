@@ -237,15 +237,9 @@ class SatSearch:
             _, walk, bagua = ref
             if L.penalty is False:
                 return
-            b = prev.bagua_is(g, bagua)
-            if b is False:
-                return
-            pre = enc.eq_walk(prev.state, walk)
-            if pre is False:
-                return
-            g.clause(
-                [-pre if pre is not True else False, -b if b is not True else False, -L.penalty]
-            )
+            at = _at(enc, g, prev, walk, bagua)
+            if at is not None:
+                g.clause([*at, -L.penalty])
 
     def refine(self, ref, bagua=None) -> bool:
         """Store ``ref`` (found with ``bagua`` on the spaces) and add it at every layer; False
@@ -427,14 +421,9 @@ class SatSearch:
     def _apply_nogood(self, nogood, j: int) -> None:
         walk, bagua, r = nogood
         enc, g = self.enc, self.g
-        L = enc.layers[j]
-        b = L.bagua_is(g, bagua)
-        if b is False:
-            return
-        eq = enc.eq_walk(L.state, walk)
-        if eq is False:
-            return
-        g.clause([neg(eq), neg(b), L.won, neg(enc.layers[j + r].won)])
+        at = _at(enc, g, enc.layers[j], walk, bagua)
+        if at is not None:
+            g.clause([*at, enc.layers[j].won, neg(enc.layers[j + r].won)])
 
     def count_first_turns(
         self, k: int, line, deadline: float | None, explicit_seconds: float = 0.0, bar=None
@@ -606,6 +595,18 @@ class SatSearch:
 # bounded variable elimination only: probing, vivification, equivalent-literal substitution
 # and subsumption cost more time than they save here
 ELIMINATE_OPTIONS = {"probe": False, "vivify": False, "decompose": False, "subsume": False}
+
+
+def _at(enc, g: Gates, layer, walk, bagua) -> tuple | None:
+    """The literals of a clause that holds unless ``layer`` is at the walk ``walk`` with the
+    Ba Gua ``bagua`` (its walk, then its Ba Gua, each negated); None when it cannot be there."""
+    b = layer.bagua_is(g, bagua)
+    if b is False:
+        return None
+    eq = enc.eq_walk(layer.state, walk)
+    if eq is False:
+        return None
+    return neg(eq), neg(b)
 
 
 def eliminate(g: Gates, layers, clauses: list, n0v: int) -> tuple[list, int]:
