@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..engine import Line, State
-from ..errors import NAMED, Arg, TaoLongError, python_spelling, spelled
+from ..errors import NAMED, Arg, TaoLongError, python_spelling, shown, spelled
 from ..files import write_atomic
 from ..processes import IN_BROWSER
 from ..readers import no_constant
@@ -202,6 +202,13 @@ def _stop_from_json(doc) -> tuple:
     return tuple(parts)
 
 
+def _stop_parts(stop) -> tuple:
+    """``stop`` checked to be a tuple of words and Args (a bare string is a solver's slip)."""
+    if not isinstance(stop, tuple) or not all(isinstance(p, str | Arg) for p in stop):
+        raise TypeError(f"stop: a tuple of words and Args, not {shown(stop)}")
+    return stop
+
+
 def _count(n: int, thing: str) -> str:
     return f"{n} {thing}{'s' * (n != 1)}"
 
@@ -257,7 +264,7 @@ def build_solution(
         certificate=replace(certificate, stopped=spelled(stop) if stop else None),
         stats=stats,
         proved_no_win_below=certificate.proved_no_win_below,
-        stop=tuple(stop),
+        stop=_stop_parts(stop),
     )
 
 

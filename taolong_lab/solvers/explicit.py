@@ -397,9 +397,7 @@ class _Run:
         optimum = len(line) if status == Status.OPTIMAL else None
         proved = optimum if optimum is not None else search.proved
         stop = ("interrupted",) if interrupted else self.budget.stop
-        certificate = _certificate(
-            self.start, self.params, search.closed_counts(), proved, optimum, None
-        )
+        certificate = _certificate(self.start, self.params, search.closed_counts(), proved, optimum)
         seconds = self.budget.seconds()
         stats = self._stats(seconds, counted, count_s)
         solution = build_solution(self.start, status, line, certificate, stats, first, stop)

@@ -185,7 +185,7 @@ def _show(value) -> str:
 
 
 def _certificate(
-    start: State, params, closed: dict[int, int], proved: int, optimum, stopped
+    start: State, params, closed: dict[int, int], proved: int, optimum
 ) -> ExplicitCertificate:
     return ExplicitCertificate(
         lookahead=start.rules.option("solo_lookahead"),
@@ -194,7 +194,6 @@ def _certificate(
         proved_no_win_below=proved,
         no_win_within=_no_win_within(closed, proved),
         optimum=optimum,
-        stopped=stopped or None,
     )
 
 
@@ -248,7 +247,7 @@ def _saved_result(result, search, path) -> Solution:
         status == Status.OPTIMAL and type(first) is int and 1 <= first <= len(start.successors())
     ):
         raise refuse("optimal_first_turns", f"{_show(first)} is not a count of first turns")
-    certificate = _certificate(start, search.params, search.closed_counts(), proved, optimum, None)
+    certificate = _certificate(start, search.params, search.closed_counts(), proved, optimum)
     if result["certificate"] != certificate.to_json():
         raise refuse("certificate", "is not the certificate of the saved search")
     stats = result["stats"]

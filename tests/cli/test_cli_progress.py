@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from small_wins import WIN_IN_2
 
 from taolong_lab import State
 from taolong_lab.cli import build_parser, main
@@ -20,10 +21,6 @@ from taolong_lab.solvers.explicit import count_first_turns, solve
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = "puzzles/field-intermediate.jsonl:field-intermediate-02"
-WIN_IN_2 = (
-    "field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "
-    "b3-a3-a2-a1:4:0 e7-e8:3:0 WW/-/BW/-/-/-/WBBB/- 1:8 w 3"
-)
 
 
 def on_a_terminal(*argv: str) -> tuple[int, str, str]:

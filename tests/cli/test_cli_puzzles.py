@@ -6,20 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from small_wins import WIN_IN_1, WIN_IN_2, WIN_IN_2_LINE
 
 from taolong_lab import State, solo_game
 from taolong_lab.cli import main
 from taolong_lab.puzzles import Puzzle, load_puzzles, save_puzzles
 
-WIN_IN_1 = (
-    "field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "
-    "d3-d2-d1-e1:4:0 d4-d5:1:0 -/-/BB/-/W/-/BWW/WB 3:8 w 1"
-)
-WIN_IN_2 = (
-    "field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "
-    "b3-a3-a2-a1:4:0 e7-e8:3:0 WW/-/BW/-/-/-/WBBB/- 1:8 w 3"
-)
-LINE_2 = ["Wa>Fi (He:e6 La:d6 Fi:c6x) c3+", "La>Fi (Fi:c5x) c4x"]
 # each command, with what it needs besides the puzzle
 COMMANDS = {
     "show": ["show"],
@@ -43,7 +35,9 @@ def puzzle_file(tmp_path):
         path,
         [
             Puzzle.from_state("one", "win in 1", State(WIN_IN_1), optimum=1, solution=["Ea>Mo ="]),
-            Puzzle.from_state("two", "win in 2", State(WIN_IN_2), optimum=2, solution=LINE_2),
+            Puzzle.from_state(
+                "two", "win in 2", State(WIN_IN_2), optimum=2, solution=WIN_IN_2_LINE
+            ),
             Puzzle.from_state("open", "as Dilong", solo_game(player="black")),
         ],
     )

@@ -7,6 +7,7 @@ import json
 
 import networkx as nx
 import pytest
+from small_wins import WIN_IN_1, WIN_IN_2, WIN_IN_2_LINE
 
 from taolong_lab import State
 from taolong_lab.cli import build_parser
@@ -14,16 +15,6 @@ from taolong_lab.cli.common import CommandError, UsageError
 from taolong_lab.errors import TaoLongError
 from taolong_lab.files import InputFileError
 from taolong_lab.puzzles import Puzzle, save_puzzles
-
-WIN_IN_1 = (
-    "field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "
-    "d3-d2-d1-e1:4:0 d4-d5:1:0 -/-/BB/-/W/-/BWW/WB 3:8 w 1"
-)
-WIN_IN_2 = (
-    "field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "
-    "b3-a3-a2-a1:4:0 e7-e8:3:0 WW/-/BW/-/-/-/WBBB/- 1:8 w 3"
-)
-LINE_2 = ["Wa>Fi (He:e6 La:d6 Fi:c6x) c3+", "La>Fi (Fi:c5x) c4x"]
 
 
 def run(*argv) -> tuple[int, str]:
@@ -39,7 +30,9 @@ def puzzles(tmp_path):
         path,
         [
             Puzzle.from_state("one", "win in 1", State(WIN_IN_1), optimum=1, solution=["Ea>Mo ="]),
-            Puzzle.from_state("two", "win in 2", State(WIN_IN_2), optimum=2, solution=LINE_2),
+            Puzzle.from_state(
+                "two", "win in 2", State(WIN_IN_2), optimum=2, solution=WIN_IN_2_LINE
+            ),
         ],
     )
     return path
@@ -94,7 +87,7 @@ def test_verify_catches_a_losing_solution(tmp_path):
     path = tmp_path / "bad.jsonl"
     save_puzzles(
         path,
-        [Puzzle.from_state("x", "x", State(WIN_IN_2), optimum=1, solution=[LINE_2[0]])],
+        [Puzzle.from_state("x", "x", State(WIN_IN_2), optimum=1, solution=[WIN_IN_2_LINE[0]])],
     )
     with pytest.raises(CommandError, match="does not win"):
         run("verify", str(path))

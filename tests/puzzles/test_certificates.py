@@ -9,16 +9,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from small_wins import WIN_IN_1
 
 from taolong_lab import State, load_puzzles, solo_game
 from taolong_lab.solvers import ExplicitCertificate, SatCertificate, Solution, Status, solve
 from taolong_lab.solvers.certificate import CertificateError, certificate_from_json
 
 ROOT = Path(__file__).resolve().parents[2]
-WIN_IN_1 = (
-    "field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "
-    "d3-d2-d1-e1:4:0 d4-d5:1:0 -/-/BB/-/W/-/BWW/WB 3:8 w 1"
-)
 WIN_IN_4 = solo_game(segments={"black": 1}, water={"black": 1}, bagua="random", seed=5)
 
 # the SAT certificate's keys, in the order the solver has always written them

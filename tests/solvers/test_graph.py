@@ -11,20 +11,13 @@ import networkx as nx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from small_wins import WIN_IN_1, WIN_IN_2
 
 from taolong_lab import State, new_game, solo_game
 from taolong_lab.graph import explore, iter_explore, retrograde, retrograde_two_player
 from taolong_lab.solvers.common import SolverError
 from taolong_lab.solvers.graph import MAX_DEPTH, MAX_STATES, Edge, Expanded, Node
 
-WIN_IN_1 = (
-    "field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "
-    "d3-d2-d1-e1:4:0 d4-d5:1:0 -/-/BB/-/W/-/BWW/WB 3:8 w 1"
-)
-WIN_IN_2 = (
-    "field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "
-    "b3-a3-a2-a1:4:0 e7-e8:3:0 WW/-/BW/-/-/-/WBBB/- 1:8 w 3"
-)
 WIN_IN_3 = (
     "field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "
     "a3-a2-a1-b1:4:0 e8-f8:2:0 WW/-/BW/-/-/B/WBB/- 2:8 w 2"

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from small_wins import WIN_IN_1
 
 from taolong_lab import State, solo_game
 from taolong_lab.solvers import bounds, explicit
@@ -137,10 +138,6 @@ def test_the_agreement_set_is_big_and_varied():
 
 
 # ---- fixed challenges ------------------------------------------------------------------------
-WIN_IN_1 = (
-    "field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "
-    "d3-d2-d1-e1:4:0 d4-d5:1:0 -/-/BB/-/W/-/BWW/WB 3:8 w 1"
-)
 WIN_IN_4 = (
     "field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "
     "a2-a1-b1-b2:4:0 g8-h8:1:0 WW/-/BW/-/BB/-/WB/- 3:8 w 1"

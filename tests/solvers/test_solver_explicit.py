@@ -4,6 +4,7 @@ certificate, the replay, and the lower bound against retrograde analysis."""
 from __future__ import annotations
 
 import pytest
+from small_wins import WIN_IN_1, WIN_IN_2, WIN_IN_2_LINE
 
 from taolong_lab import State, new_game, solo_game, solvers
 from taolong_lab.errors import Arg
@@ -12,23 +13,6 @@ from taolong_lab.solvers import Solution
 from taolong_lab.solvers.bounds import bound_params, lower_bound
 from taolong_lab.solvers.explicit import SolverError, replay, replay_text, solve
 
-# The player (white) faces south at d3, the black head is right ahead at d4; black has one
-# segment and one water. Sowing the lone W stone on Earth lands on Mountain: no black stone is
-# sown, so the opponent does nothing; Mountain with a vertical facing is a stay, and the stay
-# bites d4 for 1 damage: black's last segment is lost. The start is not won, so the optimum is
-# 1 -- worked out by hand.
-WIN_IN_1 = (
-    "field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "
-    "d3-d2-d1-e1:4:0 d4-d5:1:0 -/-/BB/-/W/-/BWW/WB 3:8 w 1"
-)
-# Black has 1 segment and 3 water at e7, white's head at b3. No turn wins at once (every
-# successor is checked in the test), and Water->Fire then Lake->Fire with an expel wins in 2
-# (replayed): the optimum is 2 -- worked out by hand with the engine's turn list.
-WIN_IN_2 = (
-    "field/grasshopper/current/solo 8/8/8/8/8/8/8/8 "
-    "b3-a3-a2-a1:4:0 e7-e8:3:0 WW/-/BW/-/-/-/WBBB/- 1:8 w 3"
-)
-WIN_IN_2_LINE = ("Wa>Fi (He:e6 La:d6 Fi:c6x) c3+", "La>Fi (Fi:c5x) c4x")
 # Black has 1 segment and 2 water at e8. The optimum 3 is by retrograde analysis: the graph
 # explored to depth 3 has turns-to-win 3 at the start, exact because every position within 2
 # turns was expanded (checked in the test).
@@ -133,6 +117,14 @@ def test_unknown_within_time_limit(pure, monkeypatch):
     assert s.stop_reason(lambda arg: arg.name.upper()) == "TIME_LIMIT reached"
     assert s.stats["expanded"] == 0
     assert Solution.from_json(s.to_json()).stop == s.stop  # the race's pipe keeps it
+
+
+def test_sat_names_the_spent_time_limit_as_the_explicit_solver_does():
+    s = solvers.solve(solo_game(), method="sat", time_limit=0)
+    assert s.status == "unknown"
+    assert s.stop == (Arg("time_limit", 0), " reached")
+    assert s.certificate.stopped == "time_limit=0 reached"
+    assert Solution.from_json(s.to_json()).stop == s.stop
 
 
 def test_keyboard_interrupt_returns_what_is_proved(monkeypatch):

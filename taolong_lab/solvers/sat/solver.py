@@ -218,7 +218,7 @@ class _SatRun:
             if self.max_horizon is not None and k >= self.max_horizon:
                 raise _Stopped((Arg("max_horizon", self.max_horizon),))
             if self.budget.spent():
-                raise _Stopped(self.budget.reason)
+                raise _Stopped(self.budget.stop)
             layer = search.add_layer()
             k += 1
             row = {"turn": k, "clauses": layer.clauses, "variables": layer.variables}
